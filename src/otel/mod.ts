@@ -21,6 +21,8 @@ import { edgeSpans } from "./edge-spans.ts";
 import { OBSERVES_JOBS } from "../jobs/worker/job-observer.ts";
 import { workSpans } from "./work-spans.ts";
 import { workerTelemetry } from "./worker-telemetry.ts";
+import { OBSERVES_DELIVERIES } from "../events/delivery/delivery-observer.ts";
+import { deliveryTelemetry } from "./delivery-telemetry.ts";
 
 export type { OtelOptions } from "./server-spans.ts";
 export { otelClient } from "./client-spans.ts";
@@ -42,7 +44,9 @@ export { otelClient } from "./client-spans.ts";
  * `http.response.status_code` and `error.type` (`unauthenticated`). On a server with a queue, a call's span
  * records the job it queued (event `mcplite.job.queued`), and `runWorker()` finds here a CONSUMER span
  * (`process {tool}`, in the call's trace) for each job it runs and its metrics (semantic conventions for
- * messaging: `messaging.process.duration`, `messaging.client.consumed.messages` by outcome). Without a
+ * messaging: `messaging.process.duration`, `messaging.client.consumed.messages` by outcome). A server serving
+ * MCP Events makes a CLIENT span `deliver {event}` per webhook delivery attempt, linked to the emit's span, and
+ * counts attempts by outcome (`mcplite.event.delivery.attempts`) and suspended subscriptions. Without a
  * registered OpenTelemetry SDK, nothing is recorded, and the first request gives one warning (to the
  * server's `logger`, else `console.warn`) naming the install line.
  *
@@ -71,6 +75,7 @@ export function otel(options: OtelOptions = {}): Middleware {
   return Object.assign(tracing(options, wireErrorOf, overdueOf), {
     [OBSERVES_EDGE]: (gate: ObservedEdge) => observeEdge(gate, edgeSpans()),
     [OBSERVES_JOBS]: workerTelemetry,
+    [OBSERVES_DELIVERIES]: deliveryTelemetry, // a span per webhook delivery attempt of MCP Events, and counters
     work: workSpans, // declared work's span, on a worker too (no request middleware runs there)
   });
 }

@@ -12,9 +12,13 @@ import { runQueuedJob } from "../queued-job.ts";
 import { serverWarning } from "../../core/instance/logger.ts";
 import { registryOf } from "../../core/definitions/registry.ts";
 import { jobObserverOf } from "./job-observer.ts";
+import { DELIVERY_JOB_PREFIX, deliveryRunnerOf } from "../../events/delivery/worker-hook.ts";
 
 /** How long a worker waits for its running jobs to finish when it shuts down, by default, in ms. */
 const DEFAULT_DRAIN_MS = 30_000;
+/** The warning of a queued webhook delivery on a worker whose server registers no events: delivered again later. */
+const NO_EVENTS = "mcplite worker: a queued event delivery reached a worker whose server registers no events " +
+  "(another version of the server module): the queue delivers it again later";
 /** How many distinct warnings a worker remembers having given (each is given once). */
 const WARNINGS_KEPT = 256;
 
@@ -23,7 +27,8 @@ const WARNINGS_KEPT = 256;
  * with a `queue` and a shared `resultStore`, as its web instances have it. `mcplite worker <module>`
  * does this from the command line, and closes on SIGTERM and SIGINT. With `otel()` among the server's
  * middleware, each job is a span in the trace of the call that queued it, and the worker records its
- * metrics (`@mcplite/sdk/otel`; start the OpenTelemetry SDK first).
+ * metrics (`@mcplite/sdk/otel`; start the OpenTelemetry SDK first). On a server serving MCP Events, the webhook
+ * deliveries queued by its emits are jobs too: one attempt per run, a retry given back with its backoff.
  *
  * @param server The server whose tools run the jobs.
  * @param options The queue (default: the server's `queue`), how many jobs run at once (default 8),
@@ -78,6 +83,18 @@ export function runWorker(
     }
     running++;
     try {
+      // A webhook delivery of MCP Events (src/events/delivery/): run by the runner the server's events left on it.
+      if (typeof data === "string" && data.startsWith(DELIVERY_JOB_PREFIX)) {
+        const deliver = deliveryRunnerOf(server);
+        if (deliver === undefined) {
+          warn(NO_EVENTS);
+          watch?.end("failed", undefined, new Error(NO_EVENTS));
+          throw new Error(NO_EVENTS);
+        }
+        const done = await deliver(data, start, stop.signal, watch);
+        if (done === "again") givenBack++;
+        return done;
+      }
       const done = await runQueuedJob(registry, data, { start, first }, queue, stop.signal, watch, warn);
       if (done === "again") givenBack++;
       return done;

@@ -1,0 +1,166 @@
+/**
+ * A delivery as a queued job (`createServer({ queue })`): id `dlv:<subscriptionId>:<eventId>`, data sealed with the
+ * server's token codec like a tool's job, run by the same workers, one attempt per run; a retry is `{ delayMs }` (a
+ * durable wait, no slot held). The queue does not count such waits as starts, so the attempts made are counted in
+ * the store under the job's id, an entry that ends once the occurrence is done with (a late duplicate then skips).
+ *
+ * @module
+ */
+import { isTokenError } from "../../codec/token-error.ts";
+import { UNKNOWN_KEY } from "../../codec/token.ts";
+import type { JobOutcome, JobWatch } from "../../jobs/queued-job.ts";
+import type { StoredResult } from "../../jobs/result-store.ts";
+import { isObject } from "../../internal/is-object.ts";
+import type { Deliveries } from "./deliveries.ts";
+import type { DeliveryOutcome } from "./delivery-observer.ts";
+import { attemptAndSettle } from "./settle.ts";
+import { type Occurrence, readSubscription, type Subscription } from "./subscription.ts";
+import { DELIVERY_JOB_PREFIX, RUNS_DELIVERIES } from "./worker-hook.ts";
+
+/** The token kind of a queued delivery: never accepted as any other token. */
+const DELIVERY_KIND = "delivery";
+
+/** How long past its retry schedule a queued delivery's job (and its count) lasts, in ms. */
+const JOB_SLACK_MS = 3_600_000;
+
+/** What a queued delivery carries, sealed. */
+interface DeliveryState {
+  /** The subscription's id. */
+  readonly s: string;
+  /** The occurrence's id. */
+  readonly e: string;
+  /** The occurrence, when it fits in the token (else it waits in the store under `evocc:<eventId>`). */
+  readonly o?: Occurrence;
+  /** The emit's `traceparent`. */
+  readonly t?: string;
+}
+
+/** The job id of an occurrence's delivery to a subscription (its attempt count's store key too). */
+function jobId(subscriptionId: string, eventId: string): string {
+  return `dlv:${subscriptionId}:${eventId}`;
+}
+
+/** The store key of an occurrence too large for its job's token. */
+function occurrenceKey(eventId: string): string {
+  return `evocc:${eventId}`;
+}
+
+/**
+ * Adds an occurrence's delivery to a subscription to the server's queue.
+ *
+ * @param d The server's deliveries, with a queue.
+ * @param sub The subscription.
+ * @param occ The occurrence.
+ * @param emit The emit's `traceparent`.
+ * @throws What the queue's `add` or the store rejects with: the delivery is not queued.
+ */
+export async function enqueueDelivery(d: Deliveries, sub: Subscription, occ: Occurrence, emit?: string): Promise<void> {
+  const ttlMs = d.retryDelaysMs.reduce((sum, ms) => sum + ms, 0) + d.attempts * d.timeoutMs + JOB_SLACK_MS;
+  const state: DeliveryState = { s: sub.id, e: occ.eventId, o: occ, t: emit };
+  const sign = (s: DeliveryState) => d.codec.sign({ kind: DELIVERY_KIND, scope: occ.name, state: s, ttlMs });
+  let token: string;
+  try {
+    token = await sign(state);
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    // Over the token's bound (`tokens.maxBytes`): the occurrence waits in the store, the job names it.
+    await d.store.set(occurrenceKey(occ.eventId), { status: "working", continued: { state: occ } }, ttlMs);
+    token = await sign({ ...state, o: undefined });
+  }
+  await d.queue!.add(jobId(sub.id, occ.eventId), DELIVERY_JOB_PREFIX + token, { tool: `event:${occ.name}` });
+}
+
+/**
+ * Leaves the server's delivery runner where a worker finds it (`runWorker()`).
+ *
+ * @param server The server.
+ * @param d Its deliveries.
+ */
+export function attachDeliveries(server: object, d: Deliveries): void {
+  Object.defineProperty(server, RUNS_DELIVERIES, {
+    value: (data: string, _start: number, stop: AbortSignal, watch?: JobWatch) => runDeliveryJob(d, data, stop, watch),
+    configurable: true,
+  });
+}
+
+/**
+ * Runs a queued delivery on a worker: one attempt, its end recorded.
+ *
+ * @param d The server's deliveries.
+ * @param data The job's data, as queued.
+ * @param stop Aborts as the worker shuts down: the job is given back.
+ * @param watch What the worker's telemetry hears of the job.
+ * @returns `"done"` when the occurrence is done with, `{ delayMs }` for the next attempt, `"again"` when the worker
+ *   stopped it, `"refused"` when it is no delivery of this server's.
+ * @throws The token's error when it was signed with a secret this worker lacks, or the store's: delivered again later.
+ */
+export async function runDeliveryJob(
+  d: Deliveries,
+  data: string,
+  stop: AbortSignal,
+  watch?: JobWatch,
+): Promise<"done" | "refused" | "again" | { readonly delayMs: number }> {
+  let name: string, state: DeliveryState, issuedAt: number, expiresAt: number;
+  try {
+    const claims = await d.codec.verify(data.slice(DELIVERY_JOB_PREFIX.length), { kind: DELIVERY_KIND });
+    ({ scope: name, issuedAt, expiresAt } = claims);
+    state = claims.state as DeliveryState;
+  } catch (error) {
+    if (!isTokenError(error)) throw error;
+    if (error.reason === "expired") return ended(watch, "skipped");
+    if (error.reason === "bad_mac" && error.cause === UNKNOWN_KEY) throw error; // a worker with the secret may run it
+    watch?.end("failed", undefined, error);
+    return "refused";
+  }
+  const id = jobId(state.s, state.e);
+  const own = watch?.read({ id, tool: `event:${name}`, queuedAt: issuedAt, traceparent: state.t });
+  const ttlMs = Math.max(1, expiresAt - d.now());
+  const count = await d.store.get(id);
+  if (count !== undefined && count.status !== "working") return ended(watch, "skipped"); // done with already
+  const n = attemptsOf(count) + 1;
+  await d.store.set(id, counted(n), ttlMs); // before the POST: an attempt cut short by a crash still counts
+  const sub = await readSubscription(d.store, state.s);
+  const occ = state.o ?? occurrenceOf(await d.store.get(occurrenceKey(state.e)));
+  if (sub === undefined || sub.status !== "active" || occ === undefined) {
+    await d.store.set(id, { status: "cancelled" }, ttlMs);
+    return ended(watch, "skipped", n);
+  }
+  const settled = await attemptAndSettle(d, sub, occ, n, { emit: state.t, parent: own }, stop);
+  if (settled.outcome === "skipped") { // stopped by the worker's shutdown: this attempt is made again
+    await d.store.set(id, counted(n - 1), ttlMs);
+    watch?.end("again", n);
+    return "again";
+  }
+  if (settled.delayMs !== undefined) {
+    watch?.end("delayed", n);
+    return { delayMs: settled.delayMs };
+  }
+  await d.store.set(id, { status: "cancelled" }, ttlMs);
+  return ended(watch, jobOutcomeOf(settled.outcome), n);
+}
+
+/** Tells telemetry the job ended, and the queue it is done with. */
+function ended(watch: JobWatch | undefined, outcome: JobOutcome, attempt?: number): "done" {
+  watch?.end(outcome, attempt, outcome === "failed" ? new Error("the delivery failed") : undefined);
+  return "done";
+}
+
+/** A job's outcome for a delivery's: sent and answered as SEP-3415 reads it (2xx, 410, 413) is completed. */
+function jobOutcomeOf(outcome: DeliveryOutcome): JobOutcome {
+  return outcome === "delivered" || outcome === "ended" || outcome === "dropped" ? "completed" : "failed";
+}
+
+/** The attempt count's entry. */
+function counted(n: number): StoredResult {
+  return { status: "working", continued: { state: { n } } };
+}
+
+function attemptsOf(entry: StoredResult | undefined): number {
+  const state = entry?.status === "working" ? entry.continued?.state : undefined;
+  return isObject(state) && typeof state.n === "number" ? state.n : 0;
+}
+
+function occurrenceOf(entry: StoredResult | undefined): Occurrence | undefined {
+  const state = entry?.status === "working" ? entry.continued?.state : undefined;
+  return isObject(state) && typeof state.eventId === "string" ? state as unknown as Occurrence : undefined;
+}

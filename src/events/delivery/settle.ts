@@ -1,0 +1,129 @@
+/**
+ * What an attempt's end does to the subscription, in the store, wherever it ran (in process or on a worker): a
+ * success clears its failures; 410 ends it; a delivery that failed for good (its last attempt, or an answer no retry
+ * mends) counts one failure, and `suspendAfter` of them in a row suspend it (SEP-3415 "Events Extension"); a callback
+ * refused at delivery time suspends it at once. A retry before the last attempt only says when.
+ *
+ * @module
+ */
+import { attempt, type Attempted } from "./attempt.ts";
+import type { Deliveries } from "./deliveries.ts";
+import type { DeliveryOutcome } from "./delivery-observer.ts";
+import {
+  endSubscription,
+  type Occurrence,
+  readSubscription,
+  type Subscription,
+  writeSubscription,
+} from "./subscription.ts";
+
+/** What follows an attempt. */
+export interface Settled {
+  /** How it counts. */
+  readonly outcome: DeliveryOutcome;
+  /** When it is tried again, in ms from now; absent when the occurrence is done with. */
+  readonly delayMs?: number;
+}
+
+/**
+ * Makes one attempt, observed (a span per attempt where telemetry observes deliveries), and records its end.
+ *
+ * @param d The server's deliveries.
+ * @param sub The subscription, as the store holds it now.
+ * @param occ The occurrence.
+ * @param n Which attempt, from 1.
+ * @param trace The `traceparent` of the emit, and of the span the attempt's is a child of (a worker's job span).
+ * @param stop Aborts the attempt as a worker shuts down.
+ * @returns How it counts, and the wait before the next attempt, if there is one.
+ */
+export async function attemptAndSettle(
+  d: Deliveries,
+  sub: Subscription,
+  occ: Occurrence,
+  n: number,
+  trace: { readonly emit?: string; readonly parent?: string },
+  stop?: AbortSignal,
+): Promise<Settled> {
+  const parent = trace.parent ?? trace.emit;
+  const end = d.observer()?.attempt({ event: occ.name, subscriptionId: sub.id, attempt: n, parent, emit: trace.emit });
+  try {
+    const attempted = await attempt(d, sub, occ, stop);
+    const settled = await settle(d, sub, attempted, n);
+    const status = "status" in attempted ? attempted.status : undefined;
+    end?.({ outcome: settled.outcome, status, error: "error" in attempted ? attempted.error : undefined });
+    return settled;
+  } catch (error) {
+    end?.({ outcome: "failed", error });
+    throw error;
+  }
+}
+
+/**
+ * Records an attempt's end and says whether (and when) to try again.
+ *
+ * @param d The server's deliveries.
+ * @param sub The subscription the attempt was made to.
+ * @param attempted How the attempt ended.
+ * @param n Which attempt it was, from 1.
+ * @returns How it counts, and the wait before the next attempt, if there is one.
+ */
+export async function settle(d: Deliveries, sub: Subscription, attempted: Attempted, n: number): Promise<Settled> {
+  switch (attempted.kind) {
+    case "delivered":
+      if (sub.failures > 0) await update(d, sub.id, (now) => ({ ...now, failures: 0 }));
+      return { outcome: "delivered" };
+    case "gone":
+      await endSubscription(d.store, sub);
+      d.changed?.(sub, "ended");
+      return { outcome: "ended" };
+    case "too-large":
+      return { outcome: "dropped" };
+    case "refused":
+      // A callback that now resolves to a refused address is suspended, not ended: DNS may be mended, and the
+      // subscriber's next subscribe checks it again (and challenges it) before anything more is sent.
+      await suspend(d, sub);
+      return { outcome: "refused" };
+    case "stopped":
+      return { outcome: "skipped" };
+    case "retry":
+      if (n < d.attempts) {
+        const scheduled = d.retryDelaysMs[n - 1];
+        return { outcome: "retried", delayMs: attempted.retryAfterMs ?? scheduled };
+      }
+  }
+  // Failed for good: its last attempt, or an answer no retry mends.
+  await update(d, sub.id, (now) => {
+    const failures = now.failures + 1;
+    return { ...now, failures, status: failures >= d.suspendAfter ? "suspended" : now.status };
+  }, (updated) => {
+    if (updated.status === "suspended") suspended(d, updated);
+  });
+  return { outcome: "failed" };
+}
+
+/** Suspends a subscription now. */
+async function suspend(d: Deliveries, sub: Subscription): Promise<void> {
+  await update(d, sub.id, (now) => ({ ...now, status: "suspended" }), (updated) => suspended(d, updated));
+}
+
+function suspended(d: Deliveries, sub: Subscription): void {
+  d.observer()?.suspended(sub.name);
+  d.changed?.(sub, "suspended");
+}
+
+/**
+ * Rewrites a subscription as the store holds it now (read, changed, written: the store has no compare-and-set for
+ * running entries, so two instances recording at once may lose one count).
+ */
+async function update(
+  d: Deliveries,
+  id: string,
+  change: (now: Subscription) => Subscription,
+  then?: (updated: Subscription) => void,
+): Promise<void> {
+  const now = await readSubscription(d.store, id);
+  if (now === undefined) return; // ended meanwhile
+  const updated = change(now);
+  await writeSubscription(d.store, updated, d.now());
+  if (updated.status === "suspended" && now.status !== "suspended") then?.(updated);
+}
