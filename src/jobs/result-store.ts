@@ -66,6 +66,12 @@ export interface ResultStore {
   set(id: string, entry: StoredResult, ttlMs: number): Promise<boolean>;
   /** Removes an entry. */
   delete(id: string): Promise<void>;
+  /** Optional: sets of strings beside the entries, for a feature's indexes (event subscriptions). */
+  addMember?(key: string, member: string, ttlMs: number): Promise<void>; // key's ttl extended to at least ttlMs
+  /** Optional: removes a member from a set. */
+  removeMember?(key: string, member: string): Promise<void>;
+  /** Optional: a set's members; `[]` for an unknown key. */
+  members?(key: string): Promise<readonly string[]>;
 }
 
 /**
@@ -125,6 +131,7 @@ export function createMemoryResultStore(options: MemoryResultStoreOptions = {}):
   const maxBytes = options.maxBytes ?? 32 * 1024 * 1024;
   const now = options.now ?? Date.now;
   const slots = new Map<string, Slot>();
+  const sets = new Map<string, Map<string, number>>(); // each member's expiry: a key lives as long as its youngest
   let bytes = 0;
 
   const drop = (id: string) => {
@@ -164,6 +171,17 @@ export function createMemoryResultStore(options: MemoryResultStoreOptions = {}):
     delete(id) {
       drop(id);
       return Promise.resolve();
+    },
+    addMember(key, member, ttlMs) {
+      sets.set(key, (sets.get(key) ?? new Map()).set(member, now() + ttlMs));
+      return Promise.resolve();
+    },
+    removeMember(key, member) {
+      sets.get(key)?.delete(member);
+      return Promise.resolve();
+    },
+    members(key) {
+      return Promise.resolve([...sets.get(key) ?? []].flatMap(([member, at]) => now() < at ? [member] : []));
     },
   };
 }
