@@ -6,7 +6,7 @@
  * @module
  */
 import type { EventDefinition, EventsOptions } from "../core/definitions/event.ts";
-import { registryOf } from "../core/definitions/registry.ts";
+import { type Definitions, registryOf } from "../core/definitions/registry.ts";
 import { base64urlEncode } from "../codec/base64url.ts";
 import { createMemoryResultStore } from "../jobs/result-store.ts";
 import type { ServerOptions } from "../server/server-options.ts";
@@ -140,5 +140,8 @@ export function serveEvent(
     throw new TypeError(`server.event(): an event "${definition.name}" is served already`);
   }
   runtime.definitions.set(definition.name, definition);
+  // `events/list` is cached as MCP's lists are, until the registry changes: a later event clears the caches with
+  // the one change no listener forwards to clients (a configuration's).
+  if (attached !== undefined) (registryOf(attachListener(server).core) as Definitions).announce({ kind: "config" });
   return runtime;
 }

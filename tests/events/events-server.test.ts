@@ -109,6 +109,14 @@ describe("events/list", () => {
       assert.deepEqual(first.payloadSchema.required, ["orderId", "customerId"]);
     }
   });
+
+  it("lists an event registered after a first list", async () => {
+    const server = serverOf();
+    await server.fetch(modernRequest("events/list"));
+    server.event(defineEvent("late.arrival"));
+    const { result } = await message(await server.fetch(modernRequest("events/list")));
+    assert.deepEqual(result.events.map((e: { name: string }) => e.name), ["order.shipped", "ping", "late.arrival"]);
+  });
 });
 
 describe("events/subscribe, emit and events/unsubscribe", () => {
