@@ -69,11 +69,12 @@ async function emitOn(
     throw new RangeError(`server.emit("${name}"): the event is ${bytes} bytes, over the 256 KiB a delivery carries`);
   }
   const { store } = runtime;
+  const ids = await store.members(indexKey(name));
+  const subs = await Promise.all(ids.map((id) => readSubscription(store, id, now)));
   const handed: Promise<void>[] = [];
-  for (const id of await store.members(indexKey(name))) {
-    const sub = await readSubscription(store, id, now);
+  for (const [i, sub] of subs.entries()) {
     if (sub === undefined) {
-      await store.removeMember(indexKey(name), id); // the entry expired or was ended: the index forgets it
+      await store.removeMember(indexKey(name), ids[i]); // the entry expired or was ended: the index forgets it
       continue;
     }
     if (sub.status !== "active") continue; // pending (not verified yet) or suspended until re-subscribed
@@ -107,6 +108,7 @@ function attach(server: object, options: ServerOptions): EventsRuntime {
       retryDelaysMs: events.retryDelaysMs,
       suspendAfter: events.suspendAfter,
       queue: options.queue,
+      codec: registryOf(core).runtime.tokens.codec,
       onError: (error) => void onError(error),
       now: Date.now,
     },

@@ -7,6 +7,7 @@
  */
 import { Webhook } from "standardwebhooks";
 import type { ResultStore } from "../../jobs/result-store.ts";
+import type { TokenCodec } from "../../codec/token.ts";
 
 /** A subscription, as stored (`evsub:<id>`). */
 export interface Subscription {
@@ -40,6 +41,8 @@ export interface DeliveryDeps {
   readonly retryDelaysMs: readonly number[];
   readonly suspendAfter: number;
   readonly queue?: unknown;
+  /** The server's token codec: seals a queued delivery's data as a job token is. */
+  readonly codec: TokenCodec;
   readonly onError: (error: unknown) => void;
   readonly now: () => number;
 }
