@@ -95,8 +95,10 @@ async function checked<T>(work: Promise<T>, code: number): Promise<T> {
     return await work;
   } catch (error) {
     if (error instanceof ProtocolError) throw error;
-    const refused = error instanceof CallbackRefused;
-    throw new ProtocolError(refused ? code : CALLBACK_ERROR, `Callback refused: ${(error as Error).message}`);
+    const [rpc, what] = error instanceof CallbackRefused
+      ? [code, "Callback refused"]
+      : [CALLBACK_ERROR, "Callback error"];
+    throw new ProtocolError(rpc, `${what}: ${(error as Error).message}`);
   }
 }
 
