@@ -185,6 +185,23 @@ describe("events/subscribe, emit and events/unsubscribe", () => {
     assert.equal(delivered.verified, true);
   });
 
+  it("on MCP 2025-11-25, a session whose initialize declared the extension gets the SEP-3415 profile", async () => {
+    const server = serverOf();
+    const initialize = await server.fetch(legacyRequest("initialize", {
+      protocolVersion: "2025-11-25",
+      capabilities: { extensions: { [EXT]: {} } },
+      clientInfo: { name: "t", version: "0" },
+    }));
+    const session = { "mcp-session-id": initialize.headers.get("mcp-session-id")! };
+    await initialize.body?.cancel();
+    const params = subscribeParams("sess", newSecret(), "/sess");
+    const { result } = await message(
+      await server.fetch(legacyRequest("events/subscribe", params, 2, "2025-11-25", session)),
+    );
+    const { eventId } = await server.emit("order.shipped", { orderId: "o", customerId: "sess" });
+    assert.equal(receiver.received.at(-1)!.headers["webhook-id"], `${result.id}.${eventId}`);
+  });
+
   it("on MCP 2025-11-25 and MCP-lite too", async () => {
     const server = serverOf();
     const legacy = await message(
