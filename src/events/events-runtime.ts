@@ -61,6 +61,9 @@ async function emitOn(
     const issues = checked.issues.map((issue) => `${issue.path || "(root)"}: ${issue.message}`).join("; ");
     throw new TypeError(`server.emit("${name}"): the payload does not match the event's schema: ${issues}`);
   }
+  if (options.id !== undefined && !(typeof options.id === "string" && /^[\x21-\x7e]{1,256}$/.test(options.id))) {
+    throw new TypeError(`server.emit("${name}"): an id is 1 to 256 printable ASCII characters`);
+  }
   const now = runtime.deps.now();
   const eventId = options.id ?? `evt_${base64urlEncode(crypto.getRandomValues(new Uint8Array(16)))}`;
   const occurrence = { eventId, name, timestamp: new Date(now).toISOString(), data: checked.value };

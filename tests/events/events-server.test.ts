@@ -303,6 +303,7 @@ describe("server.emit()", () => {
     await assert.rejects(server.emit("order.shipped", { orderId: 1 } as never), TypeError);
     await assert.rejects(server.emit("ping", { blob: "x".repeat(256 * 1024) }), RangeError);
     await assert.rejects(server.emit("nope" as never, {} as never), TypeError);
+    await assert.rejects(server.emit("ping", {}, { id: "two words" }), TypeError);
   });
   it("two events of one name on a server are refused", () => {
     assert.throws(() => serverOf().event(defineEvent("ping")), /served already/);
