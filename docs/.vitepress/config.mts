@@ -40,6 +40,7 @@ export const sidebar = [
       { text: "Composing servers", link: "/guides/composing" },
       { text: "MCP Apps", link: "/guides/apps" },
       { text: "Agent Skills", link: "/guides/skills" },
+      { text: "Events", link: "/guides/events" },
       { text: "Writing an extension", link: "/guides/writing-an-extension" },
       { text: "Icons and the server card", link: "/guides/discovery" },
       { text: "The typed client", link: "/guides/client" },

@@ -87,6 +87,10 @@ export const ENTRY_POINTS = {
     purpose: "Agent Skills (SEP-2640): skills from a `SKILL.md` or a folder, published by the server.",
     guide: "guides/skills",
   },
+  "./events": {
+    purpose: "MCP Events (SEP-3415, ChatGPT's MCP Events): events a server defines and delivers to webhooks.",
+    guide: "guides/events",
+  },
   "./apps": { purpose: "MCP Apps (SEP-1865) on the server: a tool's interactive `ui://` view.", guide: "guides/apps" },
   "./apps/view": {
     purpose: "MCP Apps in the browser: the view connects to its host and calls tools back, typed.",

@@ -139,6 +139,7 @@ export function createMemoryResultStore(options: MemoryResultStoreOptions = {}):
   const maxBytes = options.maxBytes ?? 32 * 1024 * 1024;
   const now = options.now ?? Date.now;
   const slots = new Map<string, Slot>();
+  const sets = new Map<string, Map<string, number>>(); // each member's expiry: a key lives as long as its youngest
   let bytes = 0;
 
   const drop = (id: string) => {
@@ -178,6 +179,17 @@ export function createMemoryResultStore(options: MemoryResultStoreOptions = {}):
     delete(id) {
       drop(id);
       return Promise.resolve();
+    },
+    addMember(key, member, ttlMs) {
+      sets.set(key, (sets.get(key) ?? new Map()).set(member, now() + ttlMs));
+      return Promise.resolve();
+    },
+    removeMember(key, member) {
+      sets.get(key)?.delete(member);
+      return Promise.resolve();
+    },
+    members(key) {
+      return Promise.resolve([...sets.get(key) ?? []].flatMap(([member, at]) => now() < at ? [member] : []));
     },
   };
 }

@@ -10,6 +10,7 @@ import type { ServerLogger } from "../core/instance/logger.ts";
 import type { Notifier } from "../core/instance/notifier.ts";
 import type { WorkQueue } from "../jobs/work-queue.ts";
 import type { ResultStore } from "../jobs/result-store.ts";
+import type { EventsOptions } from "../core/definitions/event.ts";
 import type { Tokens, TokensOptions } from "../core/instance/tokens.ts";
 import type { Capability } from "./server-capability.ts";
 import type { Binding, ResolvedOptions } from "./binding-contract.ts";
@@ -237,6 +238,8 @@ export interface ServerOptions {
   tokens?: TokenOptions;
   /** Where `ctx.defer()` results wait (default: in memory, this process only); share one across instances. */
   resultStore?: ResultStore;
+  /** MCP Events (`server.event()`): allowed callbacks, lifetimes, budgets, retries (subscriptions: in `resultStore`). */
+  events?: EventsOptions;
   /**
    * Where the deferred work of `.longRunning()` tools goes (`bullmqQueue()` from `@mcplite/sdk/bullmq`):
    * the call is answered with its promise or task at once, and a worker (`runWorker()`, `mcplite worker`)

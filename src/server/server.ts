@@ -5,20 +5,18 @@
  * @module
  */
 import type { Extension } from "../core/definitions/extension.ts";
+import type { EventDefinition } from "../core/definitions/event.ts";
 import type { Skill } from "../core/definitions/skill.ts";
-import type { CallMeta } from "../core/call/call-context.ts";
-import { NEVER_ABORTED } from "../core/call/call-meta.ts";
 import type { Middleware, ToolMiddleware } from "../core/call/middleware.ts";
 import type { CallOutcome } from "../core/call/outcome.ts";
-import { runCall } from "../core/call/pipeline.ts";
 import type { AnyPrompt } from "../core/definitions/prompt.ts";
 import { Definitions, registryOf } from "../core/definitions/registry.ts";
 import type { Runtime } from "../core/instance/runtime.ts";
-import { serverWarning } from "../core/instance/logger.ts";
 import type { AnyResource } from "../core/definitions/resource.ts";
-import { compileSchema, type NotAShape, type SchemaInput } from "../core/schema.ts";
+import type { NotAShape, SchemaInput } from "../core/schema.ts";
 import type { AnyTool } from "../core/definitions/tool.ts";
-import { NO_HOST, type Route, type ServerCore, withCaller } from "./binding-contract.ts";
+import type { Route, ServerCore } from "./binding-contract.ts";
+import { serverWarning } from "../core/instance/logger.ts";
 import { createFetch } from "./fetch.ts";
 import type { Edge } from "./edge.ts";
 import { assembleGate, type Gate } from "./gate.ts";
@@ -36,6 +34,7 @@ import { serverRuntime } from "./server-runtime.ts";
 import { declareBodyLimit } from "../runtime/body-bound.ts";
 import { relayChanges } from "./relay.ts";
 import type { CallArguments, ServerCallOptions, ToolMap } from "./server-types.ts";
+import { callInProcess, compileConfig } from "./server-types.ts";
 import type { skillFileResource as FileResource } from "./skill-files.ts";
 import type { GroupOptions, GroupSupport } from "./server-group.ts";
 
@@ -49,9 +48,10 @@ export type { CallArguments, GroupOptions, ServerCallOptions, ToolMap };
  * (`@mcplite/sdk/binding`).
  *
  * @typeParam TTools The registered tools, by name.
+ * @typeParam TEvents The registered events, by name.
  */
 // deno-lint-ignore ban-types
-export class Server<TTools extends ToolMap = {}> {
+export class Server<TTools extends ToolMap = {}, TEvents extends { [name: string]: EventDefinition } = {}> {
   /** The server name. */
   readonly name: string;
   /** The server version. */
@@ -71,6 +71,8 @@ export class Server<TTools extends ToolMap = {}> {
   ) => Promise<Response>;
   /** Phantom type of the registered tools, for the typed client. */
   declare readonly "~tools"?: TTools;
+  /** Phantom type of the registered events, for the typed client. */
+  declare readonly "~events"?: TEvents;
   /** The prefix of every route (the `basePath` option, no trailing `/`; `""` if none): where an in-process client finds them. */
   readonly basePath: string;
   readonly #core: ServerCore;
@@ -78,6 +80,8 @@ export class Server<TTools extends ToolMap = {}> {
   readonly #runtime: Runtime;
   readonly #group: GroupSupport;
   readonly #gate: Gate;
+  readonly #options: ServerOptions;
+  #events: ReturnType<EventDefinition["~serve"]> | undefined;
 
   /**
    * Creates a server; use `createServer()` instead.
@@ -91,6 +95,7 @@ export class Server<TTools extends ToolMap = {}> {
   constructor(options: ServerOptions, edge: Edge = {}) {
     const assembled = options as AssembledServerOptions; // createServer() passes its capabilities beside the options
     const resolved = resolveOptions(options);
+    this.#options = options;
     this.#group = assembled.group as unknown as GroupSupport; // what group-support.ts built (or the lite entry's refusal)
     const { runtime, longRunning, budgets, learnSecret } = serverRuntime(options);
     this.#runtime = runtime;
@@ -132,7 +137,7 @@ export class Server<TTools extends ToolMap = {}> {
    * @returns This server, typed with the new tool.
    * @throws {TypeError} When a tool of that name is registered already.
    */
-  tool<T extends AnyTool>(tool: T): Server<TTools & { [K in T["name"]]: T }> {
+  tool<T extends AnyTool>(tool: T): Server<TTools & { [K in T["name"]]: T }, TEvents> {
     this.#definitions.check(tool);
     this.#definitions.add(tool);
     if (tool.description === undefined && tool.title === undefined) {
@@ -143,7 +148,7 @@ export class Server<TTools extends ToolMap = {}> {
           `and models choose tools by their description`,
       );
     }
-    return this as unknown as Server<TTools & { [K in T["name"]]: T }>;
+    return this as unknown as Server<TTools & { [K in T["name"]]: T }, TEvents>;
   }
 
   /**
@@ -181,7 +186,7 @@ export class Server<TTools extends ToolMap = {}> {
     prefix: P,
     child: Server<C>,
     options?: GroupOptions<S>,
-  ): Server<TTools & { [K in keyof C & string as `${P}${S}${K}`]: C[K] }>;
+  ): Server<TTools & { [K in keyof C & string as `${P}${S}${K}`]: C[K] }, TEvents>;
   /**
    * Serves another server's tools, prompts, resources and skills from this one under their own names.
    *
@@ -191,7 +196,7 @@ export class Server<TTools extends ToolMap = {}> {
    * @returns This server, typed with the child's tools.
    * @throws {TypeError} When one of its names is taken here already (nothing is registered then).
    */
-  group<C extends ToolMap>(child: Server<C>, options?: Omit<GroupOptions, "separator">): Server<TTools & C>;
+  group<C extends ToolMap>(child: Server<C>, options?: Omit<GroupOptions, "separator">): Server<TTools & C, TEvents>;
   group(
     prefixOrChild: string | Server<ToolMap>,
     childOrOptions?: Server<ToolMap> | GroupOptions<string>,
@@ -202,12 +207,7 @@ export class Server<TTools extends ToolMap = {}> {
       : [undefined, prefixOrChild, (childOrOptions ?? {}) as GroupOptions<string>];
     if (!(grouped instanceof Server)) throw new TypeError("server.group() needs a server created with createServer()");
     if (grouped === (this as unknown)) throw new TypeError("server.group(): a server cannot group itself");
-    this.#group( // both entry points give one (@mcplite/sdk/lite's refuses, naming the import, when not given it)
-      this.#definitions,
-      grouped.#definitions,
-      prefix,
-      given,
-    );
+    this.#group(this.#definitions, grouped.#definitions, prefix, given); // the lite entry's refuses, naming the fix
     return this;
   }
 
@@ -264,6 +264,34 @@ export class Server<TTools extends ToolMap = {}> {
   extension(extension: Extension): this {
     this.#definitions.addExtension(extension);
     return this;
+  }
+
+  /**
+   * Serves an event from `defineEvent()` (`@mcplite/sdk/events`; SEP-3415, ChatGPT's MCP Events); see `emit()`.
+   *
+   * @param definition The event; one whose name is served already throws a `TypeError`.
+   * @returns This server, typed with the event.
+   */
+  event<E extends EventDefinition>(definition: E): Server<TTools, TEvents & { [K in E["name"]]: E }> {
+    this.#events = definition["~serve"](this, this.#options, this.#events);
+    return this as never;
+  }
+
+  /**
+   * Raises an event: its payload checked, then delivered to each live subscription its `match` accepts.
+   *
+   * @param name The event's name.
+   * @param payload The payload, typed by the event's payload schema.
+   * @param options `id`: the occurrence's id, for an idempotent emit (default `evt_` and random).
+   * @returns The occurrence's id and how many subscriptions it was handed to.
+   * @throws {TypeError} For an unknown event or a refused payload ({@link RangeError} over 256 KiB).
+   */
+  emit<N extends keyof TEvents & string>(
+    name: N,
+    payload: NonNullable<TEvents[N]["~types"]>["payload"],
+    options?: { readonly id?: string },
+  ): Promise<{ readonly eventId: string; readonly deliveries: number }> {
+    return this.#events!.emit(name, payload, options);
   }
 
   /**
@@ -326,11 +354,7 @@ export class Server<TTools extends ToolMap = {}> {
    * ```
    */
   config<S extends SchemaInput>(schema: S & NotAShape<S>): this {
-    const compiled = compileSchema(schema, "server config");
-    if (compiled.jsonSchema.type !== "object") {
-      throw new TypeError(`server config: the schema must describe an object (type "object")`);
-    }
-    registryOf(this.#core).runtime.setConfig(compiled);
+    registryOf(this.#core).runtime.setConfig(compileConfig(schema));
     return this;
   }
 
@@ -421,16 +445,6 @@ export class Server<TTools extends ToolMap = {}> {
     args: CallArguments<TTools>[N],
     options: ServerCallOptions = {},
   ): Promise<CallOutcome> {
-    const meta: CallMeta = { wire: "in-process", headers: new Headers(options.headers) };
-    return runCall(registryOf(this.#core), {
-      name,
-      arguments: args,
-      meta,
-      // Without a caller's signal, one that never aborts is made only if the handler asks for it.
-      signal: options.signal ?? NEVER_ABORTED,
-      round: { inputResponses: options.inputResponses, requestState: options.requestState },
-      host: options.auth === undefined ? undefined : withCaller(NO_HOST, options.auth),
-      onPartial: options.onPartial,
-    });
+    return callInProcess(registryOf(this.#core), name, args, options);
   }
 }

@@ -1,0 +1,108 @@
+/**
+ * An MCP event as the server holds it (SEP-3415 "Events Extension"; ChatGPT's MCP Events): a name, the schema of
+ * a subscription's arguments and of each occurrence's payload, and the hook that decides which subscriptions an
+ * occurrence goes to. Wire-free: `defineEvent()` (`@mcplite/sdk/events`) makes one, and the hook it carries
+ * (`~serve`) attaches the events runtime to the server that registers it, so a server without events loads none.
+ *
+ * @module
+ */
+import type { CompiledSchema, InferSchemaInput, NotAShape, SchemaInput } from "../schema.ts";
+
+/**
+ * An event (`defineEvent()` from `@mcplite/sdk/events`): an immutable value, each builder method returning a new
+ * one. Register it with `server.event(definition)`; raise it with `server.emit(name, payload)`.
+ *
+ * @typeParam Name The event's name (`order.shipped`).
+ * @typeParam Input A subscription's arguments, as the input schema gives them.
+ * @typeParam Payload An occurrence's payload, as the payload schema gives it.
+ */
+export interface EventDefinition<Name extends string = string, Input = unknown, Payload = unknown> {
+  /** The name, dotted lowercase words (`order.shipped`). */
+  readonly name: Name;
+  /** What the event tells, listed by `events/list`. */
+  readonly description: string | undefined;
+  /** Phantom: the types of the arguments and of the payload, for `server.emit()` and the typed client. */
+  readonly "~types"?: { readonly input: Input; readonly payload: Payload };
+  /** The arguments' schema, compiled (an empty object by default). */
+  readonly "~input": CompiledSchema;
+  /** The payload's schema, compiled (any JSON object by default). */
+  readonly "~payload": CompiledSchema;
+  /** Decides whether an occurrence goes to a subscription; `() => true` by default. */
+  "~match"(
+    input: Input,
+    payload: Payload,
+    caller: { readonly principal: string; readonly subscriptionId: string; readonly profile: "chatgpt" | "sep" },
+  ): boolean | Promise<boolean>;
+  /**
+   * Serves the event on a server: attaches the events runtime once per server (the one given back), registers the
+   * event with it, and returns it; `server.event()` calls it. Opaque to you.
+   */
+  readonly "~serve": (
+    server: object,
+    options: object,
+    attached: EventsAttached | undefined,
+  ) => EventsAttached;
+  /**
+   * Sets the description.
+   *
+   * @param description What the event tells.
+   * @returns A new definition.
+   */
+  describe(description: string): EventDefinition<Name, Input, Payload>;
+  /**
+   * Sets the schema of a subscription's arguments (`events/subscribe`'s `arguments`, validated there: -32602).
+   *
+   * @param schema A valibot object schema, a Standard Schema with JSON Schema, or a JSON Schema object.
+   * @returns A new definition, typed with the arguments.
+   */
+  input<S extends SchemaInput>(schema: S & NotAShape<S>): EventDefinition<Name, InferSchemaInput<S>, Payload>;
+  /**
+   * Sets the schema of an occurrence's payload (`server.emit()` validates it; the webhook body's `data`).
+   *
+   * @param schema A valibot object schema, a Standard Schema with JSON Schema, or a JSON Schema object.
+   * @returns A new definition, typed with the payload.
+   */
+  payload<S extends SchemaInput>(schema: S & NotAShape<S>): EventDefinition<Name, Input, InferSchemaInput<S>>;
+  /**
+   * Sets which subscriptions an occurrence goes to.
+   *
+   * @param match Given a subscription's arguments, the payload and who subscribed, says whether it goes there.
+   * @returns A new definition.
+   */
+  match(match: EventDefinition<Name, Input, Payload>["~match"]): EventDefinition<Name, Input, Payload>;
+}
+
+/** What `~serve` hands back: the events runtime attached to one server. */
+type EventsAttached = {
+  /** Raises an occurrence: `server.emit()`. */
+  emit(
+    name: string,
+    payload: unknown,
+    options?: { readonly id?: string },
+  ): Promise<{ readonly eventId: string; readonly deliveries: number }>;
+};
+
+/**
+ * The events options of a server (`createServer({ events })`): callback URLs allowed for development, lifetimes,
+ * budgets, and how deliveries are retried.
+ */
+export interface EventsOptions {
+  /**
+   * Origins a callback URL may have although it is `http` or resolves to a loopback or private address
+   * (`["http://127.0.0.1:8787"]`): development and tests only. Without it, callbacks are `https` to public
+   * addresses only (checked at subscribe and at every delivery).
+   */
+  readonly allowCallbacks?: readonly string[];
+  /** A subscription's lifetime when `events/subscribe` names none, in ms (default 24 hours). */
+  readonly ttlMs?: number;
+  /** The longest lifetime granted, in ms (default 7 days); a longer `ttlMs` asked for is cut to it. */
+  readonly maxTtlMs?: number;
+  /** How long a rotated-out secret still signs deliveries beside the new one, in ms (default 24 hours). */
+  readonly rotationGraceMs?: number;
+  /** The most subscriptions one principal holds (default 100); one more is refused with -32013. */
+  readonly maxSubscriptions?: number;
+  /** The waits between a delivery's attempts, in ms (default 1 s, 5 s, 30 s, 2 min, 10 min). */
+  readonly retryDelaysMs?: readonly number[];
+  /** How many occurrences in a row may fail for good before the subscription is suspended (default 5). */
+  readonly suspendAfter?: number;
+}

@@ -1,0 +1,160 @@
+/**
+ * The events runtime of one server, attached by its first `server.event()` and kept by the server: the events it
+ * serves, where subscriptions live (the server's `ResultStore`, `evsub:<id>` entries indexed by `evidx:<name>`), the
+ * extension that serves `events/*` (SEP-3415), and `emit`, which hands each matching subscription to delivery.
+ *
+ * @module
+ */
+import type { EventDefinition, EventsOptions } from "../core/definitions/event.ts";
+import { type Definitions, registryOf } from "../core/definitions/registry.ts";
+import { base64urlEncode } from "../codec/base64url.ts";
+import { createMemoryResultStore } from "../jobs/result-store.ts";
+import type { ServerOptions } from "../server/server-options.ts";
+import { attachListener } from "../server/listener.ts";
+import {
+  attachDeliveries,
+  DEFAULT_RETRY_DELAYS_MS,
+  deliver,
+  Deliveries,
+  eventIndexKey,
+  MAX_BODY_BYTES,
+} from "./delivery/mod.ts";
+import { eventsExtension } from "./events-methods.ts";
+import { type Emitted, type EventsRuntime, readLiveSubscription, type SetStore } from "./subscription-store.ts";
+
+const HOUR = 3_600_000;
+
+function positive(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (!(Number.isSafeInteger(value) && value > 0)) throw new RangeError(`events.${name} must be a positive integer`);
+  return value;
+}
+
+/** The defaults of the events options, checked. */
+function resolved(options: EventsOptions = {}): Required<EventsOptions> {
+  return {
+    allowCallbacks: [...(options.allowCallbacks ?? [])].map((origin) => new URL(origin).origin),
+    ttlMs: positive(options.ttlMs, 24 * HOUR, "ttlMs"),
+    maxTtlMs: positive(options.maxTtlMs, 7 * 24 * HOUR, "maxTtlMs"),
+    rotationGraceMs: positive(options.rotationGraceMs, 24 * HOUR, "rotationGraceMs"),
+    maxSubscriptions: positive(options.maxSubscriptions, 100, "maxSubscriptions"),
+    retryDelaysMs: options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS,
+    suspendAfter: positive(options.suspendAfter, 5, "suspendAfter"),
+  };
+}
+
+/** The HMAC key of subscription ids: the server's first secret; without one, a fixed label (ids are then hashes). */
+function idKeyOf(secret: ServerOptions["secret"]): Promise<CryptoKey> {
+  const first = Array.isArray(secret) ? secret[0] : secret as string | Uint8Array | undefined;
+  const bytes = typeof first === "string" || first === undefined
+    ? new TextEncoder().encode(first ?? "mcplite events")
+    : first;
+  return crypto.subtle.importKey("raw", new Uint8Array(bytes), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+}
+
+/** Raises an occurrence on a runtime (`server.emit()`). */
+async function emitOn(
+  runtime: EventsRuntime,
+  name: string,
+  payload: unknown,
+  options: { readonly id?: string } = {},
+): Promise<Emitted> {
+  const definition = runtime.definitions.get(name);
+  if (definition === undefined) throw new TypeError(`server.emit(): no event "${name}" is registered`);
+  const checked = await definition["~payload"].validate(payload);
+  if (!checked.ok) {
+    const issues = checked.issues.map((issue) => `${issue.path || "(root)"}: ${issue.message}`).join("; ");
+    throw new TypeError(`server.emit("${name}"): the payload does not match the event's schema: ${issues}`);
+  }
+  if (options.id !== undefined && !(typeof options.id === "string" && /^[\x21-\x7e]{1,256}$/.test(options.id))) {
+    throw new TypeError(`server.emit("${name}"): an id is 1 to 256 printable ASCII characters`);
+  }
+  const now = runtime.deliveries.now();
+  const eventId = options.id ?? `evt_${base64urlEncode(crypto.getRandomValues(new Uint8Array(16)))}`;
+  const occurrence = { eventId, name, timestamp: new Date(now).toISOString(), data: checked.value };
+  const bytes = new TextEncoder().encode(JSON.stringify(occurrence)).byteLength;
+  if (bytes > MAX_BODY_BYTES) {
+    throw new RangeError(`server.emit("${name}"): the event is ${bytes} bytes, over the 256 KiB a delivery carries`);
+  }
+  const { store } = runtime;
+  const ids = await store.members(eventIndexKey(name));
+  const subs = await Promise.all(ids.map((id) => readLiveSubscription(store, id, now)));
+  const handed: Promise<void>[] = [];
+  for (const [i, sub] of subs.entries()) {
+    if (sub === undefined) {
+      await store.removeMember(eventIndexKey(name), ids[i]); // the entry expired or was ended: the index forgets it
+      continue;
+    }
+    if (sub.status !== "active") continue; // pending (not verified yet) or suspended until re-subscribed
+    const caller = { principal: sub.principal, subscriptionId: sub.id, profile: sub.profile };
+    if (!(await definition["~match"](sub.arguments as never, checked.value as never, caller))) continue;
+    handed.push(deliver(sub, occurrence, runtime.deliveries).catch(runtime.deliveries.onError));
+  }
+  await Promise.all(handed);
+  return { eventId, deliveries: handed.length };
+}
+
+/** Attaches the events runtime to a server: its store, options, and the `events/*` extension served on it. */
+function attach(server: object, options: ServerOptions): EventsRuntime {
+  const { core, gate } = attachListener(server);
+  const store = (options.resultStore ?? createMemoryResultStore()) as SetStore;
+  if (typeof store.addMember !== "function" || typeof store.members !== "function") {
+    throw new TypeError(
+      "server.event(): the server's resultStore keeps no sets (addMember, removeMember, members), where events " +
+        "index their subscriptions",
+    );
+  }
+  const { runtime: serverRuntime } = registryOf(core);
+  const onError = serverRuntime.onError ?? (() => {});
+  const events = resolved(options.events);
+  const deliveries = new Deliveries({
+    store,
+    codec: serverRuntime.tokens.codec,
+    queue: options.queue,
+    allowCallbacks: events.allowCallbacks,
+    retryDelaysMs: events.retryDelaysMs,
+    suspendAfter: events.suspendAfter,
+    middleware: () => serverRuntime.middleware,
+    onError: (error) => void onError(error),
+  });
+  attachDeliveries(server, deliveries); // runWorker(server) runs the queued deliveries with it
+  const runtime: EventsRuntime = {
+    definitions: new Map(),
+    store,
+    options: events,
+    deliveries,
+    authenticates: gate.auth !== undefined,
+    idKey: idKeyOf(options.secret),
+    emit: (name, payload, emitOptions) => emitOn(runtime, name, payload, emitOptions),
+  };
+  (server as { extension(extension: unknown): unknown }).extension(eventsExtension(runtime));
+  return runtime;
+}
+
+/**
+ * Serves an event on a server (an event definition's `~serve`): attaches the runtime on the first, then registers
+ * the event with it.
+ *
+ * @param definition The event.
+ * @param server The server.
+ * @param options The server's options.
+ * @param attached The runtime attached already, if any.
+ * @returns The server's runtime.
+ * @throws {TypeError} When an event of that name is served already, or the store keeps no sets.
+ */
+export function serveEvent(
+  definition: EventDefinition<string, never, never>,
+  server: object,
+  options: object,
+  attached: unknown,
+): EventsRuntime {
+  const runtime = (attached as EventsRuntime | undefined) ?? attach(server, options as ServerOptions);
+  if (runtime.definitions.has(definition.name)) {
+    throw new TypeError(`server.event(): an event "${definition.name}" is served already`);
+  }
+  runtime.definitions.set(definition.name, definition);
+  // `events/list` is cached as MCP's lists are, until the registry changes: a later event clears the caches with
+  // the one change no listener forwards to clients (a configuration's).
+  if (attached !== undefined) (registryOf(attachListener(server).core) as Definitions).announce({ kind: "config" });
+  return runtime;
+}

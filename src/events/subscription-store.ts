@@ -1,0 +1,74 @@
+/**
+ * Where a server's event subscriptions live: entries of its `ResultStore` (`evsub:<id>`, running entries that
+ * expire with the subscription), indexed by event (`evidx:<name>`) and by principal (`evprn:<principal>`) in the
+ * store's sets; and the shape of the events runtime that the methods and `emit` share.
+ *
+ * @module
+ */
+import type { EventDefinition, EventsOptions } from "../core/definitions/event.ts";
+import type { ResultStore } from "../jobs/result-store.ts";
+import {
+  type Deliveries,
+  eventIndexKey,
+  readSubscription,
+  type Subscription,
+  writeSubscription,
+} from "./delivery/mod.ts";
+
+/** A result store with the sets the events' indexes are kept in. */
+export type SetStore = ResultStore & Required<Pick<ResultStore, "addMember" | "removeMember" | "members">>;
+
+/** What `emit` answers. */
+export type Emitted = { readonly eventId: string; readonly deliveries: number };
+
+/** The events runtime of one server. */
+export interface EventsRuntime {
+  /** The events served, by name. */
+  readonly definitions: Map<string, EventDefinition<string, never, never>>;
+  /** Where subscriptions live. */
+  readonly store: SetStore;
+  /** The events options, with their defaults. */
+  readonly options: Required<EventsOptions>;
+  /** The server's deliveries (delivery's state: store, codec, queue, settings). */
+  readonly deliveries: Deliveries;
+  /** Whether the server authenticates its callers (then no subscription is anonymous). */
+  readonly authenticates: boolean;
+  /** The key a subscription's id is the HMAC of its key under (the server's first secret). */
+  readonly idKey: Promise<CryptoKey>;
+  /** Raises an occurrence. */
+  emit(name: string, payload: unknown, options?: { readonly id?: string }): Promise<Emitted>;
+}
+
+/**
+ * Reads a subscription's entry, `undefined` when it is missing or has expired.
+ *
+ * @param store The store.
+ * @param id The subscription's id.
+ * @param now The time, ms since the epoch.
+ * @returns The subscription.
+ */
+export async function readLiveSubscription(
+  store: ResultStore,
+  id: string,
+  now: number,
+): Promise<Subscription | undefined> {
+  const sub = await readSubscription(store, id);
+  return sub !== undefined && sub.expiresAt > now ? sub : undefined;
+}
+
+/** The index key of a principal's subscriptions (its budget). */
+export const principalIndexKey = (principal: string): string => `evprn:${principal}`;
+
+/**
+ * Writes a subscription's entry (delivery's format) and its index memberships, to expire with it.
+ *
+ * @param store The store.
+ * @param sub The subscription.
+ * @param now The time, ms since the epoch.
+ */
+export async function storeSubscription(store: SetStore, sub: Subscription, now: number): Promise<void> {
+  const ttlMs = sub.expiresAt - now;
+  await writeSubscription(store, sub, now);
+  await store.addMember(eventIndexKey(sub.name), sub.id, ttlMs);
+  await store.addMember(principalIndexKey(sub.principal), sub.id, ttlMs);
+}

@@ -1,0 +1,121 @@
+/**
+ * The AI SDK's MCP client (`@ai-sdk/mcp`, software nobody here wrote) lists, subscribes to and receives our server's
+ * events through its `experimental_events` API, its own `experimental_createMCPEventWebhook` receiver checking the
+ * Standard Webhooks signature of every delivery (the ChatGPT profile: top-level `capabilities.events`).
+ */
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import * as v from "valibot";
+import { createMCPClient, experimental_createMCPEventWebhook } from "@ai-sdk/mcp";
+import { createServer, defineTool, serve } from "../../mod.ts";
+import type { Listener } from "../../src/types.ts";
+import { defineEvent } from "../../src/events/mod.ts";
+
+const shipped = defineEvent("order.shipped")
+  .describe("An order left the warehouse")
+  .input(v.object({ customerId: v.string() }))
+  .payload(v.object({ orderId: v.string(), customerId: v.string() }))
+  .match((input, payload) => input.customerId === payload.customerId);
+
+type Stored = Parameters<Parameters<typeof experimental_createMCPEventWebhook>[0]["store"]["set"]>[0];
+
+/** The AI SDK's `MCPEventStore`, the application's to provide: private, in memory for the test. */
+function memoryEventStore() {
+  const byKey = new Map<string, Stored>();
+  return {
+    byKey,
+    get: (key: string) => Promise.resolve(byKey.get(key)),
+    getById: (id: string) => Promise.resolve([...byKey.values()].find((s) => s.id === id)),
+    set: (s: Stored) => Promise.resolve(void byKey.set(s.key, structuredClone(s))),
+    update: (key: string, patch: Partial<Stored>) =>
+      Promise.resolve(void byKey.set(key, { ...byKey.get(key)!, ...structuredClone(patch) })),
+    delete: (key: string) => Promise.resolve(void byKey.delete(key)),
+  };
+}
+
+/** Resolves once `check()` holds, polling every 20 ms for at most `ms`. */
+async function until(check: () => boolean, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error("timed out");
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe("the AI SDK's MCP client and webhook receiver, against our server's events", () => {
+  const store = memoryEventStore();
+  const received: { id: string; name: string; data: unknown; eventId: string }[] = [];
+  let receiver: Listener;
+  let served: Listener;
+  // deno-lint-ignore no-explicit-any
+  let server: any;
+  before(async () => {
+    const hook = experimental_createMCPEventWebhook({
+      store,
+      onEvent: ({ subscription, event }) => {
+        received.push({ id: subscription.id, name: event.name, data: event.data, eventId: event.eventId });
+        return Promise.resolve();
+      },
+    });
+    receiver = await serve({ fetch: hook }, { port: 0, hostname: "127.0.0.1", quiet: true });
+    server = createServer({
+      name: "shop",
+      version: "1.0.0",
+      events: { allowCallbacks: [`http://127.0.0.1:${receiver.port}`] },
+    }).tool(defineTool("ping").handle(() => "pong")).event(shipped);
+    served = await serve(server, { port: 0, hostname: "127.0.0.1", quiet: true });
+  });
+  after(async () => {
+    await served?.close();
+    await receiver?.close();
+  });
+
+  for (const discovery of [true, false]) {
+    const era = discovery ? "MCP 2026-07-28 (server/discover)" : "MCP 2025-11-25 (initialize)";
+    it(`${era}: lists, subscribes, receives the matching occurrence signed, unsubscribes`, async () => {
+      const client = await createMCPClient({
+        transport: { type: "http", url: `http://127.0.0.1:${served.port}/mcp` },
+        protocolVersionDiscovery: discovery,
+        experimental_events: { store },
+      });
+      try {
+        const { events } = await client.experimental_events.list();
+        const listed = events.find((e) => e.name === "order.shipped");
+        assert.ok(listed, "order.shipped is listed");
+        assert.ok(listed.delivery.includes("webhook"));
+        assert.equal((listed.inputSchema as { type?: string }).type, "object");
+        assert.deepEqual(
+          Object.keys((listed.payloadSchema as { properties: object }).properties).sort(),
+          ["customerId", "orderId"],
+        );
+
+        const subscribed = await client.experimental_events.subscribe({
+          name: "order.shipped",
+          arguments: { customerId: "c1" },
+          delivery: { mode: "webhook", url: `http://127.0.0.1:${receiver.port}/hook`, allowInsecureLocalhost: true },
+        });
+        assert.match(subscribed.id, /^sub_/);
+        assert.ok(subscribed.refreshBefore !== null && Date.parse(subscribed.refreshBefore) > Date.now());
+
+        const before = received.length;
+        const other = await server.emit("order.shipped", { orderId: "o0", customerId: "c2" });
+        assert.equal(other.deliveries, 0, "another customer's order goes to nobody");
+        const mine = await server.emit("order.shipped", { orderId: "o1", customerId: "c1" });
+        assert.equal(mine.deliveries, 1);
+        await until(() => received.length > before);
+        const got = received[received.length - 1];
+        assert.deepEqual(got, {
+          id: subscribed.id,
+          name: "order.shipped",
+          data: { orderId: "o1", customerId: "c1" },
+          eventId: mine.eventId,
+        });
+
+        await client.experimental_events.unsubscribe({ id: subscribed.id });
+        assert.equal((await server.emit("order.shipped", { orderId: "o2", customerId: "c1" })).deliveries, 0);
+      } finally {
+        await client.close();
+      }
+    });
+  }
+});

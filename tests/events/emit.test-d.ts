@@ -1,0 +1,41 @@
+/**
+ * `server.emit()` is typed by the registered events: a name outside them, and a payload key the event's payload
+ * schema does not have, fail `deno check`. Checked, never run.
+ */
+import * as v from "valibot";
+import { createServer, defineTool, type Server } from "../../mod.ts";
+import { defineEvent } from "../../src/events/mod.ts";
+
+const shipped = defineEvent("order.shipped")
+  .input(v.object({ customerId: v.string() }))
+  .payload(v.object({ orderId: v.string(), customerId: v.string() }))
+  .match((input, payload, caller) => input.customerId === payload.customerId && caller.principal !== "");
+const pinged = defineEvent("ping");
+const server = createServer({ name: "typed", version: "1.0.0" })
+  .tool(defineTool("noop").handle(() => "ok"))
+  .event(shipped)
+  .event(pinged);
+
+export const ok = [
+  server.emit("order.shipped", { orderId: "o1", customerId: "c1" }),
+  server.emit("order.shipped", { orderId: "o1", customerId: "c1" }, { id: "evt_fixed" }),
+  server.emit("ping", { anything: 1 }),
+  server.call("noop", {}), // the tools stay typed after .event()
+];
+
+// @ts-expect-error an unknown event
+export const unknown = server.emit("order.lost", { orderId: "o1", customerId: "c1" });
+// @ts-expect-error a payload key the event does not have
+export const wrongKey = server.emit("order.shipped", { orderId: "o1", customerId: "c1", extra: true });
+// @ts-expect-error a payload missing a key
+export const missing = server.emit("order.shipped", { orderId: "o1" });
+// @ts-expect-error a payload of the wrong type
+export const wrongType = server.emit("order.shipped", { orderId: 1, customerId: "c1" });
+// @ts-expect-error the match sees the arguments' types
+export const badMatch = defineEvent("a.b").input(v.object({ n: v.number() })).match((input) => input.n === "x");
+
+// A server with events still passes where any server is expected.
+export function takesAny(s: Server): string {
+  return s.name;
+}
+export const named = takesAny(server);

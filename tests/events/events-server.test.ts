@@ -1,0 +1,312 @@
+/**
+ * MCP Events on the server (SEP-3415 "Events Extension"; ChatGPT's MCP Events): the capability in both profiles
+ * (`capabilities.events` and `capabilities.extensions["io.modelcontextprotocol/events"]`) in `server/discover` and
+ * `initialize`; `events/list`, `events/subscribe` and `events/unsubscribe` on MCP 2026-07-28, 2025-11-25 and
+ * MCP-lite's JSON-RPC endpoint; the idempotent subscribe (one id per principal, callback, event and arguments), its
+ * refusals (-32602, -32011…-32015), and `server.emit()` delivered to a receiver on 127.0.0.1 whose
+ * `standardwebhooks` check passes, filtered by `match`, across two servers sharing one store.
+ */
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import * as v from "valibot";
+import { createMemoryResultStore, createServer, type ResultStore } from "../../mod.ts";
+import { defineEvent } from "../../src/events/mod.ts";
+import { legacyRequest, modernMeta, modernRequest, post } from "../helpers/request.ts";
+import { bearer, opaqueAuth } from "../helpers/opaque-auth.ts";
+import { newSecret, type Receiver, startReceiver } from "./receiver.ts";
+
+const EXT = "io.modelcontextprotocol/events";
+const SECRET = "an events test secret of at least 32 bytes!";
+
+const shipped = defineEvent("order.shipped")
+  .describe("An order left the warehouse")
+  .input(v.object({ customerId: v.string() }))
+  .payload(v.object({ orderId: v.string(), customerId: v.string() }))
+  .match((input, payload) => input.customerId === payload.customerId);
+const pinged = defineEvent("ping");
+
+/** The JSON-RPC message of an answer, JSON or one SSE event. */
+async function message(response: Response): Promise<{ result?: any; error?: { code: number; message: string } }> {
+  const text = await response.text();
+  const data = text.trimStart().startsWith("{") ? text : text.split("\n").find((l) => l.startsWith("data:"))!.slice(5);
+  return JSON.parse(data);
+}
+
+const secrets: string[] = [];
+let receiver: Receiver;
+let store: ResultStore;
+const serverOf = (options: Record<string, unknown> = {}) =>
+  createServer({
+    name: "shop",
+    version: "1.0.0",
+    secret: SECRET,
+    resultStore: store,
+    events: { allowCallbacks: [receiver.url] },
+    ...options,
+  }).event(shipped).event(pinged);
+
+before(async () => {
+  receiver = await startReceiver(() => secrets);
+  store = createMemoryResultStore();
+});
+after(() => receiver.close());
+
+function subscribeParams(customerId: string, secret: string, path = "/hook", extra: Record<string, unknown> = {}) {
+  if (!secrets.includes(secret)) secrets.push(secret);
+  return {
+    name: "order.shipped",
+    arguments: { customerId },
+    delivery: { mode: "webhook", url: `${receiver.url}${path}`, secret },
+    cursor: null,
+    ...extra,
+  };
+}
+
+describe("the events capability, in both profiles", () => {
+  it("server/discover (2026-07-28) and initialize (2025-11-25) carry capabilities.events and the extension", async () => {
+    const server = serverOf();
+    const discovered = await message(await server.fetch(modernRequest("server/discover")));
+    assert.deepEqual(discovered.result.capabilities.events, {});
+    assert.deepEqual(discovered.result.capabilities.extensions[EXT], {});
+    const initialized = await message(
+      await server.fetch(legacyRequest("initialize", {
+        protocolVersion: "2025-11-25",
+        capabilities: {},
+        clientInfo: { name: "t", version: "0" },
+      })),
+    );
+    assert.deepEqual(initialized.result.capabilities.events, {});
+    assert.deepEqual(initialized.result.capabilities.extensions[EXT], {});
+  });
+
+  it("a server without events advertises neither", async () => {
+    const plain = createServer({ name: "plain", version: "1.0.0" });
+    const discovered = await message(await plain.fetch(modernRequest("server/discover")));
+    assert.equal(discovered.result.capabilities.events, undefined);
+    assert.equal(discovered.result.capabilities.extensions?.[EXT], undefined);
+  });
+});
+
+describe("events/list", () => {
+  const expected = {
+    name: "order.shipped",
+    description: "An order left the warehouse",
+    delivery: ["webhook"],
+  };
+  it("on MCP 2026-07-28, 2025-11-25 and MCP-lite: names, schemas and delivery modes", async () => {
+    const server = serverOf();
+    const answers = [
+      await server.fetch(modernRequest("events/list")),
+      await server.fetch(legacyRequest("events/list")),
+      await server.fetch(post("/mcp-lite/v1/rpc", { jsonrpc: "2.0", id: 1, method: "events/list", params: {} })),
+    ];
+    for (const answer of answers) {
+      const { result } = await message(answer);
+      assert.deepEqual(result.events.map((e: { name: string }) => e.name), ["order.shipped", "ping"]);
+      const [first] = result.events;
+      assert.deepEqual({ name: first.name, description: first.description, delivery: first.delivery }, expected);
+      assert.equal(first.inputSchema.properties.customerId.type, "string");
+      assert.deepEqual(first.payloadSchema.required, ["orderId", "customerId"]);
+    }
+  });
+
+  it("lists an event registered after a first list", async () => {
+    const server = serverOf();
+    await server.fetch(modernRequest("events/list"));
+    server.event(defineEvent("late.arrival"));
+    const { result } = await message(await server.fetch(modernRequest("events/list")));
+    assert.deepEqual(result.events.map((e: { name: string }) => e.name), ["order.shipped", "ping", "late.arrival"]);
+  });
+});
+
+describe("events/subscribe, emit and events/unsubscribe", () => {
+  it("subscribes after the challenge, idempotently (one id), and delivers a signed, matched occurrence", async () => {
+    const server = serverOf();
+    const secret = newSecret();
+    const before = receiver.received.length;
+    const first = await message(await server.fetch(modernRequest("events/subscribe", subscribeParams("c1", secret))));
+    assert.match(first.result.id, /^sub_[A-Za-z0-9_-]{43}$/);
+    assert.ok(Date.parse(first.result.refreshBefore) > Date.now() + 23 * 3_600_000);
+    assert.equal(first.result.cursor, null);
+    assert.equal(first.result.truncated, false);
+    const challenge = receiver.received[before];
+    assert.equal(challenge.body.type, "verification");
+    assert.equal(challenge.verified, true);
+    assert.equal(challenge.headers["x-mcp-subscription-id"], first.result.id);
+
+    const again = await message(await server.fetch(modernRequest("events/subscribe", subscribeParams("c1", secret))));
+    assert.equal(again.result.id, first.result.id);
+    assert.equal(receiver.received.length, before + 1, "a refresh is not challenged again");
+
+    const { eventId, deliveries } = await server.emit("order.shipped", { orderId: "o1", customerId: "c1" });
+    assert.match(eventId, /^evt_/);
+    assert.equal(deliveries, 1);
+    const delivered = await receiver.delivered(eventId); // emit hands over; delivery runs in the background
+    assert.equal(delivered.verified, true);
+    assert.equal(delivered.headers["content-type"], "application/json");
+    assert.equal(delivered.headers["webhook-id"], eventId); // the ChatGPT profile: the event's id
+    assert.equal(delivered.headers["x-mcp-subscription-id"], first.result.id);
+    assert.deepEqual(
+      { ...delivered.body, timestamp: undefined },
+      { eventId, name: "order.shipped", timestamp: undefined, data: { orderId: "o1", customerId: "c1" } },
+    );
+    assert.ok(!Number.isNaN(Date.parse(delivered.body.timestamp as string)));
+
+    // match: another customer's order goes nowhere
+    assert.equal((await server.emit("order.shipped", { orderId: "o2", customerId: "c2" })).deliveries, 0);
+    // an idempotent emit keeps its id
+    assert.equal(
+      (await server.emit("order.shipped", { orderId: "o3", customerId: "c1" }, { id: "evt_x" })).eventId,
+      "evt_x",
+    );
+
+    const gone = await message(
+      await server.fetch(modernRequest("events/unsubscribe", {
+        name: "order.shipped",
+        arguments: { customerId: "c1" },
+        delivery: { mode: "webhook", url: `${receiver.url}/hook` },
+      })),
+    );
+    assert.equal(gone.error, undefined);
+    assert.equal(gone.result.resultType, "complete");
+    assert.equal((await server.emit("order.shipped", { orderId: "o4", customerId: "c1" })).deliveries, 0);
+    const twice = await message(await server.fetch(modernRequest("events/unsubscribe", { id: first.result.id })));
+    assert.equal(twice.error?.code, -32011);
+  });
+
+  it("a client that declared the extension gets the SEP-3415 profile: webhook-id is <subscription>.<event>", async () => {
+    const server = serverOf();
+    const caps = { "io.modelcontextprotocol/clientCapabilities": { extensions: { [EXT]: {} } } };
+    const params = { ...subscribeParams("sep", newSecret(), "/sep"), _meta: modernMeta(caps) };
+    const { result } = await message(await server.fetch(modernRequest("events/subscribe", params)));
+    const { eventId } = await server.emit("order.shipped", { orderId: "o1", customerId: "sep" });
+    const delivered = await receiver.delivered(eventId);
+    assert.equal(delivered.headers["webhook-id"], `${result.id}.${eventId}`);
+    assert.equal(delivered.verified, true);
+  });
+
+  it("on MCP 2025-11-25, a session whose initialize declared the extension gets the SEP-3415 profile", async () => {
+    const server = serverOf();
+    const initialize = await server.fetch(legacyRequest("initialize", {
+      protocolVersion: "2025-11-25",
+      capabilities: { extensions: { [EXT]: {} } },
+      clientInfo: { name: "t", version: "0" },
+    }));
+    const session = { "mcp-session-id": initialize.headers.get("mcp-session-id")! };
+    await initialize.body?.cancel();
+    const params = subscribeParams("sess", newSecret(), "/sess");
+    const { result } = await message(
+      await server.fetch(legacyRequest("events/subscribe", params, 2, "2025-11-25", session)),
+    );
+    const { eventId } = await server.emit("order.shipped", { orderId: "o", customerId: "sess" });
+    assert.equal((await receiver.delivered(eventId)).headers["webhook-id"], `${result.id}.${eventId}`);
+  });
+
+  it("on MCP 2025-11-25 and MCP-lite too", async () => {
+    const server = serverOf();
+    const legacy = await message(
+      await server.fetch(legacyRequest("events/subscribe", subscribeParams("l1", newSecret(), "/l"))),
+    );
+    assert.match(legacy.result.id, /^sub_/);
+    const rpc = { jsonrpc: "2.0", id: 1, method: "events/subscribe", params: subscribeParams("l2", newSecret(), "/l") };
+    const lite = await message(await server.fetch(post("/mcp-lite/v1/rpc", rpc)));
+    assert.match(lite.result.id, /^sub_/);
+    assert.notEqual(lite.result.id, legacy.result.id);
+    assert.equal((await server.emit("order.shipped", { orderId: "o", customerId: "l2" })).deliveries, 1);
+  });
+
+  it("a new secret rotates: the delivery carries both signatures while the old one is in its grace", async () => {
+    const server = serverOf();
+    const [old, fresh] = [newSecret(), newSecret()];
+    await server.fetch(modernRequest("events/subscribe", subscribeParams("rot", old, "/rot")));
+    await server.fetch(modernRequest("events/subscribe", subscribeParams("rot", fresh, "/rot")));
+    const { eventId } = await server.emit("order.shipped", { orderId: "o", customerId: "rot" });
+    const signatures = (await receiver.delivered(eventId)).headers["webhook-signature"].split(" ");
+    assert.equal(signatures.length, 2);
+    assert.ok(signatures.every((s) => s.startsWith("v1,")));
+  });
+
+  it("two servers on one store: subscribed on A, emitted on B", async () => {
+    const shared = createMemoryResultStore();
+    const a = serverOf({ resultStore: shared });
+    const b = serverOf({ resultStore: shared });
+    const { result } = await message(
+      await a.fetch(modernRequest("events/subscribe", subscribeParams("ab", newSecret(), "/ab"))),
+    );
+    const emitted = await b.emit("order.shipped", { orderId: "o", customerId: "ab" });
+    assert.equal(emitted.deliveries, 1);
+    assert.equal((await receiver.delivered(emitted.eventId)).headers["x-mcp-subscription-id"], result.id);
+    assert.equal((await serverOf({ resultStore: createMemoryResultStore() }).emit("ping", {})).deliveries, 0);
+  });
+
+  it("the caller is the principal: the same subscription by two callers is two, each unsubscribing its own", async () => {
+    const server = serverOf({ auth: opaqueAuth() });
+    const params = subscribeParams("p", newSecret(), "/p");
+    const reader = await message(await server.fetch(modernRequest("events/subscribe", params, 1, bearer("reader"))));
+    const admin = await message(await server.fetch(modernRequest("events/subscribe", params, 1, bearer("admin"))));
+    assert.notEqual(reader.result.id, admin.result.id);
+    const stolen = await message(
+      await server.fetch(modernRequest("events/unsubscribe", { id: admin.result.id }, 1, bearer("reader"))),
+    );
+    assert.equal(stolen.error?.code, -32011);
+  });
+});
+
+describe("refusals (SEP-3415 codes)", () => {
+  const refused = async (params: Record<string, unknown>, options: Record<string, unknown> = {}) =>
+    (await message(await serverOf(options).fetch(modernRequest("events/subscribe", params)))).error?.code;
+
+  it("-32602: arguments that fail the input schema, a bad secret, a bad ttlMs", async () => {
+    assert.equal(await refused({ ...subscribeParams("x", newSecret()), arguments: { customerId: 1 } }), -32602);
+    assert.equal(await refused(subscribeParams("x", "not-a-secret")), -32602);
+    assert.equal(await refused({ ...subscribeParams("x", newSecret()), ttlMs: -1 }), -32602);
+  });
+  it("-32011: an unknown event", async () => {
+    assert.equal(await refused({ ...subscribeParams("x", newSecret()), name: "order.lost" }), -32011);
+  });
+  it("-32012: a callback that is not allowed (http, private)", async () => {
+    const params = subscribeParams("x", newSecret());
+    assert.equal(await refused(params, { events: {} }), -32012);
+    const delivery = { mode: "webhook", url: "https://10.0.0.1/hook", secret: newSecret() };
+    assert.equal(await refused({ ...params, delivery }), -32012);
+  });
+  it("-32013: one subscription past the principal's budget", async () => {
+    const options = {
+      resultStore: createMemoryResultStore(),
+      events: { allowCallbacks: [receiver.url], maxSubscriptions: 1 },
+    };
+    const server = serverOf(options);
+    const first = await message(
+      await server.fetch(modernRequest("events/subscribe", subscribeParams("b1", newSecret(), "/b"))),
+    );
+    assert.match(first.result.id, /^sub_/);
+    const second = await message(
+      await server.fetch(modernRequest("events/subscribe", subscribeParams("b2", newSecret(), "/b"))),
+    );
+    assert.equal(second.error?.code, -32013);
+  });
+  it("-32014: a delivery mode other than webhook", async () => {
+    assert.equal(await refused({ ...subscribeParams("x", newSecret()), delivery: { mode: "poll" } }), -32014);
+  });
+  it("-32015: a callback that does not echo the challenge", async () => {
+    receiver.echo = false;
+    try {
+      assert.equal(await refused(subscribeParams("echo", newSecret(), "/echo")), -32015);
+    } finally {
+      receiver.echo = true;
+    }
+  });
+});
+
+describe("server.emit()", () => {
+  it("refuses a payload its schema refuses (TypeError), one over 256 KiB (RangeError), an unknown event", async () => {
+    const server = serverOf();
+    await assert.rejects(server.emit("order.shipped", { orderId: 1 } as never), TypeError);
+    await assert.rejects(server.emit("ping", { blob: "x".repeat(256 * 1024) }), RangeError);
+    await assert.rejects(server.emit("nope" as never, {} as never), TypeError);
+    await assert.rejects(server.emit("ping", {}, { id: "two words" }), TypeError);
+  });
+  it("two events of one name on a server are refused", () => {
+    assert.throws(() => serverOf().event(defineEvent("ping")), /served already/);
+  });
+});

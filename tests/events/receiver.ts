@@ -1,0 +1,91 @@
+/**
+ * A webhook receiver for the events tests: an HTTP server on 127.0.0.1 (node:http, which Bun and Deno serve too)
+ * that checks every POST's Standard Webhooks signature with `standardwebhooks`' `Webhook.verify`, echoes a
+ * verification's challenge, and keeps what it received.
+ */
+import { createServer as createHttpServer, type Server as HttpServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { Webhook } from "standardwebhooks";
+
+/** A POST the receiver took: its headers, its body, and whether its signature verified. */
+export interface Received {
+  readonly headers: Record<string, string>;
+  readonly body: Record<string, unknown>;
+  readonly verified: boolean;
+}
+
+/** A running receiver. */
+export interface Receiver {
+  /** Its base URL, `http://127.0.0.1:<port>`. */
+  readonly url: string;
+  /** What it received, in order. */
+  readonly received: Received[];
+  /** The status it answers events with (and verifications, when not 200). */
+  status: number;
+  /** Whether it echoes a verification's challenge. */
+  echo: boolean;
+  /** Waits (at most `ms`, 10 s by default) for the delivery of an event, by its id, and returns it. */
+  delivered(eventId: string, ms?: number): Promise<Received>;
+  /** Stops it. */
+  close(): Promise<void>;
+}
+
+/** A fresh `whsec_` secret (Standard Webhooks: base64 of 32 random bytes). */
+export function newSecret(): string {
+  return `whsec_${btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))))}`;
+}
+
+/**
+ * Starts a receiver whose signatures are checked against `secrets()` (any of them).
+ *
+ * @param secrets The secrets a signature may verify with.
+ * @returns The receiver, listening.
+ */
+export async function startReceiver(secrets: () => readonly string[]): Promise<Receiver> {
+  const received: Received[] = [];
+  const state = { status: 204, echo: true };
+  const server: HttpServer = createHttpServer((request, response) => {
+    const chunks: Uint8Array[] = [];
+    request.on("data", (chunk: Uint8Array) => chunks.push(chunk));
+    request.on("end", () => {
+      const decoder = new TextDecoder();
+      const text = chunks.map((chunk) => decoder.decode(chunk, { stream: true })).join("") + decoder.decode();
+      const headers = Object.fromEntries(
+        Object.entries(request.headers).map(([name, value]) => [name, String(value)]),
+      );
+      const verified = secrets().some((secret) => {
+        try {
+          new Webhook(secret).verify(text, headers);
+          return true;
+        } catch {
+          return false;
+        }
+      });
+      const body = JSON.parse(text) as Record<string, unknown>;
+      received.push({ headers, body, verified });
+      if (body.type === "verification" && state.echo) {
+        response.writeHead(200, { "content-type": "application/json" });
+        response.end(JSON.stringify({ challenge: body.challenge }));
+        return;
+      }
+      response.writeHead(body.type === "verification" ? 200 : state.status);
+      response.end(body.type === "verification" ? "{}" : undefined);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return Object.assign(state, {
+    url: `http://127.0.0.1:${port}`,
+    received,
+    delivered: async (eventId: string, ms = 10_000) => {
+      const end = Date.now() + ms;
+      for (;;) {
+        const found = received.find((r) => r.body.eventId === eventId);
+        if (found !== undefined) return found;
+        if (Date.now() > end) throw new Error(`no delivery of ${eventId} within ${ms} ms`);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  });
+}
