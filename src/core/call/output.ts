@@ -10,6 +10,7 @@ import { ProtocolError, replacementError } from "../../errors/error.ts";
 import { Masked } from "../results/masking.ts";
 import { resultFromValue, type ToolResult } from "../results/result.ts";
 import type { ValidationIssue } from "../schema.ts";
+import { formatIssues } from "../definitions/standard-result.ts";
 import type { AnyTool } from "../definitions/tool.ts";
 
 /** Reported to `onError` when a tool's result does not conform to its output schema; never sent. */
@@ -26,8 +27,7 @@ export class OutputMismatchError extends Error {
    * @param issues What does not conform.
    */
   constructor(tool: string, issues: readonly ValidationIssue[]) {
-    const detail = issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join("; ");
-    super(`tool "${tool}" returned a result that does not match its output schema: ${detail}`);
+    super(`tool "${tool}" returned a result that does not match its output schema: ${formatIssues(issues)}`);
     this.name = "OutputMismatchError";
     this.tool = tool;
     this.issues = issues;
