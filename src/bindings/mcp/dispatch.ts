@@ -32,8 +32,7 @@ import {
 } from "./mcp-request.ts";
 import { type ErrorTarget, route } from "./route.ts";
 import { legacyErrorToWire } from "../../errors/mcp-codes.ts";
-
-function noop(): void {}
+import { noop } from "../../internal/noop.ts";
 
 /**
  * Dispatches one decoded MCP message: routes it, runs its method with a channel to the client, and

@@ -15,6 +15,7 @@ import { base64urlEncode } from "../../codec/base64url.ts";
 import { TokenError } from "../../codec/token-error.ts";
 import { isObject } from "../../internal/is-object.ts";
 import type { CallMeta } from "./call-meta.ts";
+import { utf8Encoder as encoder } from "../../internal/utf8.ts";
 
 /** The signed state of a round. */
 interface RoundState {
@@ -265,8 +266,6 @@ export class InputRound implements CallSink {
     return { kind: "input_required", requests, requestState };
   }
 }
-
-const encoder = new TextEncoder();
 
 /** A 128-bit digest of the arguments, independent of key order. */
 async function digestOf(args: unknown): Promise<string> {
