@@ -65,8 +65,8 @@ class McpExchange implements Exchange, Channel, ErrorTarget {
   table: StatusTable = legacyErrorToWire;
   request: McpRequest | undefined;
   cacheHint: CacheHint | undefined;
-  readonly streaming: boolean;
-  readonly persistent: boolean;
+  declare readonly streaming: boolean;
+  declare readonly persistent: boolean;
   readonly #ctx: McpContext;
   readonly #carrier: Carrier;
   #running: longRunning.RunningRequest | undefined;

@@ -53,7 +53,7 @@ export interface RoundScope {
 /** Thrown into a handler that asked a question the request did not answer; it ends the call. */
 export class InputRequiredSignal extends Error {
   /** The question's key. */
-  readonly key: string;
+  declare readonly key: string;
 
   /**
    * Creates the signal.
@@ -62,8 +62,8 @@ export class InputRequiredSignal extends Error {
    */
   constructor(key: string) {
     super(`input "${key}" is required: the call ends with an input-required result (a streaming tool cannot ask)`);
-    this.name = "InputRequiredSignal";
     this.key = key;
+    this.name = "InputRequiredSignal";
   }
 }
 

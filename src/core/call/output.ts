@@ -16,9 +16,9 @@ import type { AnyTool } from "../definitions/tool.ts";
 /** Reported to `onError` when a tool's result does not conform to its output schema; never sent. */
 export class OutputMismatchError extends Error {
   /** The tool. */
-  readonly tool: string;
+  declare readonly tool: string;
   /** What does not conform, with the property paths. */
-  readonly issues: readonly ValidationIssue[];
+  declare readonly issues: readonly ValidationIssue[];
 
   /**
    * Creates the report.
@@ -28,9 +28,9 @@ export class OutputMismatchError extends Error {
    */
   constructor(tool: string, issues: readonly ValidationIssue[]) {
     super(`tool "${tool}" returned a result that does not match its output schema: ${formatIssues(issues)}`);
-    this.name = "OutputMismatchError";
     this.tool = tool;
     this.issues = issues;
+    this.name = "OutputMismatchError";
   }
 }
 

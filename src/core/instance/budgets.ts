@@ -127,13 +127,13 @@ export const ANONYMOUS = "";
  */
 export class Budgets {
   /** The instance's budgets. */
-  readonly limits: BudgetValues;
+  declare readonly limits: BudgetValues;
   /** One caller's share; `undefined` when callers are not told apart. */
-  readonly share: BudgetValues | undefined;
+  declare readonly share: BudgetValues | undefined;
   /** The wait a refusal asks for, in ms. */
-  readonly retryAfterMs: number;
+  declare readonly retryAfterMs: number;
   /** Who a request's caller is, when the server says (`limits.callerKey`). */
-  readonly callerKey: Limits["callerKey"];
+  declare readonly callerKey: Limits["callerKey"];
   readonly #used = nothingHeld();
   readonly #refused = nothingHeld();
   #aborted = 0;
