@@ -49,9 +49,10 @@ export type { CallArguments, GroupOptions, ServerCallOptions, ToolMap };
  * (`@mcplite/sdk/binding`).
  *
  * @typeParam TTools The registered tools, by name.
+ * @typeParam TEvents The registered events (MCP Events), by name.
  */
 // deno-lint-ignore ban-types
-export class Server<TTools extends ToolMap = {}> {
+export class Server<TTools extends ToolMap = {}, TEvents = {}> {
   /** The server name. */
   readonly name: string;
   /** The server version. */
@@ -71,6 +72,8 @@ export class Server<TTools extends ToolMap = {}> {
   ) => Promise<Response>;
   /** Phantom type of the registered tools, for the typed client. */
   declare readonly "~tools"?: TTools;
+  /** Phantom type of the registered events, for the typed client and receiver. */
+  declare readonly "~events"?: TEvents;
   /** The prefix of every route (the `basePath` option, no trailing `/`; `""` if none): where an in-process client finds them. */
   readonly basePath: string;
   readonly #core: ServerCore;
