@@ -67,8 +67,9 @@ export type SubscribeOptions<I> =
     url: string | URL;
     /**
      * The Standard Webhooks secret deliveries are signed with (`whsec_` and base64 of 24 to 64 bytes); generated
-     * (32 random bytes) when omitted, and returned either way: keep it for the receiver. Subscribing again with a
-     * new one rotates it (the server signs with both for a while).
+     * (32 random bytes) when omitted, and returned either way: keep it for the receiver. The server's challenge to a
+     * new subscription comes before the answer, signed with it: a receiver that must already know it is given one
+     * made beforehand. Subscribing again with a new one rotates it (the server signs with both for a while).
      */
     secret?: string;
     /** How long the subscription lives before it must be renewed, in ms (the server's default 24 h, at most 7 days). */
@@ -99,9 +100,36 @@ export interface EventSubscription {
 export type UnsubscribeTarget = { id: string };
 
 /**
- * `client.events`: lists a server's events, subscribes to one by webhook, and ends a subscription.
+ * `client.events`: lists a server's events, subscribes to one by webhook, and ends a subscription. Its module loads
+ * with the first call. Over MCP the methods are `events/list`, `events/subscribe` and `events/unsubscribe`; over
+ * MCP-lite the same JSON-RPC methods at `/rpc`. A server serves ChatGPT's profile of a subscription unless the client
+ * declares SEP-3415's extension (`createClient(url, { extensions: { "io.modelcontextprotocol/events": {} } })`); the
+ * two differ in the `webhook-id` a delivery carries, and `eventWebhook()` takes both.
  *
  * @typeParam E The server's events.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createClient } from "./mod.ts";
+ *
+ * // A stand-in for a server with events (JSON-RPC at MCP-lite's /rpc); a real one verifies the callback first.
+ * const shipped = { name: "order.shipped", delivery: ["webhook"], inputSchema: {}, payloadSchema: {} };
+ * const server = {
+ *   fetch: async (request: Request) => {
+ *     const { id, method } = await request.json();
+ *     const result = method === "events/list"
+ *       ? { events: [shipped] }
+ *       : { id: "sub_1", refreshBefore: null, cursor: null, truncated: false };
+ *     return Response.json({ jsonrpc: "2.0", id, result });
+ *   },
+ * };
+ * const client = createClient(server, { transport: "mcp-lite" });
+ * assert.deepEqual((await client.events.list()).map((e) => e.name), ["order.shipped"]);
+ * const url = "https://example.com/hook";
+ * const sub = await client.events.subscribe("order.shipped", { arguments: { customerId: "c1" }, url });
+ * assert.match(sub.secret, /^whsec_/); // generated: give it to the receiver, eventWebhook({ secret })
+ * ```
  */
 export interface EventsApi<E> {
   /**

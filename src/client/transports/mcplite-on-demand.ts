@@ -22,8 +22,8 @@ const WIRE = "mcp-lite";
  * Sends the methods of this SDK's MCP-lite extensions (E1 prompts, E4 resources) at their endpoints
  * ({@link EXTENDED}): a listing as a plain POST of its params, a read as JSON-RPC. An extension's method (SEP-2133:
  * under a reverse-DNS vendor prefix, `org.example/ledger/get`) is JSON-RPC at `/rpc`, as this SDK's servers answer
- * it (E5), as are MCP Events' methods (`events/list`…); a notification (`ctx.notification`) too, as a request whose result is empty: MCP-lite has no
- * notifications. MCP's own methods (skills, tasks…) are not MCP-lite's.
+ * it (E5), as are MCP Events' methods (`events/list`…); a notification (`ctx.notification`) too, as a request
+ * whose result is empty: MCP-lite has no notifications. MCP's own methods (skills, tasks…) are not MCP-lite's.
  *
  * @param http The transport's endpoint.
  * @param nextId Takes the transport's next JSON-RPC id.

@@ -123,7 +123,8 @@ export interface EventWebhookOptions<S = unknown> {
  * const secret = "whsec_" + btoa("a secret of at least 24 bytes, at random");
  * const seen: unknown[] = [];
  * const receive = eventWebhook({ secret, onEvent: ({ event }) => void seen.push(event.data) });
- * const body = JSON.stringify({ eventId: "e1", name: "order.shipped", timestamp: new Date().toISOString(), data: { orderId: "o1" } });
+ * const event = { eventId: "e1", name: "order.shipped", timestamp: new Date().toISOString(), data: { orderId: "o1" } };
+ * const body = JSON.stringify(event);
  * const headers = {
  *   "content-type": "application/json",
  *   "webhook-id": "e1",
