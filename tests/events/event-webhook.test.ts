@@ -190,6 +190,15 @@ describe("eventWebhook()", () => {
     assert.deepEqual(events, []);
   });
 
+  it("refuses a signed body that is not JSON, not an event, or whose eventId the webhook-id does not carry (400)", async () => {
+    const { receive, events } = collecting();
+    assert.equal((await receive(delivery({ body: "not json" }))).status, 400);
+    assert.equal((await receive(delivery({ body: JSON.stringify({ eventId: "evt_1" }) }))).status, 400);
+    const other = JSON.stringify({ eventId: "evt_2", name: "n", timestamp: new Date().toISOString(), data: {} });
+    assert.equal((await receive(delivery({ id: "evt_1", body: other }))).status, 400);
+    assert.deepEqual(events, []);
+  });
+
   it("refuses to start without a secret, or with one that is not whsec_ base64", () => {
     assert.throws(() => eventWebhook({ onEvent: () => {} }), TypeError);
     assert.throws(() => eventWebhook({ secret: "hunter2", onEvent: () => {} }), TypeError);
