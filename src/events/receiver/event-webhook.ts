@@ -260,29 +260,29 @@ function wellFormed(body: Record<string, unknown>, webhookId: string, subscripti
 
 /**
  * The body as text, read as it streams and given up past {@link MAX_BODY} bytes (`undefined`); `null` when it is
- * not UTF-8.
+ * not UTF-8 or broke off.
  */
 async function readBounded(request: Request): Promise<string | null | undefined> {
   if (Number(request.headers.get("content-length") ?? 0) > MAX_BODY) return undefined;
   const reader = request.body?.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
-  while (reader !== undefined) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_BODY) {
-      await reader.cancel().catch(() => {});
-      return undefined;
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) bytes.set(chunk, (at += chunk.byteLength) - chunk.byteLength);
   try {
+    while (reader !== undefined) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > MAX_BODY) {
+        await reader.cancel().catch(() => {});
+        return undefined;
+      }
+      chunks.push(value);
+    }
+    const bytes = new Uint8Array(size);
+    let at = 0;
+    for (const chunk of chunks) bytes.set(chunk, (at += chunk.byteLength) - chunk.byteLength);
     return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {
-    return null;
+    return null; // the body broke off, or is not UTF-8
   }
 }
