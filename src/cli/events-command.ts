@@ -1,13 +1,16 @@
 /**
  * `mcplite events tail <target> [event…]`: watches a server's MCP Events locally. It starts a webhook receiver
  * (`eventWebhook()`) on 127.0.0.1, subscribes to the events named (or every one the server lists) with that
- * callback and a secret of its own, prints each delivery as one JSON line, and unsubscribes on Ctrl-C.
+ * callback, a secret of its own and the arguments `--args`/`--arg` give (read as `call` reads them), prints each
+ * delivery as one JSON line, and unsubscribes on Ctrl-C.
  *
  * @module
  */
 import { newSecret } from "../client/client-events.ts";
 import { eventWebhook } from "../events/receiver/event-webhook.ts";
 import { serve } from "../server/serve.ts";
+import type { ToolInfo } from "../client/transport.ts";
+import { argumentsFor } from "./arg-values.ts";
 import type { CommandContext } from "./command.ts";
 import { ExitCode, UsageError } from "./exit-errors.ts";
 
@@ -22,12 +25,20 @@ const UNSUBSCRIBE_MS = 2000;
  */
 export async function eventsCommand(ctx: CommandContext): Promise<number> {
   const { client, args, terminal, signal } = ctx;
-  const input = argumentsOf(args.argsJson);
-  let names = args.events ?? [];
-  if (names.length === 0) {
-    names = (await client.events.list({ signal })).filter((e) => e.delivery.includes("webhook")).map((e) => e.name);
-    if (names.length === 0) throw new UsageError("the server lists no events to tail");
+  const listed = await client.events.list({ signal });
+  const named = args.events ?? [];
+  for (const name of named) {
+    if (listed.some((e) => e.name === name)) continue;
+    const known = listed.map((e) => e.name).join(", ") || "none";
+    throw new UsageError(`no event named ${JSON.stringify(name)} (the server lists ${known})`);
   }
+  const chosen = named.length > 0
+    ? named.map((name) => listed.find((e) => e.name === name)!)
+    : listed.filter((e) => !Array.isArray(e.delivery) || e.delivery.includes("webhook"));
+  if (chosen.length === 0) throw new UsageError("the server lists no events to tail");
+  // --args and --arg as `call` reads them, against each event's input schema.
+  const inputs = chosen.map((e) => argumentsFor(e as unknown as ToolInfo, args.argsJson, args.argPairs));
+  const names = chosen.map((e) => e.name);
   const secret = newSecret();
   const line = (value: unknown) => terminal.out(`${JSON.stringify(value)}\n`);
   const receive = eventWebhook({
@@ -40,8 +51,8 @@ export async function eventsCommand(ctx: CommandContext): Promise<number> {
   const url = `http://127.0.0.1:${listener.port}/`;
   const taken: string[] = [];
   try {
-    for (const name of names) {
-      taken.push((await client.events.subscribe(name, { arguments: input, url, secret }, { signal })).id);
+    for (const [i, name] of names.entries()) {
+      taken.push((await client.events.subscribe(name, { arguments: inputs[i], url, secret }, { signal })).id);
     }
     await terminal.err(`mcplite: tailing ${names.join(", ")} at ${url} (Ctrl-C to stop)\n`);
     await new Promise<void>((resolve) => {
@@ -54,19 +65,4 @@ export async function eventsCommand(ctx: CommandContext): Promise<number> {
     await Promise.all(taken.map((id) => client.events.unsubscribe({ id }, options).catch(() => {})));
     await listener.close();
   }
-}
-
-/** `--args '{…}'`: the subscriptions' arguments, one JSON object (default `{}`). */
-function argumentsOf(json: string | undefined): Record<string, unknown> {
-  if (json === undefined) return {};
-  let value: unknown;
-  try {
-    value = JSON.parse(json);
-  } catch {
-    throw new UsageError("--args takes one JSON object");
-  }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw new UsageError("--args takes one JSON object");
-  }
-  return value as Record<string, unknown>;
 }

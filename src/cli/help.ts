@@ -18,10 +18,10 @@ Usage:
   mcplite types <url> [--out <file>] [--check]   a TypeScript module of the tools' input and output
                                      types, for createClient<Remote>(url); --check: exit 1 naming
                                      the tools that changed when the file no longer matches
-  mcplite events tail <url> [event…] [--args '{…}'] [--port <n>]   watch the server's MCP Events:
+  mcplite events tail <url> [event…] [--arg key=value]… [--port <n>]   watch the server's MCP Events:
                                      a receiver on http://127.0.0.1:<port>/ (default: a free port)
                                      subscribes to the events named (default: every one listed) with
-                                     --args, prints each delivery as a JSON line, and unsubscribes on
+                                     --args/--arg, prints each delivery as a JSON line, unsubscribes on
                                      Ctrl-C; the server must allow that callback (a loopback URL is
                                      refused unless its events.allowCallbacks lists the origin)
   mcplite <command> [<tool>] [options] -- <server command> <args…>   (a stdio server)

@@ -62,7 +62,7 @@ describe("mcplite events tail", () => {
     timeout: 60_000,
   }, async () => {
     fixture.subscriptions.clear();
-    const run = tail([`${fixture.url}/mcp`, "order.shipped", "--wire", "mcp", "--args", '{"customerId":"c1"}']);
+    const run = tail([`${fixture.url}/mcp`, "order.shipped", "--wire", "mcp", "--arg", "customerId=c1"]);
     try {
       await run.waitFor("stderr", /tailing order\.shipped at http:\/\/127\.0\.0\.1:\d+\//);
       assert.equal(fixture.subscriptions.size, 1);
@@ -99,6 +99,12 @@ describe("mcplite events tail", () => {
       assert.equal(fixture.subscriptions.size, 0);
     },
   );
+
+  it("refuses an event the server does not list, naming those it does (exit 2)", { timeout: 60_000 }, async () => {
+    const run = tail([fixture.url, "order.shiped"]);
+    assert.equal((await run.closed).code, 2);
+    assert.match(run.out.stderr, /no event named "order\.shiped" \(the server lists order\.shipped, stock\.low\)/);
+  });
 
   it("says what events takes, and that the server must allow the callback (--help)", async () => {
     const run = tail(["--help"]);
