@@ -7,7 +7,7 @@
 import { UsageError } from "./exit-errors.ts";
 
 /** The commands the CLI knows. */
-export const COMMANDS: readonly string[] = ["inspect", "list", "call", "app", "skills", "types", "help"];
+export const COMMANDS: readonly string[] = ["inspect", "list", "call", "app", "skills", "types", "events", "help"];
 
 /** The wires a URL target may be forced to. */
 export type Wire = "auto" | "mcp-lite" | "mcp" | "webtools";
@@ -22,7 +22,7 @@ export interface StdioCommand {
 
 /** The command line, read. */
 export interface CliArgs {
-  /** `inspect`, `list`, `call`, `app`, `skills` or `help`. */
+  /** `inspect`, `list`, `call`, `app`, `skills`, `types`, `events` or `help`. */
   command: string;
   /** The server URL, for an HTTP target. */
   url?: string;
@@ -42,6 +42,8 @@ export interface CliArgs {
   wire: Wire;
   /** `--timeout <seconds>` as ms: the idle timeout of each request (0: none). */
   timeoutMs?: number;
+  /** `events tail <url> [event…]`: the events to tail (none named: every one the server lists). */
+  events?: string[];
   /** `skills … get <name>`: the skill to fetch. */
   skill?: string;
   /** `--out <dir>`: where `skills … get` writes the skill's files; `--out <file>`: where `types` writes. */
@@ -58,7 +60,7 @@ export interface CliArgs {
   tokens?: string;
   /** `--redirect-port <port>`: the port of `--login`'s redirect listener (default: a free one). */
   redirectPort?: number;
-  /** `--port <port>`: the port of `app`'s preview page (default: a free one). */
+  /** `--port <port>`: the port of `app`'s preview page, or of `events tail`'s receiver (default: a free one). */
   port?: number;
   /** `--resource key=path`, in order: files for a tool that asks for a resource (`request-for-more-resource`). */
   resourcePairs: string[];
@@ -157,6 +159,7 @@ export function parseArgs(argv: string[]): CliArgs {
   if (!COMMANDS.includes(command)) throw new UsageError(`unknown command ${JSON.stringify(command)}`);
   result.command = command;
   if (command === "help") return result;
+  if (command === "events" && rest.shift() !== "tail") throw new UsageError("events takes tail: events tail <url>");
   if (dash >= 0) {
     const [program, ...programArgs] = argv.slice(dash + 1);
     if (program === undefined) throw new UsageError("-- must be followed by the command that starts the server");
@@ -165,7 +168,10 @@ export function parseArgs(argv: string[]): CliArgs {
     result.url = rest.shift();
     if (result.url === undefined) throw new UsageError(`${command} needs a target: a URL, or -- <command> <args…>`);
   }
-  if (result.port !== undefined && command !== "app") throw new UsageError("--port goes with app");
+  if (result.port !== undefined && command !== "app" && command !== "events") {
+    throw new UsageError("--port goes with app or events tail");
+  }
+  if (command === "events") result.events = rest.splice(0);
   if (result.check && command !== "types") throw new UsageError("--check goes with types");
   if (command === "call" || command === "app") {
     result.tool = rest.shift();

@@ -34,6 +34,8 @@ const COMMANDS: Record<string, (ctx: CommandContext) => Promise<number>> = {
   app: appCommand,
   skills: skillsCommand,
   types: typesCommand,
+  // Its receiver (and the signature library) loads only when asked for.
+  events: async (ctx) => await (await import("./events-command.ts")).eventsCommand(ctx),
 };
 
 /** `app` renders views, so it tells servers so (SEP-1865), over MCP, the wire that serves them. */

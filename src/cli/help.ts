@@ -18,6 +18,12 @@ Usage:
   mcplite types <url> [--out <file>] [--check]   a TypeScript module of the tools' input and output
                                      types, for createClient<Remote>(url); --check: exit 1 naming
                                      the tools that changed when the file no longer matches
+  mcplite events tail <url> [event…] [--arg key=value]… [--port <n>]   watch the server's MCP Events:
+                                     a receiver on http://127.0.0.1:<port>/ (default: a free port)
+                                     subscribes to the events named (default: every one listed) with
+                                     --args/--arg, prints each delivery as a JSON line, unsubscribes on
+                                     Ctrl-C; the server must allow that callback (a loopback URL is
+                                     refused unless its events.allowCallbacks lists the origin)
   mcplite <command> [<tool>] [options] -- <server command> <args…>   (a stdio server)
   mcplite init [dir] [--runtime deno|bun|node|workers]   a new project in dir (missing or empty;
                                      default .): a tool, a way to start it and its own test;
@@ -66,7 +72,7 @@ Options:
   --tokens <file>       where --login keeps tokens
   --redirect-port <n>   the port of --login's redirect listener, http://127.0.0.1:<n>/callback
                         (default: a free one), for servers that registered that exact redirect URI
-  --port <n>            app: the preview page's port (default: a free one)
+  --port <n>            app: the preview page's port; events tail: the receiver's (default: a free one)
   --wire <wire>         auto (default; mcp for app), mcp-lite, mcp or webtools
   --timeout <seconds>   fail when a request shows no sign of life for this long (default 60; 0: never)
   -h, --help            this text

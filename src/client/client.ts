@@ -5,7 +5,8 @@
  *
  * @module
  */
-import type { SkillsApi, SkillsBackend } from "./client-skills.ts";
+import type { SkillsApi } from "./client-skills.ts";
+import type { EventsApi, EventsOf } from "./event-types.ts";
 import { McpliteError, type ToolError } from "../errors/error.ts";
 import { CallRunner, finish, throwRefusal } from "./call-runner.ts";
 import type { ClientOptions } from "./client-options.ts";
@@ -13,6 +14,7 @@ import { type CallResult, toolFailureOf } from "./read-result.ts";
 import { createToolStream } from "./tool-stream.ts";
 import { ToolCache } from "./tool-cache.ts";
 import { toolProxy } from "./tool-proxy.ts";
+import { onFirstUse } from "./on-first-use.ts";
 import type { Reply, ToolInfo, ToolListing, Transport } from "./transport.ts";
 import type {
   CallHandle,
@@ -32,8 +34,9 @@ export type { ClientOptions };
  * untyped (any tool name, object arguments, `unknown` results) otherwise.
  *
  * @typeParam T The server's tools.
+ * @typeParam E The server's events.
  */
-export class Client<T = ToolsOf<unknown>> {
+export class Client<T = ToolsOf<unknown>, E = EventsOf<unknown>> {
   /**
    * Typed shortcuts: `client.tools.add({ a: 1, b: 2 })` is `client.call("add", { a: 1, b: 2 })`. The names loggers,
    * `await` and test matchers read (`toJSON`, `then`, `inspect`…, `_`-names, symbols) call nothing (`ProbedName`).
@@ -52,6 +55,9 @@ export class Client<T = ToolsOf<unknown>> {
    */
   readonly skills: SkillsApi;
 
+  /** MCP Events (ChatGPT's profile, SEP-3415): `list()`, `subscribe(name, …)` by webhook, `unsubscribe(…)`. */
+  readonly events: EventsApi<E>;
+
   /**
    * Creates a client; use `createClient()` instead.
    *
@@ -59,7 +65,11 @@ export class Client<T = ToolsOf<unknown>> {
    * @param options The options.
    */
   constructor(transport: Transport, options: ClientOptions = {}) {
-    this.skills = lazySkills({ request: (method, params) => this.request(method, params) });
+    const backend = {
+      request: (method: string, params: Record<string, unknown>, o?: RequestOptions) => this.request(method, params, o),
+    };
+    this.skills = onFirstUse((m) => m.createSkillsApi(backend), ["list", "get", "load"]);
+    this.events = onFirstUse((m) => m.createEventsApi(backend), ["list", "subscribe", "unsubscribe"]);
     this.#runner = new CallRunner(transport, options, (listing) => this.#keep(listing), this.#heard);
     this.tools = toolProxy((name, args, options) =>
       this.call(name as keyof T & string, args as never, options as CallOptions)
@@ -435,15 +445,4 @@ export class Client<T = ToolsOf<unknown>> {
   async close(): Promise<void> {
     await this.#runner.transport.close?.();
   }
-}
-
-/** `client.skills`, whose module (SEP-2640's verification) loads with the first use. */
-function lazySkills(backend: SkillsBackend): SkillsApi {
-  let api: Promise<SkillsApi> | undefined;
-  const load = () => api ??= import("./loaded-on-demand.ts").then((m) => m.createSkillsApi(backend));
-  return {
-    list: async () => await (await load()).list(),
-    get: async (uri) => await (await load()).get(uri),
-    load: async (skill) => await (await load()).load(skill),
-  };
 }

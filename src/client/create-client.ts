@@ -11,6 +11,7 @@ import { createInProcessTransport, type FetchTarget } from "./transports/in-proc
 import { createMcpTransport } from "./transports/mcp.ts";
 import { createMcpliteTransport, MCPLITE_BASE_PATH } from "./transports/mcplite.ts";
 import type { ToolsOf, UntypedTools } from "./client-types.ts";
+import type { EventsOf } from "./event-types.ts";
 import type { FetchLike } from "./http.ts";
 import type { MessageMiddleware } from "../message-middleware/message-middleware.ts";
 
@@ -46,7 +47,7 @@ import type { MessageMiddleware } from "../message-middleware/message-middleware
 export function createClient<S = unknown>(
   target: string | URL,
   options?: Omit<ClientOptions, "basePath" | "path">,
-): Client<ToolsOf<S>>;
+): Client<ToolsOf<S>, EventsOf<S>>;
 /**
  * Creates a client over a transport (`grpcTransport(…)`, `createStdioTransport(…)`, `createWebSocketTransport(…)`,
  * `createWebtoolsTransport(…)`, one of your own), which sends the requests as it was made to: how they go (`fetch`,
@@ -63,7 +64,7 @@ export function createClient<S = unknown>(
     ClientOptions,
     "transport" | "fetch" | "headers" | "auth" | "protocolVersion" | "maxResponseBytes" | "basePath" | "path"
   >,
-): Client<ToolsOf<S>>;
+): Client<ToolsOf<S>, EventsOf<S>>;
 /**
  * Creates a client that calls a server object in the same process.
  *
@@ -76,7 +77,7 @@ export function createClient<S = unknown>(
 export function createClient<S extends FetchTarget>(
   target: S,
   options?: Omit<ClientOptions, "fetch" | "auth" | "maxResponseBytes">,
-): Client<ToolsOf<S>>;
+): Client<ToolsOf<S>, EventsOf<S>>;
 /**
  * Creates a client for a target known to be a URL or a transport, not which: the options both take.
  *
@@ -91,7 +92,7 @@ export function createClient<S = unknown>(
     ClientOptions,
     "transport" | "fetch" | "headers" | "auth" | "protocolVersion" | "maxResponseBytes" | "basePath" | "path"
   >,
-): Client<ToolsOf<S>>;
+): Client<ToolsOf<S>, EventsOf<S>>;
 export function createClient(
   target: string | URL | Transport | FetchTarget,
   options: ClientOptions = {},

@@ -1,7 +1,7 @@
 /**
- * What a client loads with its first use, as one module so that a bundler splits off one chunk:
- * Agent Skills (`client.skills`, SEP-2640), the 2025 MCP session (a server without 2026-07-28), a
- * task's polling, answering input, the retry policy (a refused request), and MCP-lite's other requests
+ * What a client loads with its first use, as one module so that a bundler splits off one chunk: Agent
+ * Skills (`client.skills`, SEP-2640), MCP Events (`client.events`), the 2025 MCP session (a server without
+ * 2026-07-28), a task's polling, answering input, the retry policy (a refused request), and MCP-lite's other requests
  * (prompts, resources, an extension's methods), SSE answers and refusals. A one-call script reaches none.
  *
  * @module
@@ -13,3 +13,4 @@ export { isRedeem, refusedBeforeRunning, retryDelayOf, SAFE_METHODS } from "./re
 export { LegacySession } from "./transports/mcp-legacy.ts";
 export { raceHandshake } from "./transports/legacy-handshake.ts";
 export { liteFailure, readLiteStream, requestLite } from "./transports/mcplite-on-demand.ts";
+export { createEventsApi } from "./client-events.ts";

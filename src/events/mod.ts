@@ -19,3 +19,4 @@
  * @module
  */
 export { defineEvent } from "./define-event.ts";
+export { eventWebhook, type EventWebhookOptions, type ReceivedEvent } from "./receiver/event-webhook.ts";

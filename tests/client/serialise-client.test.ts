@@ -26,8 +26,8 @@ for (const wire of ["mcp-lite", "mcp"] as const) {
       assert.deepEqual(requests, []);
       assert.deepEqual(methods, []);
       assert.equal(printed.json, "{}");
-      assert.equal(printed.jsonClient, '{"tools":{},"skills":{}}');
-      assert.equal(printed.jsonHolder, '{"log":"called","client":{"tools":{},"skills":{}}}');
+      assert.equal(printed.jsonClient, '{"tools":{},"skills":{},"events":{}}');
+      assert.equal(printed.jsonHolder, '{"log":"called","client":{"tools":{},"skills":{},"events":{}}}');
       assert.equal(printed.string, "[object Object]");
       assert.equal(printed.template, "[object Object] [object Object]");
       assert.equal(printed.tag, "[object Object]");

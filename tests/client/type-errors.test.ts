@@ -28,6 +28,23 @@ export async function typos() {
 }
 `;
 
+/**
+ * A user's subscriptions with two typos: an unknown event name, and an argument key the event does not take. The
+ * server type is spelled out (each event's phantom `"~types"`) until `defineEvent()` lands.
+ */
+const EVENTS_SNIPPET = `
+import type { Server } from "./src/server/server.ts";
+import { createClient } from "./src/client/mod.ts";
+
+type Shipped = { "~types"?: { input: { customerId: string }; payload: { orderId: string } } };
+declare const server: Server<{}, { "order.shipped": Shipped; "stock.low": Shipped }>;
+const client = createClient<typeof server>("http://127.0.0.1:8000");
+export async function typos() {
+  await client.events.subscribe("order.shiped", { arguments: { customerId: "c1" }, url: "https://example.com/" });
+  await client.events.subscribe("order.shipped", { arguments: { customer: "c1" }, url: "https://example.com/" });
+}
+`;
+
 describe("client type errors", () => {
   it(
     "name the tools a wrong name could have been, and the argument's expected type",
@@ -42,6 +59,24 @@ describe("client type errors", () => {
       assert.match(text, /Argument of type '"nope"' is not assignable to parameter of type '"search" \| "add"'\./);
       assert.match(text, /Type 'number' is not assignable to type 'string'\./);
       assert.doesNotMatch(text, /ToolName<|NonNullable</, "no generic machinery in the messages");
+    },
+  );
+
+  it(
+    "name the events a wrong event name could have been, and the argument key a subscription does not take",
+    { timeout: 180_000 },
+    async () => {
+      const { code, stderr: text } = await run(DENO, ["eval", "--check", EVENTS_SNIPPET], 170_000, ROOT, {
+        ...process.env,
+        NO_COLOR: "1",
+      });
+      assert.notEqual(code, 0, "the snippet must not type-check");
+      assert.match(
+        text,
+        /Argument of type '"order\.shiped"' is not assignable to parameter of type '"order\.shipped" \| "stock\.low"'\./,
+      );
+      assert.match(text, /'customer' does not exist in type '\{ customerId: string; \}'/);
+      assert.doesNotMatch(text, /EventsOf<|NonNullable</, "no generic machinery in the messages");
     },
   );
 });

@@ -22,8 +22,8 @@ const WIRE = "mcp-lite";
  * Sends the methods of this SDK's MCP-lite extensions (E1 prompts, E4 resources) at their endpoints
  * ({@link EXTENDED}): a listing as a plain POST of its params, a read as JSON-RPC. An extension's method (SEP-2133:
  * under a reverse-DNS vendor prefix, `org.example/ledger/get`) is JSON-RPC at `/rpc`, as this SDK's servers answer
- * it (E5); a notification (`ctx.notification`) too, as a request whose result is empty: MCP-lite has no
- * notifications. MCP's own methods (skills, tasks…) are not MCP-lite's.
+ * it (E5), as are MCP Events' methods (`events/list`…); a notification (`ctx.notification`) too, as a request
+ * whose result is empty: MCP-lite has no notifications. MCP's own methods (skills, tasks…) are not MCP-lite's.
  *
  * @param http The transport's endpoint.
  * @param nextId Takes the transport's next JSON-RPC id.
@@ -39,7 +39,7 @@ export function requestLite(
   params: Record<string, unknown>,
   ctx: RequestContext,
 ): Promise<Reply> {
-  const endpoint = Object.hasOwn(EXTENDED, method) ? EXTENDED[method] : /^[^/]*\./.test(method) ? RPC : undefined;
+  const endpoint = Object.hasOwn(EXTENDED, method) ? EXTENDED[method] : RPC_METHOD.test(method) ? RPC : undefined;
   if (endpoint === undefined) {
     return Promise.reject(clientError("unsupported", `${method} is not available over ${WIRE}`));
   }
@@ -174,6 +174,8 @@ const EXTENDED: Readonly<Record<string, Endpoint>> = {
 
 /** Where any other method goes: JSON-RPC at `/rpc` (this SDK's MCP-lite extension E5, an extension's methods). */
 const RPC: Endpoint = { path: "/rpc" };
+/** The methods sent to `/rpc`: an extension's (a reverse-DNS prefix), and MCP Events' (`events/…`, SEP-3415). */
+const RPC_METHOD = /^[^/]*\.|^events\//;
 
 function parseData(data: string, type: string): unknown {
   try {

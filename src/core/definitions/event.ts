@@ -40,8 +40,15 @@ export interface EventDefinition<Name extends string = string, Input = unknown, 
   readonly "~serve": (
     server: object,
     options: object,
-    attached: EventsAttached | undefined,
-  ) => EventsAttached;
+    attached: unknown,
+  ) => {
+    /** Raises an occurrence: `server.emit()`. */
+    emit(
+      name: string,
+      payload: unknown,
+      options?: { readonly id?: string },
+    ): Promise<{ readonly eventId: string; readonly deliveries: number }>;
+  };
   /**
    * Sets the description.
    *
@@ -71,16 +78,6 @@ export interface EventDefinition<Name extends string = string, Input = unknown, 
    */
   match(match: EventDefinition<Name, Input, Payload>["~match"]): EventDefinition<Name, Input, Payload>;
 }
-
-/** What `~serve` hands back: the events runtime attached to one server. */
-type EventsAttached = {
-  /** Raises an occurrence: `server.emit()`. */
-  emit(
-    name: string,
-    payload: unknown,
-    options?: { readonly id?: string },
-  ): Promise<{ readonly eventId: string; readonly deliveries: number }>;
-};
 
 /**
  * The events options of a server (`createServer({ events })`): callback URLs allowed for development, lifetimes,

@@ -1,0 +1,68 @@
+/**
+ * `mcplite events tail <target> [event…]`: watches a server's MCP Events locally. It starts a webhook receiver
+ * (`eventWebhook()`) on 127.0.0.1, subscribes to the events named (or every one the server lists) with that
+ * callback, a secret of its own and the arguments `--args`/`--arg` give (read as `call` reads them), prints each
+ * delivery as one JSON line, and unsubscribes on Ctrl-C.
+ *
+ * @module
+ */
+import { newSecret } from "../client/client-events.ts";
+import { eventWebhook } from "../events/receiver/event-webhook.ts";
+import { serve } from "../server/serve.ts";
+import type { ToolInfo } from "../client/transport.ts";
+import { argumentsFor } from "./arg-values.ts";
+import type { CommandContext } from "./command.ts";
+import { ExitCode, UsageError } from "./exit-errors.ts";
+
+/** How long each unsubscribe may take once Ctrl-C was pressed (the CLI exits 3 s after it anyway), in ms. */
+const UNSUBSCRIBE_MS = 2000;
+
+/**
+ * Runs `events tail`.
+ *
+ * @param ctx The client, the command line, the terminal and the interrupt signal.
+ * @returns The exit code.
+ */
+export async function eventsCommand(ctx: CommandContext): Promise<number> {
+  const { client, args, terminal, signal } = ctx;
+  const listed = await client.events.list({ signal });
+  const named = args.events ?? [];
+  for (const name of named) {
+    if (listed.some((e) => e.name === name)) continue;
+    const known = listed.map((e) => e.name).join(", ") || "none";
+    throw new UsageError(`no event named ${JSON.stringify(name)} (the server lists ${known})`);
+  }
+  const chosen = named.length > 0
+    ? named.map((name) => listed.find((e) => e.name === name)!)
+    : listed.filter((e) => !Array.isArray(e.delivery) || e.delivery.includes("webhook"));
+  if (chosen.length === 0) throw new UsageError("the server lists no events to tail");
+  // --args and --arg as `call` reads them, against each event's input schema.
+  const inputs = chosen.map((e) => argumentsFor(e as unknown as ToolInfo, args.argsJson, args.argPairs));
+  const names = chosen.map((e) => e.name);
+  const secret = newSecret();
+  const line = (value: unknown) => terminal.out(`${JSON.stringify(value)}\n`);
+  const receive = eventWebhook({
+    secret,
+    onEvent: ({ subscriptionId, webhookId, event }) => line({ subscriptionId, webhookId, ...event }),
+    onGap: ({ subscriptionId, cursor }) => line({ type: "gap", subscriptionId, cursor }),
+    onTerminated: ({ subscriptionId, error }) => line({ type: "terminated", subscriptionId, error }),
+  });
+  const listener = await serve({ fetch: receive }, { port: args.port ?? 0, hostname: "127.0.0.1", quiet: true });
+  const url = `http://127.0.0.1:${listener.port}/`;
+  const taken: string[] = [];
+  try {
+    for (const [i, name] of names.entries()) {
+      taken.push((await client.events.subscribe(name, { arguments: inputs[i], url, secret }, { signal })).id);
+    }
+    await terminal.err(`mcplite: tailing ${names.join(", ")} at ${url} (Ctrl-C to stop)\n`);
+    await new Promise<void>((resolve) => {
+      if (signal.aborted) return resolve();
+      signal.addEventListener("abort", () => resolve(), { once: true });
+    });
+    return ExitCode.Ok;
+  } finally {
+    const options = { timeoutMs: UNSUBSCRIBE_MS, maxTimeoutMs: UNSUBSCRIBE_MS };
+    await Promise.all(taken.map((id) => client.events.unsubscribe({ id }, options).catch(() => {})));
+    await listener.close();
+  }
+}

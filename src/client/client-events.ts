@@ -1,0 +1,114 @@
+/**
+ * MCP Events in the client (ChatGPT's profile and SEP-3415): `events/list` followed to its last page,
+ * `events/subscribe` by webhook with a Standard Webhooks secret generated when none is given, and
+ * `events/unsubscribe` by id or by what the subscription was taken with. Loaded with its first use.
+ *
+ * @module
+ */
+import { isObject } from "../internal/is-object.ts";
+import { rpcError } from "./errors.ts";
+import type { RequestOptions } from "./client-types.ts";
+import type { EventsApi, EventsOf } from "./event-types.ts";
+
+/** The events of a client without a server type. */
+type UntypedEvents = EventsOf<unknown>;
+type Api = EventsApi<UntypedEvents>;
+/** An event as `events/list` describes it. */
+type EventInfo = Awaited<ReturnType<Api["list"]>>[number];
+/** How to subscribe. */
+type SubscribeOptions = Parameters<Api["subscribe"]>[1];
+/** A subscription the server took. */
+type EventSubscription = Awaited<ReturnType<Api["subscribe"]>>;
+import { ListCursor } from "./list-cursor.ts";
+
+/** What the events API needs of the client: sending a request. */
+export interface EventsBackend {
+  /** Sends a request and returns its result. */
+  request(method: string, params: Record<string, unknown>, options?: RequestOptions): Promise<Record<string, unknown>>;
+}
+
+/** Standard Webhooks: a secret is `whsec_` and the base64 of its key (24 to 64 bytes, Standard Webhooks §Signing). */
+const SECRET = /^whsec_([A-Za-z0-9+/]+={0,2})$/;
+
+/**
+ * A new signing secret: `whsec_` and the base64 of 32 random bytes (Standard Webhooks §Signing).
+ *
+ * @returns The secret.
+ */
+export function newSecret(): string {
+  return `whsec_${btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))))}`;
+}
+
+/** Refuses a secret Standard Webhooks would not sign with. */
+function checkSecret(secret: string): string {
+  const key = SECRET.exec(secret)?.[1];
+  const bytes = key === undefined ? 0 : atob(key).length;
+  if (bytes < 24 || bytes > 64) {
+    throw new TypeError("events.subscribe(): the secret must be `whsec_` and the base64 of 24 to 64 random bytes");
+  }
+  return secret;
+}
+
+/**
+ * Creates `client.events` over a client.
+ *
+ * @param backend The client's requests.
+ * @returns The API.
+ */
+export function createEventsApi(backend: EventsBackend): EventsApi<UntypedEvents> {
+  const delivery = (url: string | URL) => ({ mode: "webhook", url: String(new URL(url)) });
+  return {
+    async list(options) {
+      const events: EventInfo[] = [];
+      const walk = new ListCursor("events/list");
+      let cursor: string | undefined;
+      do {
+        const result = await backend.request("events/list", cursor === undefined ? {} : { cursor }, options);
+        if (!Array.isArray(result.events)) throw rpcError("events/list returned no events array", { data: result });
+        events.push(...result.events.filter((e): e is EventInfo => isObject(e) && typeof e.name === "string"));
+        cursor = walk.next(result);
+      } while (cursor !== undefined);
+      return events;
+    },
+    async subscribe(name, subscription: SubscribeOptions, options) {
+      const secret = subscription.secret === undefined ? newSecret() : checkSecret(subscription.secret);
+      const { ttlMs, maxAgeMs, cursor } = subscription;
+      const result = await backend.request("events/subscribe", {
+        name,
+        arguments: subscription.arguments ?? {},
+        delivery: { ...delivery(subscription.url), secret },
+        ...(cursor === undefined ? {} : { cursor }),
+        ...(ttlMs === undefined ? {} : { ttlMs }),
+        ...(maxAgeMs === undefined ? {} : { maxAgeMs }),
+      }, options);
+      if (typeof result.id !== "string" || result.id === "") {
+        throw rpcError("events/subscribe returned no subscription id", { data: result });
+      }
+      const answer: EventSubscription = {
+        id: result.id,
+        refreshBefore: typeof result.refreshBefore === "string" ? result.refreshBefore : null,
+        cursor: typeof result.cursor === "string" ? result.cursor : null,
+        truncated: result.truncated === true,
+        secret,
+      };
+      return answer;
+    },
+    async unsubscribe(
+      target: string | { id: string },
+      second?: Pick<SubscribeOptions, "url" | "arguments"> | RequestOptions,
+      third?: RequestOptions,
+    ) {
+      if (typeof target !== "string") {
+        if (typeof target?.id !== "string") throw new TypeError("events.unsubscribe() needs an event name or { id }");
+        await backend.request("events/unsubscribe", { id: target.id }, second as RequestOptions | undefined);
+        return;
+      }
+      const subscription = second as Pick<SubscribeOptions, "url" | "arguments">;
+      await backend.request("events/unsubscribe", {
+        name: target,
+        arguments: subscription.arguments ?? {},
+        delivery: delivery(subscription.url),
+      }, third);
+    },
+  } as EventsApi<UntypedEvents>;
+}

@@ -1,0 +1,161 @@
+/**
+ * The types of `client.events` (MCP Events: ChatGPT's profile and SEP-3415): event names, subscription arguments
+ * and payloads inferred from a server's type (its phantom `"~events"`), what `events/list` and `events/subscribe`
+ * answer, and the methods themselves.
+ *
+ * @module
+ */
+import type { RequestOptions } from "./client-types.ts";
+
+/**
+ * The events of a client's type parameter: a server type's (its phantom `"~events"`: each definition's `"~types"`
+ * names `input`, the subscription's arguments, and `payload`, what a delivery carries), or a plain description,
+ * `{ events: { [name]: { input: {…}; payload: {…} } } }`, for a server whose code is not at hand. For anything else
+ * (a server that registers none included), any name, any object of arguments, an unknown payload.
+ *
+ * @typeParam S The server type (`typeof server`), or a description of its events.
+ */
+export type EventsOf<S> = unknown extends S ? { [name: string]: { input: Record<string, unknown>; payload: unknown } }
+  : S extends { readonly "~events"?: infer M } ? (
+      [keyof NonNullable<M>] extends [never] ? { [name: string]: { input: Record<string, unknown>; payload: unknown } } // none registered (or a server before events)
+        : string extends keyof NonNullable<M> ? { [name: string]: { input: Record<string, unknown>; payload: unknown } }
+        : {
+          [N in keyof NonNullable<M> & string]: NonNullable<M>[N] extends { readonly "~types"?: infer T }
+            ? NonNullable<T>
+            : NonNullable<M>[N] extends { input: unknown; payload: unknown } ? NonNullable<M>[N]
+            : never;
+        }
+    )
+  : S extends { readonly events: infer D extends { [name: string]: { input: unknown; payload: unknown } } }
+    ? (string extends keyof D ? { [name: string]: { input: Record<string, unknown>; payload: unknown } } : D)
+  : { [name: string]: { input: Record<string, unknown>; payload: unknown } };
+
+/**
+ * `client.events`: lists a server's events, subscribes to one by webhook, and ends a subscription. Its module loads
+ * with the first call. Over MCP the methods are `events/list`, `events/subscribe` and `events/unsubscribe`; over
+ * MCP-lite the same JSON-RPC methods at `/rpc`. A server serves ChatGPT's profile of a subscription unless the client
+ * declares SEP-3415's extension (`createClient(url, { extensions: { "io.modelcontextprotocol/events": {} } })`); the
+ * two differ in the `webhook-id` a delivery carries, and `eventWebhook()` takes both.
+ *
+ * @typeParam E The server's events.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createClient } from "./mod.ts";
+ *
+ * // A stand-in for a server with events (JSON-RPC at MCP-lite's /rpc); a real one verifies the callback first.
+ * const shipped = { name: "order.shipped", delivery: ["webhook"], inputSchema: {}, payloadSchema: {} };
+ * const server = {
+ *   fetch: async (request: Request) => {
+ *     const { id, method } = await request.json();
+ *     const result = method === "events/list"
+ *       ? { events: [shipped] }
+ *       : { id: "sub_1", refreshBefore: null, cursor: null, truncated: false };
+ *     return Response.json({ jsonrpc: "2.0", id, result });
+ *   },
+ * };
+ * const client = createClient(server, { transport: "mcp-lite" });
+ * assert.deepEqual((await client.events.list()).map((e) => e.name), ["order.shipped"]);
+ * const url = "https://example.com/hook";
+ * const sub = await client.events.subscribe("order.shipped", { arguments: { customerId: "c1" }, url });
+ * assert.match(sub.secret, /^whsec_/); // generated: give it to the receiver, eventWebhook({ secret })
+ * ```
+ */
+export interface EventsApi<E> {
+  /**
+   * Lists the server's events, every page (`events/list`).
+   *
+   * @param options A signal and timeouts.
+   * @returns The events.
+   */
+  list(
+    options?: RequestOptions,
+  ): Promise<
+    {
+      /** Its name. */
+      name: string;
+      /** What it means. */
+      description?: string;
+      /** How it can be delivered (`webhook`). */
+      delivery: string[];
+      /** The JSON Schema of a subscription's arguments. */
+      inputSchema: Record<string, unknown>;
+      /** The JSON Schema of the data a delivery carries. */
+      payloadSchema: Record<string, unknown>;
+    }[]
+  >;
+  /**
+   * Subscribes to an event by webhook (`events/subscribe`). Subscribing again with the same arguments and callback
+   * renews the subscription (same id); the server checks the callback (a signed challenge) before a new one is live.
+   *
+   * @param name The event.
+   * @param subscription Its arguments, the callback URL, the secret, the lifetime.
+   * @param options A signal and timeouts.
+   * @returns The subscription, with its secret.
+   */
+  subscribe<N extends keyof E & string>(
+    name: N,
+    subscription:
+      & {
+        /**
+         * The callback the server POSTs each occurrence to (an `eventWebhook()` handler). The server checks it: https,
+         * public addresses only, unless its `events.allowCallbacks` lists the origin (development and tests).
+         */
+        url: string | URL;
+        /**
+         * The Standard Webhooks secret deliveries are signed with (`whsec_` and base64 of 24 to 64 bytes); generated
+         * (32 random bytes) when omitted, and returned either way. The server's challenge to a new subscription comes
+         * before the answer, signed with it: a receiver that must already know it is given one made beforehand.
+         * Subscribing again with a new one rotates it (the server signs with both for a while).
+         */
+        secret?: string;
+        /** How long it lives before it must be renewed, in ms (the server's default 24 h, at most 7 days). */
+        ttlMs?: number;
+        /** The oldest occurrence to replay on a new subscription, in ms (SEP-3415). */
+        maxAgeMs?: number;
+        /** Where to resume, as the last delivery's cursor (SEP-3415; `null`: from now). */
+        cursor?: string | null;
+      }
+      // deno-lint-ignore ban-types
+      & ({} extends (E[N] extends { input: infer I } ? I : never)
+        ? { arguments?: E[N] extends { input: infer I } ? I : never }
+        : { arguments: E[N] extends { input: infer I } ? I : never }),
+    options?: RequestOptions,
+  ): Promise<{
+    /** Its id (the deliveries' `X-MCP-Subscription-Id`): the same when the same subscription is renewed. */
+    id: string;
+    /** When to renew it by (subscribe again), ISO 8601; it ends then. */
+    refreshBefore: string | null;
+    /** Where delivery resumes (SEP-3415). */
+    cursor: string | null;
+    /** Whether occurrences older than `maxAgeMs` were left out (SEP-3415). */
+    truncated: boolean;
+    /** The signing secret: the one given, or the one generated. */
+    secret: string;
+  }>;
+  /**
+   * Ends a subscription (`events/unsubscribe`): by its id, or by the event's name, arguments and callback.
+   *
+   * @param target The subscription's id (`{ id }`), or the event's name.
+   * @param subscription With a name: the arguments and callback it was taken with.
+   * @param options A signal and timeouts.
+   */
+  unsubscribe<N extends keyof E & string>(
+    target: N,
+    subscription: {
+      /** The callback it was taken with. */
+      url: string | URL;
+      /** The arguments it was taken with. */
+      arguments?: E[N] extends { input: infer I } ? I : never;
+    },
+    options?: RequestOptions,
+  ): Promise<void>;
+  /**
+   * Ends a subscription by its id (`events/unsubscribe`).
+   *
+   * @param target The subscription's id.
+   * @param options A signal and timeouts.
+   */
+  unsubscribe(target: { id: string }, options?: RequestOptions): Promise<void>;
+}

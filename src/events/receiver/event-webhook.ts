@@ -1,0 +1,307 @@
+/**
+ * `eventWebhook()`: the receiver of MCP Events' webhook deliveries (ChatGPT's profile and SEP-3415) as a fetch
+ * handler, for `serve()`, `nodeHandler()`, Workers, `Deno.serve` and `Bun.serve`. It reads at most 256 KiB, checks
+ * the Standard Webhooks signature and timestamp, answers the verification challenge, runs `onEvent` once per
+ * delivery (a duplicate `webhook-id` is dropped) and tells the server to retry (503) when it throws.
+ *
+ * @module
+ */
+import { Webhook } from "standardwebhooks";
+import { isObject } from "../../internal/is-object.ts";
+import type { ResultStore } from "../../jobs/result-store.ts";
+import { type SeenDeliveries, seenInMemory, seenInStore } from "./seen-deliveries.ts";
+
+/** At most one event of this many bytes per request (ChatGPT's MCP Events guide; SEP-3415). */
+const MAX_BODY = 256 * 1024;
+
+/**
+ * An event as `onEvent` receives it (one delivery's JSON body): for `eventWebhook<typeof server>`, a union
+ * discriminated by `name` whose `data` is that event's payload; otherwise any name and an unknown payload.
+ *
+ * @typeParam S The server type (`typeof server`), or a description `{ events: { [name]: { payload: … } } }`.
+ */
+export type ReceivedEvent<S = unknown> = (unknown extends S ? { [name: string]: unknown }
+  : S extends { readonly "~events"?: infer M } ? NonNullable<M>
+  : S extends { readonly events: infer D extends object } ? D
+  : { [name: string]: unknown }) extends infer M ? string extends keyof M ? {
+      /** The occurrence's id: the same on every attempt and for every subscription it goes to. */
+      readonly eventId: string;
+      /** The event's name. */
+      readonly name: string;
+      /** When it happened, ISO 8601. */
+      readonly timestamp: string;
+      /** Its payload. */
+      readonly data: unknown;
+      /** Where delivery resumes after this one (SEP-3415), when the server keeps cursors. */
+      readonly cursor?: string | null;
+    }
+  : [keyof M] extends [never] ? {
+      /** The occurrence's id: the same on every attempt and for every subscription it goes to. */
+      readonly eventId: string;
+      /** The event's name. */
+      readonly name: string;
+      /** When it happened, ISO 8601. */
+      readonly timestamp: string;
+      /** Its payload. */
+      readonly data: unknown;
+      /** Where delivery resumes after this one (SEP-3415), when the server keeps cursors. */
+      readonly cursor?: string | null;
+    }
+  : {
+    [N in keyof M & string]: {
+      /** The occurrence's id: the same on every attempt and for every subscription it goes to. */
+      readonly eventId: string;
+      /** The event's name. */
+      readonly name: N;
+      /** When it happened, ISO 8601. */
+      readonly timestamp: string;
+      /** Its payload. */
+      readonly data: (M[N] extends { readonly "~types"?: infer T } ? NonNullable<T> : M[N]) extends { payload: infer P }
+        ? P
+        : unknown;
+      /** Where delivery resumes after this one (SEP-3415), when the server keeps cursors. */
+      readonly cursor?: string | null;
+    };
+  }[keyof M & string]
+  : never;
+
+/**
+ * The options of {@link eventWebhook}: the secrets that sign, the callbacks, and where taken deliveries are kept.
+ *
+ * @typeParam S The server type (`typeof server`), which types `onEvent`'s events.
+ */
+export interface EventWebhookOptions<S = unknown> {
+  /** The subscription's secret (`whsec_…`, what `client.events.subscribe()` returned). */
+  secret?: string;
+  /** Several secrets, any of which may sign (rotation: the old and the new, for the grace period). */
+  secrets?: readonly string[];
+  /** The secret(s) of a subscription, looked up by its id (`X-MCP-Subscription-Id`); none known: refused (401). */
+  secretFor?: (
+    subscriptionId: string,
+  ) => string | readonly string[] | undefined | Promise<string | readonly string[] | undefined>;
+  /**
+   * Runs once per delivery, then the receiver answers 204; when it throws (or rejects), 503, so that the server
+   * retries (the same `webhook-id`, which runs it again). Resolve once the event is safely taken.
+   */
+  onEvent: (
+    delivery: {
+      /** The subscription it was delivered for (`X-MCP-Subscription-Id`). */
+      readonly subscriptionId: string;
+      /** The Standard Webhooks message id: the same on every attempt of one delivery. */
+      readonly webhookId: string;
+    } & { readonly event: ReceivedEvent<S> },
+  ) => void | Promise<void>;
+  /** A signed `gap` control (SEP-3415): occurrences were lost before `cursor`. */
+  onGap?: (
+    delivery: {
+      /** The subscription it was delivered for (`X-MCP-Subscription-Id`). */
+      readonly subscriptionId: string;
+      /** The Standard Webhooks message id: the same on every attempt of one delivery. */
+      readonly webhookId: string;
+    } & { readonly cursor: string },
+  ) => void | Promise<void>;
+  /** A signed `terminated` control (SEP-3415): the server ended the subscription, for the reason in `error`. */
+  onTerminated?: (
+    delivery: {
+      /** The subscription it was delivered for (`X-MCP-Subscription-Id`). */
+      readonly subscriptionId: string;
+      /** The Standard Webhooks message id: the same on every attempt of one delivery. */
+      readonly webhookId: string;
+    } & { readonly error?: { code: number; message: string; data?: unknown } },
+  ) => void | Promise<void>;
+  /**
+   * Where the deliveries taken are kept, so that a duplicate is dropped on every instance: a store with the
+   * ResultStore contract (`redisResultStore()`, …). Default: this process's newest {@link remember} ids.
+   */
+  store?: Pick<ResultStore, "set" | "delete">;
+  /** How many delivery ids the in-memory default remembers (default 10 000). */
+  remember?: number;
+  /** How long a store remembers a delivery id, in ms (default 24 h: longer than the server's retries). */
+  rememberMs?: number;
+  /** Hears what made a delivery fail with 503 (a callback's error, a store's). */
+  onError?: (error: unknown) => void;
+}
+
+/**
+ * Creates the receiver of MCP Events' webhook deliveries: a fetch handler `(request) => Promise<Response>`. It
+ * accepts a POST of JSON (405, 415), at most 256 KiB (413), signed per Standard Webhooks by a known secret within
+ * five minutes (401); answers the verification challenge (`{ challenge }`); drops a duplicate `webhook-id` (204);
+ * runs `onGap`, `onTerminated` or `onEvent` and answers 204, or 503 when it throws (the server retries).
+ *
+ * @typeParam S The server type (`eventWebhook<typeof server>`): `onEvent`'s events are a union by `name`.
+ * @param options The secrets, the callbacks, and the store of taken deliveries.
+ * @returns The handler.
+ * @throws {TypeError} When no secret is given, or one is not a Standard Webhooks secret.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { Webhook } from "standardwebhooks";
+ * import { eventWebhook } from "./event-webhook.ts";
+ *
+ * const secret = "whsec_" + btoa("a secret of at least 24 bytes, at random");
+ * const seen: unknown[] = [];
+ * const receive = eventWebhook({ secret, onEvent: ({ event }) => void seen.push(event.data) });
+ * const event = { eventId: "e1", name: "order.shipped", timestamp: new Date().toISOString(), data: { orderId: "o1" } };
+ * const body = JSON.stringify(event);
+ * const headers = {
+ *   "content-type": "application/json",
+ *   "webhook-id": "e1",
+ *   "webhook-timestamp": String(Math.floor(Date.now() / 1000)),
+ *   "webhook-signature": new Webhook(secret).sign("e1", new Date(), body),
+ *   "x-mcp-subscription-id": "sub_1",
+ * };
+ * const response = await receive(new Request("http://localhost/", { method: "POST", headers, body }));
+ * assert.equal(response.status, 204);
+ * assert.deepEqual(seen, [{ orderId: "o1" }]);
+ * ```
+ */
+export function eventWebhook<S = unknown>(options: EventWebhookOptions<S>): (request: Request) => Promise<Response> {
+  const fixed = [...(options.secret === undefined ? [] : [options.secret]), ...(options.secrets ?? [])];
+  if (fixed.length === 0 && options.secretFor === undefined) {
+    throw new TypeError("eventWebhook(): give `secret`, `secrets` or `secretFor`");
+  }
+  const signers = fixed.map(signer);
+  const seen: SeenDeliveries = options.store === undefined
+    ? seenInMemory(options.remember ?? 10_000)
+    : seenInStore(options.store, options.rememberMs ?? 86_400_000);
+  return async (request) => {
+    if (request.method !== "POST") return new Response(null, { status: 405, headers: { allow: "POST" } });
+    const type = request.headers.get("content-type")?.split(";")[0].trim().toLowerCase();
+    if (type !== "application/json") return new Response(null, { status: 415 });
+    const text = await readBounded(request);
+    if (text === undefined) return new Response(null, { status: 413 }); // RFC 9110 §15.5.14
+    if (text === null) return new Response(null, { status: 400 });
+    const h = request.headers;
+    const subscriptionId = h.get("x-mcp-subscription-id") ?? "";
+    const webhookId = h.get("webhook-id") ?? "";
+    const signed = {
+      "webhook-id": webhookId,
+      "webhook-timestamp": h.get("webhook-timestamp") ?? "",
+      "webhook-signature": h.get("webhook-signature") ?? "",
+    };
+    let body: unknown;
+    try {
+      const keys = signers.length > 0 ? signers : (await secretsOf(options.secretFor!, subscriptionId)).map(signer);
+      body = verified(keys, text, signed);
+    } catch (error) {
+      if (error instanceof Unsigned) return new Response(null, { status: 401 });
+      options.onError?.(error);
+      return new Response(null, { status: 503 });
+    }
+    if (!isObject(body)) return new Response(null, { status: 400 });
+    if (body.type === "verification") {
+      return typeof body.challenge === "string" && body.challenge !== ""
+        ? Response.json({ challenge: body.challenge })
+        : new Response(null, { status: 400 });
+    }
+    if (subscriptionId === "" || !wellFormed(body, webhookId, subscriptionId)) {
+      return new Response(null, { status: 400 });
+    }
+    const key = `${subscriptionId} ${webhookId}`;
+    try {
+      if (!await seen.claim(key)) return new Response(null, { status: 204 });
+    } catch (error) {
+      options.onError?.(error);
+      return new Response(null, { status: 503 });
+    }
+    try {
+      const info = { subscriptionId, webhookId };
+      if (body.type === "gap") await options.onGap?.({ ...info, cursor: body.cursor as string });
+      else if (body.type === "terminated") await options.onTerminated?.({ ...info, error: body.error as never });
+      else await options.onEvent({ ...info, event: body as unknown as ReceivedEvent<S> });
+      return new Response(null, { status: 204 });
+    } catch (error) {
+      options.onError?.(error);
+      await seen.release(key).catch(() => {});
+      return new Response(null, { status: 503 });
+    }
+  };
+}
+
+/** A signature no secret verifies, or headers that are missing or stale. */
+class Unsigned extends Error {}
+
+/** A Standard Webhooks signer of a secret; a malformed secret is the caller's error. */
+function signer(secret: string): Webhook {
+  if (!/^whsec_[A-Za-z0-9+/]+={0,2}$/.test(secret)) {
+    throw new TypeError("eventWebhook(): a secret is `whsec_` and base64 (what events.subscribe() returned)");
+  }
+  return new Webhook(secret);
+}
+
+/** The secrets `secretFor` gives for a subscription; none known is unsigned. */
+async function secretsOf(
+  secretFor: NonNullable<EventWebhookOptions["secretFor"]>,
+  subscriptionId: string,
+): Promise<string[]> {
+  const found = subscriptionId === "" ? undefined : await secretFor(subscriptionId);
+  const list = found === undefined ? [] : typeof found === "string" ? [found] : [...found];
+  if (list.length === 0) throw new Unsigned();
+  return list;
+}
+
+/**
+ * The body, parsed, once one of the secrets verifies its signature within the five minutes' tolerance (Standard
+ * Webhooks §Verifying: `standardwebhooks`' `verify()`, which compares in constant time).
+ */
+function verified(signers: readonly Webhook[], text: string, headers: Record<string, string>): unknown {
+  if (!signers.some((webhook) => passes(webhook, text, headers))) throw new Unsigned();
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null; // signed, but not JSON: 400
+  }
+}
+
+/** Whether one secret verifies the signature (`verify()` throws `WebhookVerificationError` otherwise). */
+function passes(webhook: Webhook, text: string, headers: Record<string, string>): boolean {
+  try {
+    webhook.verify(text, headers, { jsonParse: false });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Whether a body is a control (`gap` with a cursor, `terminated`) or an event whose `eventId` the `webhook-id`
+ * carries: itself (ChatGPT's profile) or after the subscription's id (`<subscriptionId>.<eventId>`, SEP-3415).
+ */
+function wellFormed(body: Record<string, unknown>, webhookId: string, subscriptionId: string): boolean {
+  if (body.type === "gap") return typeof body.cursor === "string";
+  if (body.type === "terminated") return body.error === undefined || isObject(body.error);
+  if (body.type !== undefined) return false;
+  const { eventId, name, timestamp } = body;
+  return typeof eventId === "string" && typeof name === "string" && typeof timestamp === "string" &&
+    (webhookId === eventId || webhookId === `${subscriptionId}.${eventId}`);
+}
+
+/**
+ * The body as text, read as it streams and given up past {@link MAX_BODY} bytes (`undefined`); `null` when it is
+ * not UTF-8 or broke off.
+ */
+async function readBounded(request: Request): Promise<string | null | undefined> {
+  if (Number(request.headers.get("content-length") ?? 0) > MAX_BODY) return undefined;
+  const reader = request.body?.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    while (reader !== undefined) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > MAX_BODY) {
+        await reader.cancel().catch(() => {});
+        return undefined;
+      }
+      chunks.push(value);
+    }
+    const bytes = new Uint8Array(size);
+    let at = 0;
+    for (const chunk of chunks) bytes.set(chunk, (at += chunk.byteLength) - chunk.byteLength);
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    return null; // the body broke off, or is not UTF-8
+  }
+}
