@@ -24,6 +24,7 @@ import type { AddressInfo } from "node:net";
 import process from "node:process";
 import { median, runtime } from "./harness.ts";
 import { eventsBenchServer, subscribe } from "./events-server.ts";
+import { cpuMs, databasePid } from "./queue-cpu.ts";
 import { startChild, type Started } from "./queue-processes.ts";
 
 function flag(name: string, fallback: string): string {
@@ -51,7 +52,13 @@ export interface EventsRunResult {
   rounds: number;
   latencyEmits: number;
   concurrency: number;
-  throughput: { target: string; dps: number[]; duplicates: number }[];
+  throughput: {
+    target: string;
+    dps: number[];
+    duplicates: number;
+    /** CPU ms per delivery, one per round: this process (emitter and receiver), the workers, redis-server. */
+    cpu: { here: number; workers: number; redis: number }[];
+  }[];
   latency: { target: string; emit: { p50: number; p99: number }; delivered: { p50: number; p99: number } }[];
 }
 
@@ -153,6 +160,16 @@ for (let i = 0; i < LATENCY; i++) {
 
 // Throughput, the order of targets rotating with the round.
 const rates = targets.map(() => [] as number[]);
+const cpus = targets.map(() => [] as { here: number; workers: number; redis: number }[]);
+const redisPid = await databasePid("redis", REDIS);
+const cpuNow = (t: Target) => {
+  const own = process.cpuUsage();
+  return {
+    here: (own.user + own.system) / 1000,
+    workers: t.workers.reduce((sum, w) => sum + cpuMs(w.child.pid!), 0),
+    redis: redisPid === undefined ? 0 : cpuMs(redisPid),
+  };
+};
 const doubled = targets.map(() => 0);
 for (let round = 0; round < ROUNDS; round++) {
   for (let k = 0; k < targets.length; k++) {
@@ -161,6 +178,7 @@ for (let round = 0; round < ROUNDS; round++) {
     const want = received + EMITS * LANES;
     const before = duplicates;
     const start = performance.now();
+    const cpuStart = cpuNow(t);
     let next = 0;
     const lanes = Array.from({ length: INFLIGHT }, async () => {
       while (next < EMITS) {
@@ -175,6 +193,9 @@ for (let round = 0; round < ROUNDS; round++) {
       await new Promise((resolve) => setTimeout(resolve, 1));
     }
     rates[j].push((EMITS * LANES) / ((performance.now() - start) / 1000));
+    const cpuEnd = cpuNow(t);
+    const per = (key: "here" | "workers" | "redis") => (cpuEnd[key] - cpuStart[key]) / (EMITS * LANES);
+    cpus[j].push({ here: per("here"), workers: per("workers"), redis: per("redis") });
     await new Promise((resolve) => setTimeout(resolve, 500)); // late duplicates land in this target's count
     doubled[j] += duplicates - before;
   }
@@ -190,7 +211,7 @@ const result: EventsRunResult = {
   rounds: ROUNDS,
   latencyEmits: LATENCY,
   concurrency: Number(CONCURRENCY),
-  throughput: targets.map((t, j) => ({ target: t.name, dps: rates[j], duplicates: doubled[j] })),
+  throughput: targets.map((t, j) => ({ target: t.name, dps: rates[j], duplicates: doubled[j], cpu: cpus[j] })),
   latency: targets.map((t, j) => ({
     target: t.name,
     emit: { p50: median(samples[j].emit), p99: percentile(samples[j].emit, 0.99) },

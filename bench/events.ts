@@ -118,8 +118,11 @@ if (first) {
   }
   md += `\n#### Deliveries per second: ${first.emits} emits × ${first.lanes} subscriptions (every one matched), ` +
     `${first.inflight} emits at once, first emit to last arrival; median of ${first.rounds} rounds (min–max); ` +
-    `workers: \`runWorker()\` at concurrency ${first.concurrency}\n\n`;
-  md += `| deliveries | ${runtimes.map((r) => `${r}: deliveries/s · × in process (memory)`).join(" | ")} |\n`;
+    `workers: \`runWorker()\` at concurrency ${first.concurrency}; CPU ms per delivery: this process (emitter and ` +
+    `receiver) + workers + redis-server\n\n`;
+  md += `| deliveries | ${
+    runtimes.map((r) => `${r}: deliveries/s · × in process (memory) · CPU ms/delivery`).join(" | ")
+  } |\n`;
   md += `|---|${runtimes.map(() => "---").join("|")}|\n`;
   for (const target of targets) {
     const cells = results.map((run) => {
@@ -127,7 +130,11 @@ if (first) {
       const base = run.throughput[0];
       if (row === undefined) return "–";
       const ratio = row === base ? "1×" : `${median(row.dps.map((d, i) => d / base.dps[i])).toFixed(2)}×`;
-      return `${fmt(row.dps)} · ${ratio}${row.duplicates ? ` · ${row.duplicates} arrived twice` : ""}`;
+      const cpu = (key: "here" | "workers" | "redis") => median(row.cpu.map((c) => c[key]));
+      const total = cpu("here") + cpu("workers") + cpu("redis");
+      const parts = `${cpu("here").toFixed(2)} + ${cpu("workers").toFixed(2)} + ${cpu("redis").toFixed(2)}`;
+      return `${fmt(row.dps)} · ${ratio} · ${total.toFixed(2)} (${parts})` +
+        (row.duplicates ? ` · ${row.duplicates} arrived twice` : "");
     });
     md += `| ${target} | ${cells.join(" | ")} |\n`;
   }
