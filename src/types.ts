@@ -17,9 +17,8 @@
 export type { ToolBuilder } from "./tool/define-tool.ts";
 export type { ArgTransform, ToolTransform, TransformedInput } from "./tool/transform-tool.ts";
 export type { CallArguments, ServerCallOptions, ToolMap } from "./server/server.ts";
-export type { TokenOptions } from "./server/server-options.ts";
 export type { EventDefinition, EventsOptions } from "./core/definitions/event.ts";
-export type { CallerShare, Limits } from "./core/instance/budgets.ts";
+export type { Limits } from "./core/instance/budgets.ts";
 export type { ProtocolVersion } from "./server/protocol-versions.ts";
 export type { CorsOptions } from "./server/cors.ts";
 export type { HeadersLike } from "./internal/headers-like.ts";
@@ -36,19 +35,12 @@ export type {
   ToolContext,
   ToolDescriptor,
   ToolHandler,
-  ToolTypes,
 } from "./core/definitions/tool.ts";
 export type { ResourceBuilder } from "./resource/define-resource.ts";
 export type { ReadHandler, ResourceContentsInput } from "./core/definitions/resource.ts";
 export type { UriTemplate, UriVariables } from "./core/definitions/uri-template.ts";
 export type { PromptBuilder } from "./prompt/define-prompt.ts";
-export type {
-  PromptArgument,
-  PromptHandler,
-  PromptMessageInput,
-  PromptReturn,
-  PromptTypes,
-} from "./core/definitions/prompt.ts";
+export type { PromptArgument, PromptHandler, PromptMessageInput, PromptReturn } from "./core/definitions/prompt.ts";
 export type { CompletionContext } from "./core/definitions/completer.ts";
 export type {
   CompiledSchema,
@@ -74,7 +66,6 @@ export type {
   SamplingContent,
   SamplingMessage,
   SamplingTool,
-  ToolChoice,
   ToolResultContent,
   ToolUseContent,
 } from "./core/call/sampling.ts";
@@ -93,6 +84,6 @@ export type {
 export type { ErrorReplacement } from "./errors/error.ts";
 export type { ErrorReporter } from "./core/instance/runtime.ts";
 export type { GroupOptions } from "./server/server-group.ts";
-export type { MemoryResultStoreOptions, StoredResult } from "./jobs/result-store.ts";
+export type { StoredResult } from "./jobs/result-store.ts";
 export type { WorkQueue } from "./jobs/work-queue.ts";
 export type { Capability } from "./server/server-capability.ts";

@@ -8,7 +8,6 @@ import type { HeadersLike } from "../internal/headers-like.ts";
 import type { InputHandlers } from "./input.ts";
 import type { RetryOptions } from "./retry.ts";
 import type { ClientInfo, ClientTelemetry } from "./transport.ts";
-import type { RequestOptions } from "./client-types.ts";
 import type { MessageMiddleware } from "../message-middleware/message-middleware.ts";
 
 /**
@@ -128,10 +127,4 @@ export interface ClientOptions extends InputHandlers {
   basePath?: string;
   /** In process: the server's MCP path (default `/mcp`). */
   path?: string;
-}
-
-/** Options of an MCP list request. */
-export interface ListOptions extends RequestOptions {
-  /** Bypass the cache (tools only). */
-  fresh?: boolean;
 }

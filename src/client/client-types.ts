@@ -63,13 +63,6 @@ export type ToolsOf<S> = [{ [name: string]: Tool<string, Record<string, unknown>
 /** The tool map of a client without a server type: any name, any object of arguments, an unknown result. */
 export type UntypedTools = ToolsOf<unknown>;
 
-/**
- * The tool names of a tool map. The client's methods spell their constraint out (`keyof T & string`)
- * rather than naming this alias, so that a wrong name's type error lists the names themselves
- * (`'"nope"' is not assignable to parameter of type '"search" | "add"'`).
- */
-export type ToolName<T> = keyof T & string;
-
 /** What a caller sends to tool `N`. */
 export type ToolInput<T, N extends keyof T> = T[N] extends AnyTool ? InferToolInput<T[N]> : never;
 
@@ -193,7 +186,7 @@ export interface ToolStream<TOutput> extends AsyncIterable<unknown> {
  * @typeParam T The tool map.
  */
 export type ToolProxy<T> = {
-  readonly [N in ToolName<T> as N extends ProbedName ? never : N]: (
+  readonly [N in keyof T & string as N extends ProbedName ? never : N]: (
     args: ToolInput<T, N>,
     options?: CallOptions,
   ) => Promise<ToolOutput<T, N>>;

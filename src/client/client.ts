@@ -8,7 +8,7 @@
 import type { SkillsApi, SkillsBackend } from "./client-skills.ts";
 import { McpliteError, type ToolError } from "../errors/error.ts";
 import { CallRunner, finish, throwRefusal } from "./call-runner.ts";
-import type { ClientOptions, ListOptions } from "./client-options.ts";
+import type { ClientOptions } from "./client-options.ts";
 import { type CallResult, toolFailureOf } from "./read-result.ts";
 import { createToolStream } from "./tool-stream.ts";
 import { ToolCache } from "./tool-cache.ts";
@@ -19,14 +19,13 @@ import type {
   CallOptions,
   RequestOptions,
   ToolInput,
-  ToolName,
   ToolOutput,
   ToolProxy,
   ToolsOf,
   ToolStream,
 } from "./client-types.ts";
 
-export type { ClientOptions, ListOptions };
+export type { ClientOptions };
 
 /**
  * A client for one server, made by `createClient()`. Typed when created as `createClient<typeof server>(…)`;
@@ -63,7 +62,7 @@ export class Client<T = ToolsOf<unknown>> {
     this.skills = lazySkills({ request: (method, params) => this.request(method, params) });
     this.#runner = new CallRunner(transport, options, (listing) => this.#keep(listing), this.#heard);
     this.tools = toolProxy((name, args, options) =>
-      this.call(name as ToolName<T>, args as never, options as CallOptions)
+      this.call(name as keyof T & string, args as never, options as CallOptions)
     ) as object as ToolProxy<T>;
   }
 
@@ -174,7 +173,7 @@ export class Client<T = ToolsOf<unknown>> {
    * @param options A signal, timeouts, and `fresh` to bypass the cache.
    * @returns The tools.
    */
-  async listTools(options: ListOptions = {}): Promise<ToolInfo[]> {
+  async listTools(options: RequestOptions & { readonly fresh?: boolean } = {}): Promise<ToolInfo[]> {
     const runner = this.#runner;
     await this.#handed;
     const authKey = await runner.authKey();

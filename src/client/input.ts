@@ -57,12 +57,6 @@ export interface UrlElicitRequest {
 export type ElicitRequest = FormElicitRequest | UrlElicitRequest;
 
 /**
- * A sampling request's params (MCP `CreateMessageRequestParams`): the conversation, and with SEP-1577
- * the `tools` the model may call and the `toolChoice`. Tools are sent only to a client with `samplingTools: true`.
- */
-export type SampleRequest = SampleParams;
-
-/**
  * A sampled message (MCP `CreateMessageResult`): text, or `tool_use` blocks with `stopReason: "toolUse"`
  * when the model calls one of the request's tools.
  */
@@ -141,7 +135,7 @@ export interface InputHandlers {
    * `toolChoice`, and the answer may be `tool_use` blocks; the server then sends their `tool_result`s in
    * its next request.
    */
-  onSample?: (request: SampleRequest, context: InputContext) => SampleAnswer | Promise<SampleAnswer>;
+  onSample?: (request: SampleParams, context: InputContext) => SampleAnswer | Promise<SampleAnswer>;
   /** Declares `sampling: { tools: {} }`: `onSample` gives the model the request's tools (SEP-1577); default `false`. */
   samplingTools?: boolean;
   /** Lists the client's roots. */
@@ -184,7 +178,7 @@ export async function answerInput(
     case "sampling/createMessage":
       if (!handlers.onSample) throw missing("sampling/createMessage", "onSample", request);
       return await handlers.onSample(
-        params as unknown as SampleRequest,
+        params as unknown as SampleParams,
         key === undefined ? { signal } : { signal, key },
       );
     case "roots/list": {

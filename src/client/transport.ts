@@ -12,16 +12,13 @@ import type { MessageMiddleware } from "../message-middleware/message-middleware
 
 export type { ClientInfo, InputRequest };
 
-/** How a tool runs as a task (MCP 2025-11-25, Tasks: tool-level negotiation). */
-export interface ToolExecution {
-  /** `required`: only as a task; `optional`: either way; `forbidden` (the default): never. */
-  taskSupport?: "forbidden" | "optional" | "required";
-}
-
 /** A tool as a server lists it: name, `@type`, description, JSON Schemas, and how it runs. */
 export type ToolInfo = ToolDescriptor & {
-  /** How it runs as a task (MCP 2025-11-25). */
-  execution?: ToolExecution;
+  /**
+   * How it runs as a task (MCP 2025-11-25, Tasks: tool-level negotiation): `taskSupport` `required`, only as
+   * a task; `optional`, either way; `forbidden` (the default), never.
+   */
+  execution?: { taskSupport?: "forbidden" | "optional" | "required" };
 };
 
 /** A progress report. */
@@ -58,9 +55,6 @@ export interface ToolListing {
   notModified?: boolean;
 }
 
-/** The status of an MCP task. */
-export type TaskStatus = "working" | "input_required" | "completed" | "failed" | "cancelled";
-
 /**
  * An MCP task, as the tasks extension's `resultType: "task"` and `tasks/get` carry it, or MCP
  * 2025-11-25's `CreateTaskResult` and `tasks/get` (whose `ttl` and `pollInterval` read as `ttlMs` and
@@ -70,7 +64,7 @@ export interface TaskInfo {
   /** The task id. */
   taskId: string;
   /** Its status. */
-  status: TaskStatus;
+  status: "working" | "input_required" | "completed" | "failed" | "cancelled";
   /** A human-readable status. */
   statusMessage?: string;
   /** When it was created, ISO 8601. */

@@ -8,6 +8,7 @@
  * @module
  */
 import { type NodeCipher, type NodeCrypto, nodeCrypto } from "../runtime/node-crypto.ts";
+import { utf8Encoder } from "../internal/utf8.ts";
 
 /** The length of an AES-GCM tag, in bytes. */
 export const TAG_BYTES = 16;
@@ -179,7 +180,7 @@ function keystreamDecrypt(
 async function agree(a: KeyPrimitives, b: KeyPrimitives): Promise<boolean> {
   const iv = crypto.getRandomValues(new Uint8Array(12));
   const aad = new Uint8Array([1, 2, 3, 4, 5]);
-  const text = new TextEncoder().encode('{"v":1,"probe":"key primitives"}');
+  const text = utf8Encoder.encode('{"v":1,"probe":"key primitives"}');
   const [macA, macB] = [await a.mac(text), await b.mac(text)];
   if (macA.byteLength !== 32 || !await b.checkMac(macA, text) || !await a.checkMac(macB, text)) return false;
   const wrong = macB.slice();

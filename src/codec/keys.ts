@@ -6,6 +6,7 @@
  */
 import { env } from "../runtime/env.ts";
 import { type KeyPrimitives, keyPrimitives } from "./key-primitives.ts";
+import { utf8Encoder as encoder } from "../internal/utf8.ts";
 
 /** One secret: text (its UTF-8 bytes) or raw bytes, at least {@link MIN_SECRET_BYTES} long. */
 export type Secret = string | Uint8Array;
@@ -27,7 +28,6 @@ export interface TokenKey {
   readonly ops: KeyPrimitives;
 }
 
-const encoder = /* @__PURE__ */ new TextEncoder();
 const SALT = /* @__PURE__ */ encoder.encode("mcplite token v1");
 let processSecret: Uint8Array | undefined;
 

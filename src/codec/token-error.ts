@@ -24,7 +24,7 @@ export type TokenFailure = "malformed" | "bad_mac" | "expired" | "wrong_kind" | 
  */
 export class TokenError extends Error {
   /** What failed: the encoding, the MAC, the expiry, or the kind, tool or caller it was issued for. */
-  readonly reason: TokenFailure;
+  declare readonly reason: TokenFailure;
 
   /**
    * Creates a token error.
@@ -34,8 +34,8 @@ export class TokenError extends Error {
    */
   constructor(reason: TokenFailure, options?: { cause?: unknown }) {
     super("Invalid or expired token", options?.cause === undefined ? undefined : { cause: options.cause });
-    this.name = "TokenError";
     this.reason = reason;
+    this.name = "TokenError";
   }
 }
 

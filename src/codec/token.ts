@@ -13,6 +13,7 @@ import { base64urlDecode, base64urlEncode } from "./base64url.ts";
 import { TAG_BYTES } from "./key-primitives.ts";
 import { importKeys, processRandomSecret, resolveSecrets, SECRET_ENV, secretsFromEnv, type TokenKey } from "./keys.ts";
 import { TokenError, type TokenFailure } from "./token-error.ts";
+import { strictUtf8 as decoder, utf8Encoder as encoder } from "../internal/utf8.ts";
 
 /** The prefix of every token of this format version. */
 export const TOKEN_PREFIX = "mcl1.";
@@ -32,8 +33,6 @@ const MAC_BYTES = 32;
 const IV_BYTES = 12;
 const NONCE_BYTES = 16;
 const SEALED = 1;
-const encoder = /* @__PURE__ */ new TextEncoder();
-const decoder = /* @__PURE__ */ new TextDecoder("utf-8", { fatal: true });
 /**
  * How many of its own latest tokens a codec remembers (those whose payload is at most {@link MINTED_BYTES}):
  * a token redeemed on the instance that made it, the usual case, is checked by string equality with

@@ -11,6 +11,7 @@ import { toJsonSchema } from "@valibot/to-json-schema";
 import { isObject } from "../internal/is-object.ts";
 import {
   fromStandard,
+  settle,
   type StandardResult,
   type ValidationIssue,
   type ValidationResult,
@@ -122,18 +123,19 @@ function compileValibot(schema: v.GenericSchema | v.GenericSchemaAsync, where: s
     throw new TypeError(`${where}${at} cannot be expressed as JSON Schema: ${(error as Error).message}`);
   }
   delete jsonSchema.$schema; // 2020-12 is MCP's default dialect; some clients reject the key.
-  if (schema.async) {
-    return {
-      jsonSchema,
-      validate: async (value) => fromValibot(await v.safeParseAsync(schema, value)),
-    };
-  }
-  const sync = schema as v.GenericSchema;
-  return { jsonSchema, validate: (value) => fromValibot(v.safeParse(sync, value)) };
+  // The schema's own `~standard.validate` runs it as `v.safeParse` (or `v.safeParseAsync`) does, with the global
+  // config, and answers its dataset: a promise for an async schema.
+  const run = (schema as unknown as { "~standard": { validate(value: unknown): Dataset | Promise<Dataset> } })[
+    "~standard"
+  ].validate;
+  return { jsonSchema, validate: (value) => settle(run(value), fromValibot) };
 }
 
-function fromValibot(result: v.SafeParseResult<v.GenericSchema>): ValidationResult {
-  if (result.success) return { ok: true, value: result.output };
+/** What a valibot schema's run answers: its output, or its issues. */
+type Dataset = v.OutputDataset<unknown, v.BaseIssue<unknown>>;
+
+function fromValibot(result: Dataset): ValidationResult {
+  if (!result.issues) return { ok: true, value: result.value };
   return {
     ok: false,
     issues: result.issues.map((issue) => ({ path: v.getDotPath(issue) ?? "", message: issue.message })),
@@ -187,10 +189,7 @@ function compileStandard(schema: StandardSchemaV1, where: string): CompiledSchem
   delete jsonSchema.$schema;
   return {
     jsonSchema,
-    validate: (value) => {
-      const result = props.validate(value);
-      return result instanceof Promise ? result.then(fromStandard) : fromStandard(result);
-    },
+    validate: (value) => settle(props.validate(value), fromStandard),
   };
 }
 

@@ -148,13 +148,13 @@ export interface McpliteErrorOptions {
  */
 export class McpliteError extends Error {
   /** The protocol-independent error code. */
-  readonly code: ErrorCode;
+  declare readonly code: ErrorCode;
   /** Structured details that are safe to send to the caller. */
-  readonly data: unknown;
+  declare readonly data: unknown;
   /** The HTTP status of the response it was read from, when a client read it from one. */
-  readonly status: number | undefined;
+  declare readonly status: number | undefined;
   /** The JSON-RPC code: the one it was raised with as a number, or the one a client read it with. */
-  readonly rpcCode: number | undefined;
+  declare readonly rpcCode: number | undefined;
 
   /**
    * Creates an error with a code and a message that is safe to show to the caller.
@@ -165,11 +165,11 @@ export class McpliteError extends Error {
    */
   constructor(code: ErrorCode, message: string, options: McpliteErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.name = "McpliteError";
     this.code = code;
     this.data = options.data;
     this.status = options.status;
     this.rpcCode = options.rpcCode;
+    this.name = "McpliteError";
   }
 }
 
@@ -347,9 +347,9 @@ export function replacementError(error: unknown, returned: unknown): ProtocolErr
  */
 export class ToolError extends McpliteError {
   /** The tool that failed, when a client read the failure. */
-  readonly tool: string | undefined;
+  declare readonly tool: string | undefined;
   /** The whole failed result (its content and structured content), when a client read the failure. */
-  readonly result: Readonly<Record<string, unknown>> | undefined;
+  declare readonly result: Readonly<Record<string, unknown>> | undefined;
 
   /**
    * Creates a tool failure.

@@ -22,8 +22,8 @@ export interface Waiting {
 }
 
 class Entry implements Waiting {
-  readonly at: number;
-  target: Due | undefined;
+  declare readonly at: number;
+  declare target: Due | undefined;
   readonly #queue: DelayQueue;
 
   constructor(at: number, target: Due, queue: DelayQueue) {

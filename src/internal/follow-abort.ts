@@ -4,8 +4,7 @@
  *
  * @module
  */
-
-function noop(): void {}
+import { noop } from "./noop.ts";
 
 /**
  * Makes `controller` abort when `source` does (at once if it has), with the source's reason (DOM

@@ -6,6 +6,7 @@
  * @module
  */
 import { isObject } from "./is-object.ts";
+import { strictUtf8, utf8Encoder as encoder } from "./utf8.ts";
 
 /** The stateless revision. */
 export const MODERN_VERSION = "2026-07-28";
@@ -91,8 +92,6 @@ const SENTINEL_PREFIX = "=?base64?";
 const SENTINEL_SUFFIX = "?=";
 const PLAIN = /^[\x20-\x7E]*$/;
 const CANONICAL_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
-const strictUtf8 = /* @__PURE__ */ new TextDecoder("utf-8", { fatal: true });
-const encoder = /* @__PURE__ */ new TextEncoder();
 
 /**
  * Encodes a header value: plain visible ASCII goes as is; anything else (non-ASCII, control

@@ -1,3 +1,4 @@
+import { utf8Encoder as encoder } from "./utf8.ts";
 /**
  * A Server-Sent Events response body with keep-alives and cancellation. What is written waits in the
  * stream's queue until the server hands it to the network (WHATWG Streams, `desiredSize`): a client
@@ -6,8 +7,6 @@
  *
  * @module
  */
-
-const encoder = new TextEncoder();
 
 /** Writes events to an SSE stream. Writing after the stream closed is a no-op. */
 export interface SseWriter {

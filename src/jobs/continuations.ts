@@ -118,17 +118,17 @@ export interface ContinuationsOptions extends TokensOptions {
 /** The server's tokens, defaults and deferred work. */
 export class Continuations implements Tokens {
   /** Signs and checks every token. */
-  readonly codec: TokenCodec;
+  declare readonly codec: TokenCodec;
   /** Where deferred results wait. */
-  readonly results: ResultStore;
+  declare readonly results: ResultStore;
   /** How long promise tokens last, in ms. */
-  readonly promiseTtlMs: number;
+  declare readonly promiseTtlMs: number;
   /** How long `requestState` lasts, in ms. */
-  readonly inputTtlMs: number;
+  declare readonly inputTtlMs: number;
   /** The default `retry_after_ms`. */
-  readonly retryAfterMs: number;
+  declare readonly retryAfterMs: number;
   /** Where deferred work goes, when workers run it; the queue then owns its delivery, not the lease. */
-  readonly queue: WorkQueue | undefined;
+  declare readonly queue: WorkQueue | undefined;
   readonly #running = new Map<string, Job>();
   /** The runs of this process's jobs, until each has written its final entry. */
   readonly #runs = new Map<string, Promise<void>>();
@@ -146,14 +146,14 @@ export class Continuations implements Tokens {
   constructor(options: ContinuationsOptions = {}) {
     const tokens = createTokens(options);
     this.codec = tokens.codec;
-    this.promiseTtlMs = tokens.promiseTtlMs;
-    this.inputTtlMs = tokens.inputTtlMs;
-    this.retryAfterMs = tokens.retryAfterMs;
     this.results = storeOnce(
       options.results === undefined
         ? createMemoryResultStore({ now: options.now })
-        : guardStore(options.results, this.retryAfterMs, options.onError),
+        : guardStore(options.results, tokens.retryAfterMs, options.onError),
     );
+    this.promiseTtlMs = tokens.promiseTtlMs;
+    this.inputTtlMs = tokens.inputTtlMs;
+    this.retryAfterMs = tokens.retryAfterMs;
     // Only a store shared with other instances can carry answers given there.
     this.#pollMs = options.results === undefined ? undefined : SHARED_POLL_MS;
     this.#leaseMs = options.results === undefined ? undefined : options.leaseMs ?? 5_000;

@@ -145,8 +145,8 @@ export interface WorkRun {
 
 /** The {@link WorkContext} of one start of a job: a call context whose steps and sleeps are journaled. */
 export class WorkCallContext extends ToolCallContext implements WorkContext {
-  readonly jobId: string;
-  readonly attempt: number;
+  declare readonly jobId: string;
+  declare readonly attempt: number;
   readonly #journal: Journal;
 
   /**

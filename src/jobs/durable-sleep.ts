@@ -8,7 +8,7 @@
 /** A durable sleep: the job goes back to its queue until `untilMs`. */
 export class DurableSleep extends Error {
   /** When the job wakes, in ms since the epoch. */
-  readonly untilMs: number;
+  declare readonly untilMs: number;
 
   /**
    * Makes the sleep.

@@ -11,6 +11,7 @@ import type { ResultStore, StoredResult } from "./result-store.ts";
 import { sleep } from "../internal/sleep.ts";
 import { DurableSleep } from "./durable-sleep.ts";
 import { isUnavailable } from "./guarded-store.ts";
+import { utf8Encoder } from "../internal/utf8.ts";
 
 /** The most steps (and sleeps) one run of a job may take. */
 export const MAX_STEPS = 1_000;
@@ -130,7 +131,7 @@ export class Journal {
   /** Records a value; the one recorded first when another start won. */
   async #record(key: string, name: string, value: unknown): Promise<unknown> {
     const json = value === undefined ? undefined : JSON.stringify(value);
-    if (json !== undefined && new TextEncoder().encode(json).length > MAX_STEP_BYTES) {
+    if (json !== undefined && utf8Encoder.encode(json).length > MAX_STEP_BYTES) {
       throw new RangeError(`work.step(): "${name}" is over ${MAX_STEP_BYTES} bytes of JSON`);
     }
     const v = json === undefined ? undefined : JSON.parse(json);

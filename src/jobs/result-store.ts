@@ -100,16 +100,6 @@ export function hasEnded(entry: StoredResult): boolean {
   return entry.status !== "working" && entry.status !== "input_required";
 }
 
-/** Options of {@link createMemoryResultStore}. */
-export interface MemoryResultStoreOptions {
-  /** The most entries kept (default 1 000); the oldest go first. */
-  maxEntries?: number;
-  /** The most bytes of JSON kept (default 32 MiB); the oldest go first. */
-  maxBytes?: number;
-  /** The clock, in ms since the epoch (default `Date.now`). */
-  now?: () => number;
-}
-
 interface Slot {
   readonly entry: StoredResult;
   readonly size: number;
@@ -120,7 +110,9 @@ interface Slot {
  * Creates the in-memory result store: bounded by count and bytes, entries expiring after their TTL,
  * the first final entry winning (see {@link ResultStore}). It lives in one process; servers behind a load balancer need a shared store instead.
  *
- * @param options The bounds and the clock.
+ * @param options The bounds and the clock: `maxEntries`, the most entries kept (default 1 000), and `maxBytes`,
+ *   the most bytes of JSON kept (default 32 MiB), the oldest going first; `now`, the clock in ms since the epoch
+ *   (default `Date.now`).
  * @returns The store.
  *
  * @example
@@ -134,7 +126,9 @@ interface Slot {
  * assert.equal(await store.set("a", { status: "working" }, 60_000), false); // it has ended
  * ```
  */
-export function createMemoryResultStore(options: MemoryResultStoreOptions = {}): ResultStore {
+export function createMemoryResultStore(
+  options: { maxEntries?: number; maxBytes?: number; now?: () => number } = {},
+): ResultStore {
   const maxEntries = options.maxEntries ?? 1_000;
   const maxBytes = options.maxBytes ?? 32 * 1024 * 1024;
   const now = options.now ?? Date.now;

@@ -9,6 +9,7 @@ import { concatBytes } from "../internal/concat-bytes.ts";
 import { DelayQueue, type Due } from "../internal/delay-queue.ts";
 import { CAN_PEEK, NOT_YET, peekFulfilled } from "../runtime/bun/peek.ts";
 import { isBounded, readerOf } from "../runtime/body-bound.ts";
+import { strictUtf8 as fatal, utf8Encoder as encoder } from "../internal/utf8.ts";
 
 /** The limits a body is read within. */
 export interface BodyLimits {
@@ -18,8 +19,6 @@ export interface BodyLimits {
   readonly bodyTimeoutMs: number;
 }
 
-const fatal = new TextDecoder("utf-8", { fatal: true });
-const encoder = new TextEncoder();
 /** One shared timer per delay: a read's deadline costs an entry, not a `setTimeout`. */
 const deadlines = new Map<number, DelayQueue>();
 

@@ -13,6 +13,7 @@ import { matchesEtag } from "./conditional.ts";
 import type { ServerFetch } from "./fetch.ts";
 import type { RequestGuard } from "./guard.ts";
 import type { ServerOptions } from "./server-options.ts";
+import { utf8Encoder } from "../internal/utf8.ts";
 
 /** The `serverCard` option, when it is an object. */
 type ServerCardOptions = Exclude<ServerOptions["serverCard"], false | undefined>;
@@ -204,7 +205,7 @@ async function answer(
 async function serialise(card: Record<string, unknown>): Promise<CardBody> {
   // `undefined` members drop out; a strong tag (RFC 9110 §8.8.3): these bytes are the same as long as it is.
   const body = JSON.stringify(card);
-  return [body, `"${base64urlEncode((await sha256(new TextEncoder().encode(body))).subarray(0, 16))}"`];
+  return [body, `"${base64urlEncode((await sha256(utf8Encoder.encode(body))).subarray(0, 16))}"`];
 }
 
 /**

@@ -53,9 +53,9 @@ export type { CallArguments, GroupOptions, ServerCallOptions, ToolMap };
 // deno-lint-ignore ban-types
 export class Server<TTools extends ToolMap = {}, TEvents extends { [name: string]: EventDefinition } = {}> {
   /** The server name. */
-  readonly name: string;
+  declare readonly name: string;
   /** The server version. */
-  readonly version: string;
+  declare readonly version: string;
   /**
    * Answers an HTTP request on any wire. Bound, so it can be passed around: `Deno.serve(server.fetch)`,
    * `Bun.serve({ fetch: server.fetch })`, `export default server` (Workers, Deno, Bun). A Worker's
@@ -64,7 +64,7 @@ export class Server<TTools extends ToolMap = {}, TEvents extends { [name: string
    * own second argument (Hono: `app.all("/mcp/*", mount(server.fetch, (c) => [{ ...c.env, user: c.get("user") }]))`).
    * `ctx` is anything with a Worker's `waitUntil` (Cloudflare Workers, Vercel, Netlify).
    */
-  readonly fetch: (
+  declare readonly fetch: (
     request: Request,
     env?: unknown,
     ctx?: { waitUntil(work: Promise<unknown>): void },
@@ -74,7 +74,7 @@ export class Server<TTools extends ToolMap = {}, TEvents extends { [name: string
   /** Phantom type of the registered events, for the typed client. */
   declare readonly "~events"?: TEvents;
   /** The prefix of every route (the `basePath` option, no trailing `/`; `""` if none): where an in-process client finds them. */
-  readonly basePath: string;
+  declare readonly basePath: string;
   readonly #core: ServerCore;
   readonly #definitions: Definitions;
   readonly #runtime: Runtime;
@@ -107,7 +107,6 @@ export class Server<TTools extends ToolMap = {}, TEvents extends { [name: string
     if (options.notifier !== undefined) void relayChanges(registry, options.notifier, runtime.onError);
     this.name = resolved.name;
     this.version = resolved.version;
-    this.basePath = resolved.basePath;
     const core: ServerCore = { registry, options: resolved };
     this.#core = core;
     const routes = new Map<string, Route>();
@@ -127,6 +126,7 @@ export class Server<TTools extends ToolMap = {}, TEvents extends { [name: string
     const fetch = createFetch(routes, gate, learnSecret, edge, { budgets, maxBodyBytes: resolved.maxBodyBytes });
     const carded = edge.card === undefined ? fetch : edge.card(fetch, resolved, routes, gate.guard);
     this.fetch = withHealth(carded, resolved, options.health);
+    this.basePath = resolved.basePath; // own properties in the order declared: name, version, fetch, basePath
     declareBodyLimit(this.fetch, resolved.maxBodyBytes, resolved.bodyTimeoutMs); // for serve()'s listener
   }
 

@@ -15,7 +15,7 @@ import type {
   ValidationIssue,
   ValidationResult,
 } from "../core/schema.ts";
-import { validateStandard } from "../core/definitions/standard-result.ts";
+import { formatIssues, validateStandard } from "../core/definitions/standard-result.ts";
 import { resultFromValue } from "../core/results/result.ts";
 import { assertToolName } from "../core/definitions/tool.ts";
 import type {
@@ -253,7 +253,7 @@ async function prepared(plan: ArgPlan, tool: AnyTool, name: string, args: unknow
     throw new TypeError(`tool "${name}": the value of hidden argument ${paths} is invalid for tool "${tool.name}"`);
   }
   const issues = checked.issues.map((issue) => shownIssue(plan, issue));
-  const detail = issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join("; ");
+  const detail = formatIssues(issues);
   throw new ProtocolError("invalid_arguments", `Invalid arguments for tool ${name}: ${detail}`, {
     data: { tool: name, issues },
   });

@@ -9,7 +9,8 @@ import { after, before, describe, it } from "node:test";
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client";
 import { createServer, defineTool, serve } from "../../mod.ts";
 import type { Listener, SamplingMessage, SamplingTool, ToolResultContent, ToolUseContent } from "../../src/types.ts";
-import { type ClientOptions, createClient, type SampleRequest } from "../../src/client/mod.ts";
+import { type ClientOptions, createClient } from "../../src/client/mod.ts";
+import type { SampleParams } from "../../src/types.ts";
 import { ProtocolError } from "../../src/errors/mod.ts";
 
 const V1 = "@modelcontextprotocol/sdk";
@@ -56,7 +57,7 @@ const server = createServer({ name: "sampling", version: "1.0.0" }).tool(
 );
 
 /** The model: calls the tool when it has none of its results, answers from the result otherwise. */
-function model(request: SampleRequest, seen: SampleRequest[]) {
+function model(request: SampleParams, seen: SampleParams[]) {
   seen.push(request);
   const last = request.messages.at(-1)!;
   const blocks = Array.isArray(last.content) ? last.content : [last.content];
@@ -78,7 +79,7 @@ function model(request: SampleRequest, seen: SampleRequest[]) {
   };
 }
 
-function checkRoundTrip(seen: SampleRequest[]): void {
+function checkRoundTrip(seen: SampleParams[]): void {
   assert.equal(seen.length, 2);
   assert.deepEqual(seen[0].tools, [weather]);
   assert.deepEqual(seen[0].toolChoice, { mode: "auto" });
@@ -101,7 +102,7 @@ for (const [name, wire] of Object.entries(WIRES)) {
     const fetch = (request: Request) => server.fetch(request);
 
     it("goes round: tool_use from onSample, tool_result back in the next request, then the answer", async () => {
-      const seen: SampleRequest[] = [];
+      const seen: SampleParams[] = [];
       const client = createClient(url, { ...wire, fetch, samplingTools: true, onSample: (r) => model(r, seen) });
       assert.equal(await client.call("forecast", {}), "Yes: rain in Oslo (call-1)");
       checkRoundTrip(seen);
@@ -111,7 +112,7 @@ for (const [name, wire] of Object.entries(WIRES)) {
     it("is refused with -32021 naming sampling.tools when the client did not declare it", {
       skip: wire.transport === "mcp-lite" && "MCP-lite declares no client capabilities",
     }, async () => {
-      const seen: SampleRequest[] = [];
+      const seen: SampleParams[] = [];
       const client = createClient(url, { ...wire, fetch, onSample: (r) => model(r, seen) });
       const error = await client.call("forecast", {}).then(() => assert.fail("expected -32021"), (e: unknown) => e);
       assert.ok(error instanceof ProtocolError);
@@ -131,10 +132,10 @@ describe("sampling with tools, the official v1 client (2025-11-25)", () => {
   after(async () => await listener.close());
 
   it("answers with tool_use through its sampling handler, and gets the tool_result in the next request", async () => {
-    const seen: SampleRequest[] = [];
+    const seen: SampleParams[] = [];
     const client = new ClientV1({ name: "v1", version: "1.32.2" }, { capabilities: { sampling: { tools: {} } } });
     client.setRequestHandler(CreateMessageRequestSchema, (request) => {
-      return model((request as { params: SampleRequest }).params, seen);
+      return model((request as { params: SampleParams }).params, seen);
     });
     await client.connect(new TransportV1(new URL(`${listener.url}/mcp`)));
     try {

@@ -32,9 +32,9 @@
  */
 export { grpcBinding } from "./handler.ts";
 export { serveGrpc } from "./serve-grpc.ts";
-export type { GrpcListener, GrpcServable, ServeGrpcOptions } from "./serve-grpc.ts";
+export type { GrpcListener, ServeGrpcOptions } from "./serve-grpc.ts";
 export type { GrpcRoutesOptions } from "./service.ts";
-export { createGrpcRoutes, createMcpliteService } from "./service.ts";
+export { createGrpcRoutes } from "./service.ts";
 // The generated service and messages, for Connect clients (`createClient(MCPLite, transport)`).
 export { MCPLite, ResponseType, ToolRequestSchema, ToolResponseSchema, ToolsListSchema } from "./messages.ts";
 export type { ResponseMeta, ToolRequest, ToolResponse, ToolsList } from "./messages.ts";

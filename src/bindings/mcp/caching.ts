@@ -42,15 +42,15 @@ export function etagOf(text: string): string {
 /** A serialised result with its entity tag and caching header, built once per change of what it lists. */
 export class CachedBody {
   /** The result, as JSON. */
-  readonly body: string;
+  declare readonly body: string;
   /** Its weak entity tag. */
-  readonly etag: string;
+  declare readonly etag: string;
   /** The `Cache-Control` value. */
-  readonly cacheControl: string;
+  declare readonly cacheControl: string;
   /** The init of its 200 response (`Content-Type`, `ETag`, `Cache-Control`), built once. */
-  readonly ok: ResponseInit;
+  declare readonly ok: ResponseInit;
   /** The init of its 304 response (`ETag`, `Cache-Control`), built once. */
-  readonly notModified: ResponseInit;
+  declare readonly notModified: ResponseInit;
 
   /**
    * Wraps a serialised result for answers by entity tag.

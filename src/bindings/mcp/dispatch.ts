@@ -32,8 +32,7 @@ import {
 } from "./mcp-request.ts";
 import { type ErrorTarget, route } from "./route.ts";
 import { legacyErrorToWire } from "../../errors/mcp-codes.ts";
-
-function noop(): void {}
+import { noop } from "../../internal/noop.ts";
 
 /**
  * Dispatches one decoded MCP message: routes it, runs its method with a channel to the client, and
@@ -66,8 +65,8 @@ class McpExchange implements Exchange, Channel, ErrorTarget {
   table: StatusTable = legacyErrorToWire;
   request: McpRequest | undefined;
   cacheHint: CacheHint | undefined;
-  readonly streaming: boolean;
-  readonly persistent: boolean;
+  declare readonly streaming: boolean;
+  declare readonly persistent: boolean;
   readonly #ctx: McpContext;
   readonly #carrier: Carrier;
   #running: longRunning.RunningRequest | undefined;

@@ -10,13 +10,9 @@
  */
 import type { CallOutcome } from "../../core/mod.ts";
 import type { McpRequest } from "./mcp-request.ts";
+import { roundParams } from "../round-params.ts";
 
 type InputRequiredOutcome = Extract<CallOutcome, { kind: "input_required" }>;
-
-/** The params that answer a round: the answers by key, and the echoed state. */
-export const INPUT_RESPONSES_PARAM = "inputResponses";
-/** The param that echoes a round's `requestState`. */
-export const REQUEST_STATE_PARAM = "requestState";
 
 /**
  * The input round a request carries, for the call pipeline: on 2026-07-28, its `inputResponses` and
@@ -26,9 +22,7 @@ export const REQUEST_STATE_PARAM = "requestState";
  * @returns The round, or `undefined` on the 2025 revisions.
  */
 export function roundOf(request: McpRequest): { inputResponses: unknown; requestState: unknown } | undefined {
-  if (request.envelope.era !== "modern") return undefined;
-  const params = request.rpc.params;
-  return { inputResponses: params[INPUT_RESPONSES_PARAM], requestState: params[REQUEST_STATE_PARAM] };
+  return request.envelope.era === "modern" ? roundParams(request.rpc.params) : undefined;
 }
 
 /**

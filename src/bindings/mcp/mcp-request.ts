@@ -107,7 +107,7 @@ export interface Channel extends SignalSource {
 /** A stream that stays open and carries notifications (`subscriptions/listen`). */
 export class Subscription {
   /** Starts writing to the stream; returns the function that stops. */
-  readonly open: (writer: SseWriter) => () => void;
+  declare readonly open: (writer: SseWriter) => () => void;
 
   /**
    * Creates a subscription.

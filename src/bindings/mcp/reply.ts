@@ -24,13 +24,12 @@ import type { Carrier, Exchange, FinishedResult } from "./carrier.ts";
 import { dispatch } from "./dispatch.ts";
 import { SESSION_HEADER } from "./envelope.ts";
 import type { McpContext, Subscription } from "./mcp-request.ts";
+import { noop } from "../../internal/noop.ts";
 
 /** Why a call's signal aborts when its client closes the SSE stream. */
 function streamClosed(): Error {
   return new Error("the client closed the stream");
 }
-
-function noop(): void {}
 
 /**
  * Answers one MCP message POSTed over HTTP.

@@ -21,7 +21,7 @@ import {
   runRequest,
 } from "../../core/mod.ts";
 import type { Envelope } from "./envelope.ts";
-import { INPUT_RESPONSES_PARAM } from "./input-required.ts";
+import { INPUT_RESPONSES_PARAM } from "../round-params.ts";
 import type { Channel, McpContext, McpMethod, McpRequest } from "./mcp-request.ts";
 import { callMetaOf } from "./sink.ts";
 import { modernErrorToWire } from "../../errors/mcp-codes.ts";

@@ -12,7 +12,8 @@ import { type CallMeta, type Registry, type runCall, type SignalSource, streamCa
 import { echoed } from "../../internal/echo.ts";
 import type { Host } from "../../server/mod.ts";
 import type { JsonRpcRequest } from "../jsonrpc.ts";
-import { INPUT_RESPONSES_PARAM, type LiteResult, REQUEST_STATE_PARAM, resultWithMeta } from "./envelope.ts";
+import { type LiteResult, resultWithMeta } from "./envelope.ts";
+import { roundParams } from "../round-params.ts";
 
 type CallRequest = Parameters<typeof runCall>[1];
 
@@ -52,17 +53,7 @@ export function liteCall(
   }
   const { name, arguments: args } = rpc.params;
   if (typeof name !== "string") throw new ProtocolError("invalid_params", "params.name must be a string");
-  return { name, arguments: args, meta, signal, round: roundOf(rpc.params), host };
-}
-
-/**
- * What a request carried for an input round: the answers, and the echoed state.
- *
- * @param params The request's params.
- * @returns The round.
- */
-export function roundOf(params: Readonly<Record<string, unknown>>): { inputResponses: unknown; requestState: unknown } {
-  return { inputResponses: params[INPUT_RESPONSES_PARAM], requestState: params[REQUEST_STATE_PARAM] };
+  return { name, arguments: args, meta, signal, round: roundParams(rpc.params), host };
 }
 
 /**

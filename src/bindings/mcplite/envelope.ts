@@ -17,6 +17,7 @@ import {
 import { assertNever } from "../../internal/assert-never.ts";
 import { isoNow } from "../../internal/clock.ts";
 import { resultHead } from "../jsonrpc.ts";
+import { utf8Encoder as encoder } from "../../internal/utf8.ts";
 
 /** A feature's MCP-lite part that adds to the `/listtools` body (`extensions`, E5). */
 type Listing = { readonly listed?: (body: Record<string, unknown>) => void };
@@ -68,11 +69,6 @@ export interface LiteResult {
   _meta: LiteMeta;
 }
 
-/** The params of a `tools/call` that answers an `elicitation`: the answers by key, and the echoed state. */
-export const INPUT_RESPONSES_PARAM = "inputResponses";
-/** The param that echoes an `elicitation`'s `request_state`. */
-export const REQUEST_STATE_PARAM = "requestState";
-
 /**
  * Builds the `/listtools` body once per change of the tool table (and, when tools require scopes, per
  * set of scopes the caller holds: it sees only what it may call).
@@ -96,7 +92,6 @@ export function listBody(registry: Registry, auth?: AuthInfo): string {
   );
 }
 
-const encoder = new TextEncoder();
 const CLOSE_BRACE = 0x7d;
 
 /**

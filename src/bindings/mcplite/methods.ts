@@ -17,7 +17,7 @@ import type { LiteFeature } from "../prompt-feature.ts";
 import type { PromptCaller } from "../render-prompt.ts";
 import type { LiteResourceFeature } from "../resource-feature.ts";
 import { listBody, listBytes, resultWithMeta } from "./envelope.ts";
-import { roundOf } from "./dispatch.ts";
+import { roundParams } from "../round-params.ts";
 
 /** A listing (`tools/list`, `prompts/list`, `resources/list`…): the caller's list body, answered inside the request middleware. */
 export interface LiteList {
@@ -111,7 +111,7 @@ function getMethod(
     paths: [path],
     async answer(registry, rpc, caller, version) {
       const started = Date.now();
-      const got = await run(registry, rpc.params, { ...caller, params: rpc.params, round: roundOf(rpc.params) });
+      const got = await run(registry, rpc.params, { ...caller, params: rpc.params, round: roundParams(rpc.params) });
       return got.asked ? resultWithMeta(got.outcome, started, version) : got.value;
     },
   };

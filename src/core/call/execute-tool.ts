@@ -22,6 +22,7 @@ import type { CallRequest } from "./call-request.ts";
 import type { Registry } from "../definitions/registry.ts";
 import { resultFromValue, type ToolResult } from "../results/result.ts";
 import type { ValidationIssue, ValidationResult } from "../schema.ts";
+import { formatIssues } from "../definitions/standard-result.ts";
 import { suggestName } from "../definitions/suggest.ts";
 import type { AnyTool, StreamHandler, ToolHandler } from "../definitions/tool.ts";
 import { PendingPromise } from "./tool-promise.ts";
@@ -197,8 +198,7 @@ export function unknownTool(registry: Registry, name: string): ProtocolError {
 }
 
 function invalidArguments(tool: string, issues: ValidationIssue[]): ProtocolError {
-  const detail = issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join("; ");
-  return new ProtocolError("invalid_arguments", `Invalid arguments for tool ${tool}: ${detail}`, {
+  return new ProtocolError("invalid_arguments", `Invalid arguments for tool ${tool}: ${formatIssues(issues)}`, {
     data: { tool, issues },
   });
 }

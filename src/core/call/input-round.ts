@@ -15,6 +15,7 @@ import { base64urlEncode } from "../../codec/base64url.ts";
 import { TokenError } from "../../codec/token-error.ts";
 import { isObject } from "../../internal/is-object.ts";
 import type { CallMeta } from "./call-meta.ts";
+import { utf8Encoder as encoder } from "../../internal/utf8.ts";
 
 /** The signed state of a round. */
 interface RoundState {
@@ -52,7 +53,7 @@ export interface RoundScope {
 /** Thrown into a handler that asked a question the request did not answer; it ends the call. */
 export class InputRequiredSignal extends Error {
   /** The question's key. */
-  readonly key: string;
+  declare readonly key: string;
 
   /**
    * Creates the signal.
@@ -61,8 +62,8 @@ export class InputRequiredSignal extends Error {
    */
   constructor(key: string) {
     super(`input "${key}" is required: the call ends with an input-required result (a streaming tool cannot ask)`);
-    this.name = "InputRequiredSignal";
     this.key = key;
+    this.name = "InputRequiredSignal";
   }
 }
 
@@ -265,8 +266,6 @@ export class InputRound implements CallSink {
     return { kind: "input_required", requests, requestState };
   }
 }
-
-const encoder = new TextEncoder();
 
 /** A 128-bit digest of the arguments, independent of key order. */
 async function digestOf(args: unknown): Promise<string> {

@@ -10,14 +10,15 @@ import { ProtocolError, replacementError } from "../../errors/error.ts";
 import { Masked } from "../results/masking.ts";
 import { resultFromValue, type ToolResult } from "../results/result.ts";
 import type { ValidationIssue } from "../schema.ts";
+import { formatIssues } from "../definitions/standard-result.ts";
 import type { AnyTool } from "../definitions/tool.ts";
 
 /** Reported to `onError` when a tool's result does not conform to its output schema; never sent. */
 export class OutputMismatchError extends Error {
   /** The tool. */
-  readonly tool: string;
+  declare readonly tool: string;
   /** What does not conform, with the property paths. */
-  readonly issues: readonly ValidationIssue[];
+  declare readonly issues: readonly ValidationIssue[];
 
   /**
    * Creates the report.
@@ -26,11 +27,10 @@ export class OutputMismatchError extends Error {
    * @param issues What does not conform.
    */
   constructor(tool: string, issues: readonly ValidationIssue[]) {
-    const detail = issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join("; ");
-    super(`tool "${tool}" returned a result that does not match its output schema: ${detail}`);
-    this.name = "OutputMismatchError";
+    super(`tool "${tool}" returned a result that does not match its output schema: ${formatIssues(issues)}`);
     this.tool = tool;
     this.issues = issues;
+    this.name = "OutputMismatchError";
   }
 }
 

@@ -66,12 +66,6 @@ export interface SamplingTool {
   _meta?: Record<string, unknown>;
 }
 
-/** Whether the model may, must, or must not call a tool. */
-export interface ToolChoice {
-  /** `auto` (the default): the model decides; `required`: it must call one; `none`: it must not. */
-  mode?: "auto" | "required" | "none";
-}
-
 /** The params of `sampling/createMessage`. */
 export interface SampleParams {
   /** The conversation so far. */
@@ -97,8 +91,11 @@ export interface SampleParams {
   metadata?: Record<string, unknown>;
   /** Tools the model may call; asked only of a client that declared `sampling: { tools: {} }`. */
   tools?: SamplingTool[];
-  /** Whether the model may, must or must not call one of the `tools`. */
-  toolChoice?: ToolChoice;
+  /**
+   * Whether the model may, must or must not call one of the `tools`: `auto` (the default), the model decides;
+   * `required`, it must call one; `none`, it must not.
+   */
+  toolChoice?: { mode?: "auto" | "required" | "none" };
   /** Free-form metadata. */
   _meta?: Record<string, unknown>;
 }

@@ -84,11 +84,11 @@ export function createContext(
 
 /** The {@link CallContext} the call pipeline makes, one per call; nothing else is allocated for it. */
 export class ToolCallContext<TConfig = unknown> implements CallContext<TConfig> {
-  readonly tool: string;
-  readonly meta: CallMeta;
-  auth: AuthInfo | undefined;
-  readonly env: Readonly<Record<string, unknown>> | undefined;
-  config: TConfig;
+  declare readonly tool: string;
+  declare readonly meta: CallMeta;
+  declare auth: AuthInfo | undefined;
+  declare readonly env: Readonly<Record<string, unknown>> | undefined;
+  declare config: TConfig;
   #signal: AbortSignal | SignalSource;
   #sink: CallSink;
   #values: Map<symbol, unknown> | undefined;

@@ -59,23 +59,23 @@ export interface ToolPromise<S = unknown> {
 /** The {@link ToolPromise} `ctx.promise()` and `ctx.defer()` make, with what the server needs to run it. */
 export class PendingPromise<S = unknown> implements ToolPromise<S> {
   /** The promise's state. */
-  readonly state: S;
+  declare readonly state: S;
   /** When the client should redeem, in milliseconds. */
-  readonly retryAfterMs: number | undefined;
+  declare readonly retryAfterMs: number | undefined;
   /** When the work should be done, ISO 8601. */
-  readonly estimatedCompletion: string | undefined;
+  declare readonly estimatedCompletion: string | undefined;
   /** How long the token stays redeemable, in milliseconds. */
-  readonly ttlMs: number | undefined;
+  declare readonly ttlMs: number | undefined;
   /** @internal The deferred work to start (from `ctx.defer()`). */
-  readonly "~work": DeferredWork | undefined;
+  declare readonly "~work": DeferredWork | undefined;
   /** @internal The token state of deferred work already running (a re-issued promise). */
-  readonly "~entry": DeferredState | undefined;
+  declare readonly "~entry": DeferredState | undefined;
   /** @internal The tool the promise belongs to, when another tool (`redeem`) returned it. */
-  "~tool": string | undefined;
+  declare "~tool": string | undefined;
   /** @internal Rebinds the handler's context to the job of the deferred work (from `ctx.defer()`). */
-  "~bind": JobBinder | undefined;
+  declare "~bind": JobBinder | undefined;
   /** @internal The input of the tool's declared work (`ctx.defer(input)`; `undefined` inside: the arguments). */
-  readonly "~input": { readonly work: unknown } | undefined;
+  declare readonly "~input": { readonly work: unknown } | undefined;
 
   /**
    * Creates a pending answer; handlers use `ctx.promise()` or `ctx.defer()` instead.
@@ -102,9 +102,9 @@ export class PendingPromise<S = unknown> implements ToolPromise<S> {
     this.ttlMs = options.ttlMs;
     this["~work"] = work;
     this["~entry"] = entry;
-    this["~input"] = input;
     this["~tool"] = undefined;
     this["~bind"] = undefined;
+    this["~input"] = input;
   }
 }
 

@@ -5,7 +5,7 @@
  */
 import { ToolError } from "../../errors/error.ts";
 import type { InferSchemaOutput, StandardSchemaV1 } from "../schema.ts";
-import { validateStandard } from "../definitions/standard-result.ts";
+import { formatIssues, validateStandard } from "../definitions/standard-result.ts";
 
 /**
  * Validates a value a handler holds against a synchronous schema (`ctx.validate()`): the value as the
@@ -32,8 +32,7 @@ export function validateValue<S extends StandardSchemaV1>(schema: S, value: unkn
     throw new TypeError("ctx.validate() takes a synchronous schema; use valibot's parseAsync for an async one");
   }
   if (!checked.ok) {
-    const detail = checked.issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join("; ");
-    throw new ToolError(`Invalid value: ${detail}`, { data: { issues: checked.issues } });
+    throw new ToolError(`Invalid value: ${formatIssues(checked.issues)}`, { data: { issues: checked.issues } });
   }
   return checked.value as InferSchemaOutput<S>;
 }

@@ -32,7 +32,7 @@
  */
 export class CacheSlot<V> {
   /** What the slot holds, for debugging. */
-  readonly name: string;
+  declare readonly name: string;
   /** Only here to carry the value type; never set. */
   declare readonly value?: V;
 

@@ -11,6 +11,7 @@ import type { Registry } from "./registry.ts";
 import type { CompiledSchema, JsonSchema, ValidationIssue, ValidationResult } from "../schema.ts";
 import type { AnyTool } from "./tool.ts";
 import { CacheSlot } from "./cache-slot.ts";
+import { formatIssues } from "./standard-result.ts";
 
 /** The server's settings resolved against each tool's configuration schema. */
 const RESOLVED = new CacheSlot<ReturnType<typeof resolveConfig>>("config");
@@ -110,16 +111,6 @@ function configValue(resolved: ValidationResult, tool: AnyTool, supplied: boolea
     });
   }
   throw new Error(`the server's settings do not satisfy the configuration of tool ${tool.name}: ${detail}`);
-}
-
-/**
- * Formats validation issues as `path: message; …`, for error messages.
- *
- * @param issues The issues.
- * @returns One line.
- */
-export function formatIssues(issues: readonly ValidationIssue[]): string {
-  return issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join("; ");
 }
 
 const DEFAULTS = new WeakMap<CompiledSchema, Record<string, unknown>>();

@@ -65,14 +65,6 @@ export interface PromptArgument {
   required?: boolean;
 }
 
-/** The types a prompt carries for inference; never present at run time. */
-export interface PromptTypes<TInput, TArgs> {
-  /** What the caller sends. */
-  readonly input: TInput;
-  /** What the handler receives. */
-  readonly args: TArgs;
-}
-
 /** A finished prompt, ready for `server.prompt()`. */
 export interface Prompt<TName extends string = string, TInput = unknown, TArgs = unknown> {
   /** What the definition brings to the wires that serve it (e.g. the MCP methods that serve resources), read by each binding; opaque to you. */
@@ -97,8 +89,8 @@ export interface Prompt<TName extends string = string, TInput = unknown, TArgs =
   readonly scopes?: readonly string[];
   /** The handler. */
   readonly get: PromptHandler<unknown>;
-  /** Phantom types for inference. */
-  readonly "~types"?: PromptTypes<TInput, TArgs>;
+  /** Phantom types for inference, never present at run time: what the caller sends, what the handler receives. */
+  readonly "~types"?: { readonly input: TInput; readonly args: TArgs };
 }
 
 /** Any prompt. */

@@ -69,11 +69,31 @@ export function validateStandard(
 ): ValidationResult | Promise<ValidationResult> {
   const standard = (schema as Partial<StandardValidator> | null)?.["~standard"];
   if (typeof standard?.validate !== "function") throw new TypeError("expected a valibot schema or a Standard Schema");
-  const result = standard.validate(value);
-  return result instanceof Promise ? result.then(fromStandard) : fromStandard(result);
+  return settle(standard.validate(value), fromStandard);
+}
+
+/**
+ * Reads a validator's answer with `read`: at once when it is synchronous, once it settles when it is a promise.
+ *
+ * @param result The validator's answer.
+ * @param read What to make of it.
+ * @returns What `read` made, or the promise of it.
+ */
+export function settle<T, R>(result: T | Promise<T>, read: (result: T) => R): R | Promise<R> {
+  return result instanceof Promise ? result.then(read) : read(result);
 }
 
 function standardPath(path: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }> | undefined): string {
   if (!path) return "";
   return path.map((part) => String(typeof part === "object" ? part.key : part)).join(".");
+}
+
+/**
+ * Formats validation issues as `path: message; …`, for error messages.
+ *
+ * @param issues The issues.
+ * @returns One line.
+ */
+export function formatIssues(issues: readonly ValidationIssue[]): string {
+  return issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join("; ");
 }

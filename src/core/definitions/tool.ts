@@ -139,16 +139,6 @@ export type StreamHandler<TArgs, TOut, TConfig = unknown> = (
   ctx: CallContext<TConfig>,
 ) => AsyncIterable<unknown> | AsyncGenerator<unknown, HandlerReturn<TOut>, undefined>;
 
-/** The types a tool carries for inference; never present at run time. */
-export interface ToolTypes<TInput, TArgs, TOutput> {
-  /** What the caller sends (the input schema's input type). */
-  readonly input: TInput;
-  /** What the handler receives (the input schema's output type). */
-  readonly args: TArgs;
-  /** What the caller gets back as structured content. */
-  readonly output: TOutput;
-}
-
 /**
  * A finished tool, ready to be registered with `server.tool()`.
  *
@@ -198,8 +188,11 @@ export interface Tool<
   readonly mode: "handle" | "stream";
   /** The handler. */
   readonly run: ToolHandler<unknown, unknown> | StreamHandler<unknown, unknown>;
-  /** Phantom types for inference. */
-  readonly "~types"?: ToolTypes<TInput, TArgs, TOutput>;
+  /**
+   * Phantom types for inference, never present at run time: what the caller sends (the input schema's input
+   * type), what the handler receives (its output type) and what the caller gets back as structured content.
+   */
+  readonly "~types"?: { readonly input: TInput; readonly args: TArgs; readonly output: TOutput };
   /** Set when the tool may answer with a promise (`.longRunning()`, `.redeem()`): the server then lists `redeem`. */
   readonly longRunning?: LongRunningOptions;
   /** What each of its jobs runs, in process or on a worker (`.defer()`): its input, and the work's context. */

@@ -19,22 +19,6 @@ export const BUDGET_NAMES: readonly BudgetName[] = ["bodyBytes", "calls", "heldS
 /** A value for each budget. */
 export type BudgetValues = Readonly<Record<BudgetName, number>>;
 
-/** How much one caller may hold of each budget (`limits.perCaller`); `Infinity`: the instance's whole budget. */
-export interface CallerShare {
-  /** The bytes of request bodies one caller may have being read at once (default: half of the instance's). */
-  bodyBytes?: number;
-  /**
-   * The calls one caller may have running at once (default: three quarters of the instance's, so that one
-   * client multiplexing calls on one connection, as gRPC and HTTP/2 clients do, is not refused while a
-   * quarter stays for the others).
-   */
-  calls?: number;
-  /** The calls one caller may have held open at once (default: a quarter of the instance's). */
-  heldStreams?: number;
-  /** The deferred jobs one caller may have running at once (default: a quarter of the instance's). */
-  jobs?: number;
-}
-
 /**
  * The server's budgets across requests (`createServer({ limits })`): each bounds what all requests
  * together hold at once, and `perCaller` what one caller holds. Past a budget a request is refused
@@ -85,7 +69,20 @@ export interface Limits {
    * client's address as the listener saw it (`serve()`, `nodeHandler()`, `Deno.serve` and `Bun.serve`
    * handing `server.fetch` their own second argument), else one anonymous caller.
    */
-  perCaller?: CallerShare | false;
+  perCaller?: {
+    /** The bytes of request bodies one caller may have being read at once (default: half of the instance's). */
+    bodyBytes?: number;
+    /**
+     * The calls one caller may have running at once (default: three quarters of the instance's, so that one
+     * client multiplexing calls on one connection, as gRPC and HTTP/2 clients do, is not refused while a
+     * quarter stays for the others).
+     */
+    calls?: number;
+    /** The calls one caller may have held open at once (default: a quarter of the instance's). */
+    heldStreams?: number;
+    /** The deferred jobs one caller may have running at once (default: a quarter of the instance's). */
+    jobs?: number;
+  } | false;
   /**
    * Who a request's caller is, for `perCaller`: e.g. the first `X-Forwarded-For` address behind a proxy
    * you trust (otherwise every caller is the proxy). Return `undefined` for the default.
@@ -130,13 +127,13 @@ export const ANONYMOUS = "";
  */
 export class Budgets {
   /** The instance's budgets. */
-  readonly limits: BudgetValues;
+  declare readonly limits: BudgetValues;
   /** One caller's share; `undefined` when callers are not told apart. */
-  readonly share: BudgetValues | undefined;
+  declare readonly share: BudgetValues | undefined;
   /** The wait a refusal asks for, in ms. */
-  readonly retryAfterMs: number;
+  declare readonly retryAfterMs: number;
   /** Who a request's caller is, when the server says (`limits.callerKey`). */
-  readonly callerKey: Limits["callerKey"];
+  declare readonly callerKey: Limits["callerKey"];
   readonly #used = nothingHeld();
   readonly #refused = nothingHeld();
   #aborted = 0;

@@ -80,21 +80,21 @@ export class Runtime {
   readonly #middleware: Middleware[] = [];
   readonly #toolMiddleware: ToolMiddleware[] = [];
   /** Where masked errors go. */
-  readonly onError: ErrorReporter | undefined;
+  declare readonly onError: ErrorReporter | undefined;
   readonly #maskErrors: boolean;
   readonly #admit = boundedReports();
   /** Where `ctx.log()` records and the server's own warnings go besides the wire, if anywhere. */
-  readonly logger: ServerLogger | undefined;
+  declare readonly logger: ServerLogger | undefined;
   /** The server's tokens: every one it issues (promises, `requestState`, task ids) is signed by their codec. */
-  readonly tokens: Tokens;
+  declare readonly tokens: Tokens;
   readonly #continuations: Continuations | undefined;
   /** The server's own settings: the configuration values on MCP and MCP-lite, fixed on Webtools. */
-  readonly settings: Readonly<Record<string, unknown>>;
+  declare readonly settings: Readonly<Record<string, unknown>>;
   /**
    * The hold a binding sets for its wire's calls (`mcpLiteBinding({ holdMs })`, …), by wire, over the server's
    * `holdMs`: written when the binding is mounted, read by every carrier of that wire (`hold-setting.ts`).
    */
-  readonly holds: Map<string, number> = new Map();
+  declare readonly holds: Map<string, number>;
   readonly #budgets: Budgets;
   static {
     budgetsOf = (runtime) => runtime.#budgets;
@@ -108,12 +108,13 @@ export class Runtime {
    * @param options The error reporter, logger, tokens, continuations and settings.
    */
   constructor(options: RuntimeOptions = {}) {
-    this.logger = options.logger;
     this.onError = options.onError;
+    this.logger = options.logger;
     this.#maskErrors = options.maskErrors === true;
     this.#continuations = options.continuations;
     this.tokens = options.tokens ?? options.continuations ?? NO_TOKENS;
     this.settings = Object.freeze({ ...options.settings });
+    this.holds = new Map();
     this.#budgets = options.budgets ?? new Budgets();
   }
 

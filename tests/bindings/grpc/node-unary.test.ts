@@ -12,7 +12,6 @@ import { create, fromBinary, type JsonObject, toBinary } from "@bufbuild/protobu
 import { createServer, defineTool } from "../../../mod.ts";
 import {
   type GrpcListener,
-  type GrpcServable,
   ResponseType,
   serveGrpc,
   ToolRequestSchema,
@@ -88,7 +87,7 @@ function exchange(
  * Serves one server twice for the enclosing suite: with the direct path and without it (Connect's
  * adapter alone). `same` sends a request to both and requires the same answer.
  */
-function bothPaths(server: GrpcServable) {
+function bothPaths(server: Parameters<typeof serveGrpc>[0]) {
   const listeners: { direct?: GrpcListener; generic?: GrpcListener } = {};
   before(async () => {
     listeners.direct = await serveGrpc(server, { port: 0, closeGraceMs: 200 });
