@@ -135,7 +135,7 @@ describe("events across group()", () => {
     );
     assert.equal(sub.error, undefined);
     // The inner group serves events of its own, so its emit raises its member's by the name it serves it under.
-    const { eventId, deliveries } = await inner.emit("shop.order.shipped" as never, {
+    const { eventId, deliveries } = await inner.emit("shop.order.shipped", {
       orderId: "o1",
       customerId: "c3",
     });

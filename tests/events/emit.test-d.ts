@@ -39,3 +39,19 @@ export function takesAny(s: Server): string {
   return s.name;
 }
 export const named = takesAny(server);
+
+// group() serves a member's events under its prefix: the group's type names them so (for the typed client).
+const app = createServer({ name: "app", version: "1.0.0" }).event(defineEvent("app.ready")).group("shop", server);
+export const grouped = [
+  app.emit("shop.order.shipped", { orderId: "o1", customerId: "c1" }),
+  app.emit("app.ready", {}),
+  app.call("shop.noop", {}),
+];
+// @ts-expect-error the member's own name is not served by the group
+export const ungrouped = app.emit("order.shipped", { orderId: "o1", customerId: "c1" });
+// @ts-expect-error a grouped event's payload stays typed
+export const groupedKey = app.emit("shop.order.shipped", { orderId: "o1" });
+const under = createServer({ name: "flat", version: "1.0.0" }).group(server, { onResourceClash: "skip" });
+export const flat = under.emit("ping", {});
+export const separated = createServer({ name: "sep", version: "1.0.0" }).group("s", server, { separator: "_" })
+  .emit("s_ping", {});
