@@ -176,11 +176,23 @@ export class EventsRouter implements EventsSource {
 
 const invalid = (message: string) => new ProtocolError("invalid_params", `Invalid params: ${message}`);
 
-/** The name a proxy of ours passed on in `_meta` (see {@link SERVED_AS_META}), checked. */
+/** Where the name a proxy of ours passed on reaches the handler (which sees no `_meta`): see {@link SERVED_AS_META}. */
+const SERVED_AS_PARAM = "~servedAs";
+
+/** The name a proxy of ours passed on, checked: printable ASCII, as an event id is. */
 function servedAsOf(params: Params): string | undefined {
-  const named = isObject(params._meta) ? params._meta[SERVED_AS_META] : undefined;
+  const named = params[SERVED_AS_PARAM];
   return typeof named === "string" && /^[\x21-\x7e]{1,256}$/.test(named) ? named : undefined;
 }
+
+/** On MCP, the request's `_meta` name of the event (a proxy of ours sent it) handed to the handler as a param. */
+const servedAsIn: MessageMiddleware = (message, info, next) => {
+  const params = message.params;
+  if (info.direction !== "in" || !isObject(params) || !isObject(params._meta)) return next();
+  const named = params._meta[SERVED_AS_META];
+  if (typeof named !== "string" || !info.method?.startsWith("events/")) return next();
+  return next({ ...message, params: { ...params, [SERVED_AS_PARAM]: named } });
+};
 
 /** ChatGPT's profile reads `capabilities.events` at the top level: added to `server/discover` and `initialize`. */
 const topLevelCapability: MessageMiddleware = (message, info, next) => {
@@ -196,7 +208,8 @@ function eventsExtension(router: EventsRouter): Extension {
     .method("events/list", PARAMS, (_params, ctx) => ctx.page("events", () => router.entries()))
     .method("events/subscribe", PARAMS, (params, ctx) => router.subscribe(params, ctx, servedAsOf(params)))
     .method("events/unsubscribe", PARAMS, (params, ctx) => router.unsubscribe(params, ctx, servedAsOf(params)))
-    .intercept(topLevelCapability);
+    .intercept(topLevelCapability)
+    .intercept(servedAsIn);
 }
 
 /**

@@ -25,6 +25,9 @@ import { remoteExtensions } from "./remote-extensions.ts";
 import { relayRemoteNotices } from "./remote-notices.ts";
 import { remoteSubscriptions } from "./remote-subscriptions.ts";
 
+/** MCP Events' extension (SEP-3415). */
+const EVENTS = "io.modelcontextprotocol/events";
+
 /**
  * Options of {@link proxy}. `resourcePrefix` and `transformResource` serve the remote's resources as
  * `server.group()` does (see {@link GroupOptions}): under a URI prefix, so one remote can be proxied twice into a
@@ -201,7 +204,13 @@ export async function proxy<S = unknown>(
     throw remoteError(error, retryAfterMs, hop.name);
   }
   registry.mount(mirror);
-  for (const extension of remoteExtensions(capabilities, excludeExtensions, { ...hop, watch }, warn)) {
+  // A remote that serves events (either profile's capability): its events are served as ours are, by their router,
+  // namespaced with the tools when grouped (./proxied-events.ts, loaded only then); not passed on as an extension.
+  const events = !excludeExtensions.includes(EVENTS) && (isObject(capabilities?.events) ||
+    (isObject(capabilities?.extensions) && isObject(capabilities.extensions[EVENTS])));
+  if (events) await (await import("./proxied-events.ts")).serveRemoteEvents(registry, remote.client, hop, warn);
+  const excluded = events ? [...excludeExtensions, EVENTS] : excludeExtensions;
+  for (const extension of remoteExtensions(capabilities, excluded, { ...hop, watch }, warn)) {
     server.extension(extension);
   }
   following.follower = followLists(mirror, remote, refreshMs, signal, { modern, capabilities });
