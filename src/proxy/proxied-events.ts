@@ -1,6 +1,6 @@
 /**
  * A proxied remote's events (SEP-3415 "Events Extension"; ChatGPT's MCP Events), served by the proxy's events router:
- * listed as the remote lists them (read as the proxy starts), `events/subscribe` and `events/unsubscribe` forwarded
+ * listed as the remote lists them (read as the proxy starts, then every `refreshMs`), `events/subscribe` and `events/unsubscribe` forwarded
  * with the caller's own callback URL and secret, so that the remote verifies and delivers straight to the caller and
  * the proxy holds no subscription. Each goes through the caller's client (./caller-client.ts): the proxy's own
  * credentials, or the caller's token where `forwardCallerToken` or `exchangeToken` allows it, as a proxied call does.
@@ -15,6 +15,7 @@ import { type EventsSource, routerOf, SERVED_AS_META } from "../events/events-ro
 import { isObject } from "../internal/is-object.ts";
 import type { HopOptions } from "./hop-options.ts";
 import { remoteError } from "./remote-error.ts";
+import { unrefTimer } from "../runtime/unref-timer.ts";
 
 type Params = Record<string, unknown>;
 
@@ -48,6 +49,12 @@ function callerError(error: unknown, hop: HopOptions): unknown {
   return remoteError(error, hop.retryAfterMs, hop.name);
 }
 
+/** How the remote's events are read again: every `refreshMs` (0: never) until `signal` aborts. */
+export interface EventsRefresh {
+  readonly refreshMs: number;
+  readonly signal: AbortSignal | undefined;
+}
+
 /**
  * Serves a remote's events on the proxy's server: its router's remote source.
  *
@@ -55,12 +62,14 @@ function callerError(error: unknown, hop: HopOptions): unknown {
  * @param client The proxy's own client to the remote (the list is the same for every caller).
  * @param hop How a caller's request goes to the remote.
  * @param warn Hears of a list the remote failed to give (the proxy then serves none of its events).
+ * @param refresh How often the list is read again (a remote out of reach keeps the list it had).
  */
 export async function serveRemoteEvents(
   registry: Definitions,
   client: Client,
   hop: HopOptions,
   warn: (message: string) => void,
+  refresh: EventsRefresh,
 ): Promise<void> {
   let entries: Params[] = [];
   try {
@@ -68,7 +77,7 @@ export async function serveRemoteEvents(
   } catch (error) {
     warn(`proxy: the remote's events could not be listed (${(error as Error).message}): none is served`);
   }
-  const names = new Set(entries.map((entry) => entry.name as string));
+  let names = new Set(entries.map((entry) => entry.name as string));
   const forward = (method: string) => async (params: Params, ctx: ExtensionContext, servedAs: string | undefined) => {
     const { _meta: _, ...own } = params; // this hop's envelope stays here
     // The remote delivers under the name the caller subscribed by, if it is one of ours (it reads this `_meta`).
@@ -93,4 +102,17 @@ export async function serveRemoteEvents(
   const router = routerOf(registry);
   router.remote = source;
   router.changed();
+  if (refresh.refreshMs <= 0 || refresh.signal?.aborted) return;
+  let reading = false;
+  const timer = unrefTimer(setInterval(() => {
+    if (reading) return;
+    reading = true;
+    remoteEvents(client).then((read) => {
+      if (refresh.signal?.aborted || JSON.stringify(read) === JSON.stringify(entries)) return;
+      entries = read;
+      names = new Set(read.map((entry) => entry.name as string));
+      router.changed();
+    }, () => {}).finally(() => reading = false);
+  }, refresh.refreshMs));
+  refresh.signal?.addEventListener("abort", () => clearInterval(timer), { once: true });
 }

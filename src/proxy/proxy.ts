@@ -208,7 +208,10 @@ export async function proxy<S = unknown>(
   // namespaced with the tools when grouped (./proxied-events.ts, loaded only then); not passed on as an extension.
   const events = !excludeExtensions.includes(EVENTS) && (isObject(capabilities?.events) ||
     (isObject(capabilities?.extensions) && isObject(capabilities.extensions[EVENTS])));
-  if (events) await (await import("./proxied-events.ts")).serveRemoteEvents(registry, remote.client, hop, warn);
+  if (events) {
+    const { serveRemoteEvents } = await import("./proxied-events.ts");
+    await serveRemoteEvents(registry, remote.client, hop, warn, { refreshMs, signal });
+  }
   const excluded = events ? [...excludeExtensions, EVENTS] : excludeExtensions;
   for (const extension of remoteExtensions(capabilities, excluded, { ...hop, watch }, warn)) {
     server.extension(extension);

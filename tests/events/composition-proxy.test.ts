@@ -164,6 +164,30 @@ describe("events across proxy()", () => {
     assert.equal(byId.error?.code, -32011);
   });
 
+  it("reads the remote's events again every refreshMs: one it registers later is listed", async () => {
+    const later = createServer({ name: "later", version: "1.0.0", events: { allowCallbacks: [receiver.url] } })
+      .event(defineEvent("first.one"));
+    const served = await serve(later, { port: 0, hostname: "127.0.0.1", quiet: true });
+    const stop = new AbortController();
+    try {
+      const gateway = createServer({ name: "gateway", version: "1.0.0" })
+        .group("later", await proxy(`${served.url}/mcp`, { refreshMs: 20, signal: stop.signal }));
+      const names = async () =>
+        (await message(await gateway.fetch(modernRequest("events/list")))).result.events.map((e: any) => e.name);
+      assert.deepEqual(await names(), ["later.first.one"]);
+      later.event(defineEvent("second.one"));
+      const end = Date.now() + 10_000;
+      while ((await names()).length < 2) {
+        assert.ok(Date.now() < end, "the proxy read the remote's events again within 10 s");
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      assert.deepEqual(await names(), ["later.first.one", "later.second.one"]);
+    } finally {
+      stop.abort();
+      await served.close();
+    }
+  });
+
   it("forwards the caller's token instead where forwardCallerToken allows it: the subscription is the caller's", async () => {
     const gateway = await gatewayOf({ forwardCallerToken: { audience: REMOTE } });
     const params = subscribeParams("fwd", "/fwd");
