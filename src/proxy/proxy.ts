@@ -126,7 +126,7 @@ export interface ProxyOptions extends ClientOptions, Pick<GroupOptions, "resourc
  * @typeParam S The remote's type, as `createClient<S>()` takes it (`typeof server`, generated types).
  * @param target The remote: a URL, a stdio command (`{ command, args }`), or a client.
  * @param options The server's name and version, `retryAfterMs`, and the client's options to the remote.
- * @returns The server, once the remote's lists are read.
+ * @returns The server, once the remote's lists are read: typed with its tools (and events, of `typeof server`).
  * @throws {McpliteError} `unavailable` when the remote cannot be reached at first.
  *
  * @example
@@ -148,7 +148,8 @@ export async function proxy<S = unknown>(
   // deno-lint-ignore no-explicit-any
   target: string | URL | StdioTransportOptions | Client<any>,
   options: ProxyOptions = {},
-): Promise<Server<ToolsOf<S>>> {
+  // deno-lint-ignore no-explicit-any
+): Promise<Server<ToolsOf<S>, S extends Server<any, infer E> ? E : Record<never, never>>> {
   const {
     name,
     version,
@@ -218,8 +219,8 @@ export async function proxy<S = unknown>(
   }
   following.follower = followLists(mirror, remote, refreshMs, signal, { modern, capabilities });
   relayRemoteNotices(remote, registry, signal, sessioned);
-  if (resourcePrefix === undefined && transformResource === undefined) return server as unknown as Server<ToolsOf<S>>;
+  if (resourcePrefix === undefined && transformResource === undefined) return server as never;
   // Served as group() serves a child's resources: one way to prefix or leave them out.
   const served = createServer({ name: hop.name, version: server.version });
-  return served.group(server, { resourcePrefix, transformResource }) as unknown as Server<ToolsOf<S>>;
+  return served.group(server, { resourcePrefix, transformResource }) as never;
 }

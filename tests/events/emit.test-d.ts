@@ -55,3 +55,15 @@ const under = createServer({ name: "flat", version: "1.0.0" }).group(server, { o
 export const flat = under.emit("ping", {});
 export const separated = createServer({ name: "sep", version: "1.0.0" }).group("s", server, { separator: "_" })
   .emit("s_ping", {});
+
+// proxy<typeof server>() is typed with the remote's events too, and a group of it with them under its prefix.
+export async function proxied(): Promise<void> {
+  const { proxy } = await import("../../src/proxy/mod.ts");
+  const gateway = createServer({ name: "gw", version: "1.0.0" }).group("r", await proxy<typeof server>("http://x"));
+  await gateway.emit("r.order.shipped", { orderId: "o1", customerId: "c1" });
+  // @ts-expect-error the remote's event is under the prefix
+  await gateway.emit("order.shipped", { orderId: "o1", customerId: "c1" });
+  const untyped = await proxy("http://x");
+  // @ts-expect-error an untyped remote brings no typed events
+  await untyped.emit("order.shipped", {});
+}
