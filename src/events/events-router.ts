@@ -179,10 +179,10 @@ const invalid = (message: string) => new ProtocolError("invalid_params", `Invali
 /** Where the name a proxy of ours passed on reaches the handler (which sees no `_meta`): see {@link SERVED_AS_META}. */
 const SERVED_AS_PARAM = "~servedAs";
 
-/** The name a proxy of ours passed on, checked: printable ASCII, as an event id is. */
-function servedAsOf(params: Params): string | undefined {
-  const named = params[SERVED_AS_PARAM];
-  return typeof named === "string" && /^[\x21-\x7e]{1,256}$/.test(named) ? named : undefined;
+/** A handler's arguments: the params less the name a proxy of ours passed on, and that name (printable ASCII). */
+function servedAsOf(params: Params, ctx: ExtensionContext): [Params, ExtensionContext, string | undefined] {
+  const { [SERVED_AS_PARAM]: named, ...own } = params;
+  return [own, ctx, typeof named === "string" && /^[\x21-\x7e]{1,256}$/.test(named) ? named : undefined];
 }
 
 /** On MCP, the request's `_meta` name of the event (a proxy of ours sent it) handed to the handler as a param. */
@@ -206,8 +206,8 @@ const topLevelCapability: MessageMiddleware = (message, info, next) => {
 function eventsExtension(router: EventsRouter): Extension {
   return defineExtension(EVENTS_EXTENSION)
     .method("events/list", PARAMS, (_params, ctx) => ctx.page("events", () => router.entries()))
-    .method("events/subscribe", PARAMS, (params, ctx) => router.subscribe(params, ctx, servedAsOf(params)))
-    .method("events/unsubscribe", PARAMS, (params, ctx) => router.unsubscribe(params, ctx, servedAsOf(params)))
+    .method("events/subscribe", PARAMS, (params, ctx) => router.subscribe(...servedAsOf(params, ctx)))
+    .method("events/unsubscribe", PARAMS, (params, ctx) => router.unsubscribe(...servedAsOf(params, ctx)))
     .intercept(topLevelCapability)
     .intercept(servedAsIn);
 }
