@@ -1,17 +1,17 @@
 /**
- * The methods of MCP Events (SEP-3415 "Events Extension", `io.modelcontextprotocol/events`; ChatGPT's MCP Events):
- * `events/list`, `events/subscribe` (an idempotent upsert keyed by principal, callback, event and arguments; a new
- * callback answers a challenge first; a new secret is a rotation) and `events/unsubscribe`, served as an extension;
- * ChatGPT's top-level `capabilities.events` is added beside the extension's entry where MCP's capabilities are built.
+ * The methods of MCP Events (SEP-3415 "Events Extension", `io.modelcontextprotocol/events`; ChatGPT's MCP Events) on
+ * a server's own events: `events/list`, `events/subscribe` (an idempotent upsert keyed by principal, callback, event
+ * as the subscriber names it, and arguments; a new callback answers a challenge first; a new secret is a rotation)
+ * and `events/unsubscribe`: the source of its own events its router serves (./events-router.ts).
  *
  * @module
  */
-import type { Extension, ExtensionContext } from "../core/definitions/extension.ts";
+import type { ExtensionContext } from "../core/definitions/extension.ts";
 import { ProtocolError } from "../errors/error.ts";
-import { defineExtension } from "../assembly/served-extensions.ts";
 import { base64urlEncode } from "../codec/base64url.ts";
 import { isObject } from "../internal/is-object.ts";
 import { checkCallback, endSubscription, type Subscription, verifyCallback } from "./delivery/mod.ts";
+import { EVENTS_EXTENSION, type EventsSource } from "./events-router.ts";
 import {
   type EventsRuntime,
   principalIndexKey,
@@ -20,13 +20,8 @@ import {
   storeSubscription,
 } from "./subscription-store.ts";
 
-/** The extension's identifier (SEP-3415). */
-export const EVENTS_EXTENSION = "io.modelcontextprotocol/events";
 /** SEP-3415's error codes. */
 const NOT_FOUND = -32011, FORBIDDEN = -32012, EXHAUSTED = -32013, UNSUPPORTED = -32014;
-/** Any params object: each method reads its own. */
-const PARAMS = { type: "object" };
-
 type Params = Record<string, unknown>;
 
 const invalid = (message: string, data?: unknown) =>
@@ -100,8 +95,11 @@ async function budget(runtime: EventsRuntime, store: SetStore, principal: string
   }
 }
 
-/** `events/subscribe`: creates or refreshes a subscription; a new secret rotates the old one out after a grace. */
-async function subscribe(runtime: EventsRuntime, params: Params, ctx: ExtensionContext): Promise<Params> {
+/**
+ * `events/subscribe`: creates or refreshes a subscription; a new secret rotates the old one out after a grace.
+ * `servedAs`: the name the subscriber used, when another (a group's namespace): in the key, and delivered.
+ */
+async function subscribe(runtime: EventsRuntime, params: Params, ctx: ExtensionContext, servedAs?: string) {
   const args = await argumentsOf(runtime, params);
   const name = params.name as string;
   const { url, secret } = deliveryOf(params);
@@ -115,7 +113,7 @@ async function subscribe(runtime: EventsRuntime, params: Params, ctx: ExtensionC
   const principal = principalOf(runtime, ctx);
   const { store, deliveries, options } = runtime;
   await checkCallback(url, deliveries.allow, deliveries.lookup); // -32012 when refused
-  const { key, id } = await identify(runtime, principal, url, name, args);
+  const { key, id } = await identify(runtime, principal, url, servedAs ?? name, args);
   const now = deliveries.now();
   const kept = await readLiveSubscription(store, id, now);
   if (kept === undefined) await budget(runtime, store, principal, now);
@@ -125,6 +123,7 @@ async function subscribe(runtime: EventsRuntime, params: Params, ctx: ExtensionC
     key,
     principal,
     name,
+    ...(servedAs === undefined ? {} : { servedAs }),
     arguments: args,
     url,
     secrets: rotated ? [secret, kept.secrets[0]] : [secret, ...(kept?.secrets.slice(1) ?? [])],
@@ -146,13 +145,13 @@ async function subscribe(runtime: EventsRuntime, params: Params, ctx: ExtensionC
 }
 
 /** `events/unsubscribe`: by `id`, or by name, arguments and callback; the caller's own subscriptions only. */
-async function unsubscribe(runtime: EventsRuntime, params: Params, ctx: ExtensionContext): Promise<Params> {
+async function unsubscribe(runtime: EventsRuntime, params: Params, ctx: ExtensionContext, servedAs?: string) {
   const principal = principalOf(runtime, ctx);
   const { store, deliveries } = runtime;
   let id = params.id;
   if (typeof id !== "string") {
     const args = await argumentsOf(runtime, params);
-    id = (await identify(runtime, principal, deliveryOf(params).url, params.name as string, args)).id;
+    id = (await identify(runtime, principal, deliveryOf(params).url, servedAs ?? params.name as string, args)).id;
   }
   const sub = await readLiveSubscription(store, id as string, deliveries.now());
   if (sub === undefined || sub.principal !== principal) {
@@ -163,27 +162,27 @@ async function unsubscribe(runtime: EventsRuntime, params: Params, ctx: Extensio
   return {};
 }
 
-/** `events/list`: every event, paginated as MCP's lists are. */
-function list(runtime: EventsRuntime, ctx: ExtensionContext): Params {
-  return ctx.page("events", () =>
-    [...runtime.definitions.values()].map((definition) => ({
-      name: definition.name,
-      ...(definition.description === undefined ? {} : { description: definition.description }),
-      delivery: ["webhook"],
-      inputSchema: definition["~input"].jsonSchema,
-      payloadSchema: definition["~payload"].jsonSchema,
-    })));
-}
-
 /**
- * The events extension of one server's runtime.
+ * A server's own events, as its router serves them.
  *
- * @param runtime The runtime.
- * @returns The extension, to serve with `server.extension()`.
+ * @param runtime The server's events runtime.
+ * @returns The source.
  */
-export function eventsExtension(runtime: EventsRuntime): Extension {
-  return defineExtension(EVENTS_EXTENSION)
-    .method("events/list", PARAMS, (_params, ctx) => list(runtime, ctx))
-    .method("events/subscribe", PARAMS, (params, ctx) => subscribe(runtime, params, ctx))
-    .method("events/unsubscribe", PARAMS, (params, ctx) => unsubscribe(runtime, params, ctx));
+export function localEvents(runtime: EventsRuntime): EventsSource {
+  // A subscriber's name is the event's own unless a group (or a proxy of ours) served it under another.
+  const other = (params: Params, servedAs: string | undefined) => servedAs === params.name ? undefined : servedAs;
+  return {
+    entries: () =>
+      [...runtime.definitions.values()].map((definition) => ({
+        name: definition.name,
+        ...(definition.description === undefined ? {} : { description: definition.description }),
+        delivery: ["webhook"],
+        inputSchema: definition["~input"].jsonSchema,
+        payloadSchema: definition["~payload"].jsonSchema,
+      })),
+    has: (name) => runtime.definitions.has(name),
+    subscribe: (params, ctx, servedAs) => subscribe(runtime, params, ctx, other(params, servedAs)),
+    unsubscribe: (params, ctx, servedAs) => unsubscribe(runtime, params, ctx, other(params, servedAs)),
+    emit: (name, payload, options) => runtime.emit(name, payload, options),
+  };
 }

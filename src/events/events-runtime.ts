@@ -19,7 +19,8 @@ import {
   eventIndexKey,
   MAX_BODY_BYTES,
 } from "./delivery/mod.ts";
-import { eventsExtension } from "./events-methods.ts";
+import { localEvents } from "./events-methods.ts";
+import { routerOf } from "./events-router.ts";
 import { type Emitted, type EventsRuntime, readLiveSubscription, type SetStore } from "./subscription-store.ts";
 
 const HOUR = 3_600_000;
@@ -60,7 +61,8 @@ async function emitOn(
   options: { readonly id?: string } = {},
 ): Promise<Emitted> {
   const definition = runtime.definitions.get(name);
-  if (definition === undefined) throw new TypeError(`server.emit(): no event "${name}" is registered`);
+  // A grouped member's event, by the name the group serves it under: raised by the member.
+  if (definition === undefined) return await runtime.router.emit(name, payload, options) as Emitted;
   const checked = await definition["~payload"].validate(payload);
   if (!checked.ok) {
     const issues = checked.issues.map((issue) => `${issue.path || "(root)"}: ${issue.message}`).join("; ");
@@ -104,7 +106,8 @@ function attach(server: object, options: ServerOptions): EventsRuntime {
         "index their subscriptions",
     );
   }
-  const { runtime: serverRuntime } = registryOf(core);
+  const registry = registryOf(core) as Definitions;
+  const { runtime: serverRuntime } = registry;
   const onError = serverRuntime.onError ?? (() => {});
   const events = resolved(options.events);
   const deliveries = new Deliveries({
@@ -125,9 +128,10 @@ function attach(server: object, options: ServerOptions): EventsRuntime {
     deliveries,
     authenticates: gate.auth !== undefined,
     idKey: idKeyOf(options.secret),
+    router: routerOf(registry), // made here, or by a grouping or a proxy before: one per server
     emit: (name, payload, emitOptions) => emitOn(runtime, name, payload, emitOptions),
   };
-  (server as { extension(extension: unknown): unknown }).extension(eventsExtension(runtime));
+  runtime.router.local = localEvents(runtime);
   return runtime;
 }
 
@@ -149,12 +153,11 @@ export function serveEvent(
   attached: unknown,
 ): EventsRuntime {
   const runtime = (attached as EventsRuntime | undefined) ?? attach(server, options as ServerOptions);
-  if (runtime.definitions.has(definition.name)) {
+  if (runtime.router.has(definition.name)) {
     throw new TypeError(`server.event(): an event "${definition.name}" is served already`);
   }
   runtime.definitions.set(definition.name, definition);
-  // `events/list` is cached as MCP's lists are, until the registry changes: a later event clears the caches with
-  // the one change no listener forwards to clients (a configuration's).
-  if (attached !== undefined) (registryOf(attachListener(server).core) as Definitions).announce({ kind: "config" });
+  // `events/list` is cached as MCP's lists are, until the registry changes (and those of the groups it is in).
+  runtime.router.changed();
   return runtime;
 }

@@ -7,6 +7,7 @@
  */
 import type { EventDefinition, EventsOptions } from "../core/definitions/event.ts";
 import type { ResultStore } from "../jobs/result-store.ts";
+import type { EventsRouter } from "./events-router.ts";
 import {
   type Deliveries,
   eventIndexKey,
@@ -35,6 +36,8 @@ export interface EventsRuntime {
   readonly authenticates: boolean;
   /** The key a subscription's id is the HMAC of its key under (the server's first secret). */
   readonly idKey: Promise<CryptoKey>;
+  /** What serves the server's events (its own, its grouped members', a proxied remote's). */
+  readonly router: EventsRouter;
   /** Raises an occurrence. */
   emit(name: string, payload: unknown, options?: { readonly id?: string }): Promise<Emitted>;
 }

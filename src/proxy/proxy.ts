@@ -25,6 +25,9 @@ import { remoteExtensions } from "./remote-extensions.ts";
 import { relayRemoteNotices } from "./remote-notices.ts";
 import { remoteSubscriptions } from "./remote-subscriptions.ts";
 
+/** MCP Events' extension (SEP-3415). */
+const EVENTS = "io.modelcontextprotocol/events";
+
 /**
  * Options of {@link proxy}. `resourcePrefix` and `transformResource` serve the remote's resources as
  * `server.group()` does (see {@link GroupOptions}): under a URI prefix, so one remote can be proxied twice into a
@@ -123,7 +126,7 @@ export interface ProxyOptions extends ClientOptions, Pick<GroupOptions, "resourc
  * @typeParam S The remote's type, as `createClient<S>()` takes it (`typeof server`, generated types).
  * @param target The remote: a URL, a stdio command (`{ command, args }`), or a client.
  * @param options The server's name and version, `retryAfterMs`, and the client's options to the remote.
- * @returns The server, once the remote's lists are read.
+ * @returns The server, once the remote's lists are read: typed with its tools (and events, of `typeof server`).
  * @throws {McpliteError} `unavailable` when the remote cannot be reached at first.
  *
  * @example
@@ -145,7 +148,8 @@ export async function proxy<S = unknown>(
   // deno-lint-ignore no-explicit-any
   target: string | URL | StdioTransportOptions | Client<any>,
   options: ProxyOptions = {},
-): Promise<Server<ToolsOf<S>>> {
+  // deno-lint-ignore no-explicit-any
+): Promise<Server<ToolsOf<S>, S extends Server<any, infer E> ? E : Record<never, never>>> {
   const {
     name,
     version,
@@ -201,13 +205,22 @@ export async function proxy<S = unknown>(
     throw remoteError(error, retryAfterMs, hop.name);
   }
   registry.mount(mirror);
-  for (const extension of remoteExtensions(capabilities, excludeExtensions, { ...hop, watch }, warn)) {
+  // A remote that serves events (either profile's capability): its events are served as ours are, by their router,
+  // namespaced with the tools when grouped (./proxied-events.ts, loaded only then); not passed on as an extension.
+  const events = !excludeExtensions.includes(EVENTS) && (isObject(capabilities?.events) ||
+    (isObject(capabilities?.extensions) && isObject(capabilities.extensions[EVENTS])));
+  if (events) {
+    const { serveRemoteEvents } = await import("./proxied-events.ts");
+    await serveRemoteEvents(registry, remote.client, hop, warn, { refreshMs, signal });
+  }
+  const excluded = events ? [...excludeExtensions, EVENTS] : excludeExtensions;
+  for (const extension of remoteExtensions(capabilities, excluded, { ...hop, watch }, warn)) {
     server.extension(extension);
   }
   following.follower = followLists(mirror, remote, refreshMs, signal, { modern, capabilities });
   relayRemoteNotices(remote, registry, signal, sessioned);
-  if (resourcePrefix === undefined && transformResource === undefined) return server as unknown as Server<ToolsOf<S>>;
+  if (resourcePrefix === undefined && transformResource === undefined) return server as never;
   // Served as group() serves a child's resources: one way to prefix or leave them out.
   const served = createServer({ name: hop.name, version: server.version });
-  return served.group(server, { resourcePrefix, transformResource }) as unknown as Server<ToolsOf<S>>;
+  return served.group(server, { resourcePrefix, transformResource }) as never;
 }

@@ -14,6 +14,9 @@ import type { AnyResource } from "../core/definitions/resource.ts";
 import { namespacedChild } from "./namespaced-child.ts";
 import { assertResourcePrefix } from "./prefixed-resource.ts";
 
+/** Definitions that something follows into a group: the hook it left runs before they are mounted there. */
+type Followed = Registry & { readonly "~grouped"?: (parent: Definitions, naming: (name: string) => string) => void };
+
 /** Options of `server.group(prefix, child, options)`. */
 export interface GroupOptions<S extends string = "."> {
   /**
@@ -101,6 +104,8 @@ export function mountGroup(
       if (held.has(uri)) throw new TypeError(`${where}: resource ${uri} is served by this server already`);
     }
   }
+  // What else follows the child: its events (MCP Events' router, src/events/, leaves this hook on its definitions).
+  (child as Followed)["~grouped"]?.(into, naming);
   into.mount(view);
   // What the child lists, the parent lists, under what it lists of its own (tool search's listing stacks).
   into.listing = child.listing?.under?.(naming(""), child, into.listing) ?? into.listing;

@@ -88,8 +88,7 @@ export class Server<TTools extends ToolMap = {}, TEvents extends { [name: string
    *
    * @param options The options, with the bindings to serve (none by default here); `createServer()` passes the
    *   capabilities it assembled (long-running work, input rounds, grouping) beside them.
-   * @param edge CORS and OAuth, built: `createServer()` builds them from the `cors` and `auth` options, which are
-   *   not read here.
+   * @param edge CORS and OAuth, built by `createServer()` from its `cors` and `auth` options (not read here).
    * @throws {TypeError} When the name or version is missing, or two bindings claim one path.
    */
   constructor(options: ServerOptions, edge: Edge = {}) {
@@ -152,22 +151,18 @@ export class Server<TTools extends ToolMap = {}, TEvents extends { [name: string
   }
 
   /**
-   * Serves another server's tools, prompts, resources and skills from this one, as mcp-lite's
-   * `.group()` does. With a prefix, tools and prompts are namespaced: a tool `clone` of a server grouped
-   * as `git` is listed and called as `git.clone` (the separator is an option; `/`, mcp-lite's, is not a
-   * valid tool-name character here). Resources and skills keep their URIs. The child's middleware
-   * (`use()`, `useTool()`) keeps running around its own definitions only, inside this server's; what is
-   * registered on (or removed from) the child later shows up here, with `list_changed`. Every wire this
-   * server speaks serves them.
+   * Serves another server's tools, prompts, resources, skills and events from this one, as mcp-lite's `.group()` does.
+   * With a prefix, tools, prompts and events are namespaced: a tool `clone` of a server grouped as `git` is listed and
+   * called as `git.clone` (the separator is an option; `/`, mcp-lite's, is not a valid tool-name character here); an
+   * event's subscriptions are kept and raised by the child. Resources and skills keep their URIs. The child's middleware
+   * (`use()`, `useTool()`) keeps running around its own definitions only, inside this server's; what is registered on
+   * (or removed from) the child later shows up here, with `list_changed`. Every wire this server speaks serves them.
    *
    * @param prefix The namespace (omit it to keep the child's names).
    * @param child The server to group.
-   * @param options The separator (default `.`), what a resource on a URI served already does (`onResourceClash`),
-   *   transforms over the child's tools (`transform`) and resources (`transformResource`), and its resources' URI
-   *   prefix (`resourcePrefix`, so one server can be grouped twice).
-   * @returns This server, typed with the child's tools under their new names.
-   * @throws {TypeError} When a produced name breaks the name rules or is taken here already (nothing is
-   *   registered then), or the child is this server.
+   * @param options The separator (default `.`), resource clashes, transforms, the resources' prefix: {@link GroupOptions}.
+   * @returns This server, typed with the child's tools and events under their new names.
+   * @throws {TypeError} When a produced name is invalid or taken here (nothing is registered), or `child` is this.
    *
    * @example
    * ```ts
@@ -182,21 +177,26 @@ export class Server<TTools extends ToolMap = {}, TEvents extends { [name: string
    * assert.equal(outcome.kind, "answer");
    * ```
    */
-  group<P extends string, C extends ToolMap, S extends string = ".">(
+  group<P extends string, C extends ToolMap, E extends Record<string, EventDefinition>, S extends string = ".">(
     prefix: P,
-    child: Server<C>,
+    child: Server<C, E>,
     options?: GroupOptions<S>,
-  ): Server<TTools & { [K in keyof C & string as `${P}${S}${K}`]: C[K] }, TEvents>;
+  ): Server<
+    TTools & { [K in keyof C & string as `${P}${S}${K}`]: C[K] },
+    TEvents & { [K in keyof E & string as `${P}${S}${K}`]: E[K] }
+  >;
   /**
-   * Serves another server's tools, prompts, resources and skills from this one under their own names.
+   * Serves another server's tools, prompts, resources, skills and events from this one under their own names.
    *
    * @param child The server to group.
-   * @param options What a resource on a URI served already does, transforms over the child's tools and resources,
-   *   and its resources' URI prefix (`resourcePrefix`).
-   * @returns This server, typed with the child's tools.
+   * @param options As with a prefix, but for the separator.
+   * @returns This server, typed with the child's tools and events.
    * @throws {TypeError} When one of its names is taken here already (nothing is registered then).
    */
-  group<C extends ToolMap>(child: Server<C>, options?: Omit<GroupOptions, "separator">): Server<TTools & C, TEvents>;
+  group<C extends ToolMap, E extends Record<string, EventDefinition>>(
+    child: Server<C, E>,
+    options?: Omit<GroupOptions, "separator">,
+  ): Server<TTools & C, TEvents & E>;
   group(
     prefixOrChild: string | Server<ToolMap>,
     childOrOptions?: Server<ToolMap> | GroupOptions<string>,

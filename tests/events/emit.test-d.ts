@@ -39,3 +39,31 @@ export function takesAny(s: Server): string {
   return s.name;
 }
 export const named = takesAny(server);
+
+// group() serves a member's events under its prefix: the group's type names them so (for the typed client).
+const app = createServer({ name: "app", version: "1.0.0" }).event(defineEvent("app.ready")).group("shop", server);
+export const grouped = [
+  app.emit("shop.order.shipped", { orderId: "o1", customerId: "c1" }),
+  app.emit("app.ready", {}),
+  app.call("shop.noop", {}),
+];
+// @ts-expect-error the member's own name is not served by the group
+export const ungrouped = app.emit("order.shipped", { orderId: "o1", customerId: "c1" });
+// @ts-expect-error a grouped event's payload stays typed
+export const groupedKey = app.emit("shop.order.shipped", { orderId: "o1" });
+const under = createServer({ name: "flat", version: "1.0.0" }).group(server, { onResourceClash: "skip" });
+export const flat = under.emit("ping", {});
+export const separated = createServer({ name: "sep", version: "1.0.0" }).group("s", server, { separator: "_" })
+  .emit("s_ping", {});
+
+// proxy<typeof server>() is typed with the remote's events too, and a group of it with them under its prefix.
+export async function proxied(): Promise<void> {
+  const { proxy } = await import("../../src/proxy/mod.ts");
+  const gateway = createServer({ name: "gw", version: "1.0.0" }).group("r", await proxy<typeof server>("http://x"));
+  await gateway.emit("r.order.shipped", { orderId: "o1", customerId: "c1" });
+  // @ts-expect-error the remote's event is under the prefix
+  await gateway.emit("order.shipped", { orderId: "o1", customerId: "c1" });
+  const untyped = await proxy("http://x");
+  // @ts-expect-error an untyped remote brings no typed events
+  await untyped.emit("order.shipped", {});
+}

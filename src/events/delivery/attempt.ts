@@ -51,7 +51,7 @@ export async function attempt(
       if (!(error instanceof CallbackRefusedError)) throw error;
       return error.reason === "unresolved" ? { kind: "retry", error } : { kind: "refused", error };
     }
-    const body = deliveryBody(occ);
+    const body = deliveryBody(sub.servedAs === undefined ? occ : { ...occ, name: sub.servedAs });
     let headers: Headers;
     try {
       headers = signedHeaders(sub, webhookId(sub, occ.eventId), body, d.now());

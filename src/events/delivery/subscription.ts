@@ -17,8 +17,13 @@ export interface Subscription {
   readonly key: string;
   /** Who subscribed (the auth subject), or `""` for an anonymous caller. */
   readonly principal: string;
-  /** The event's name. */
+  /** The event's name, as the server that emits it names it (its index: `evidx:<name>`). */
   readonly name: string;
+  /**
+   * The name the subscriber subscribed by, when another: a group's member's event under the group's namespace
+   * (`shop.order.shipped`), or a proxied remote's. Deliveries carry it as `name` (the subscriber checks it).
+   */
+  readonly servedAs?: string;
   /** The subscription's arguments, valid for the event's input schema. */
   readonly arguments: unknown;
   /** The callback URL. */

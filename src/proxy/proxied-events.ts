@@ -1,0 +1,116 @@
+/**
+ * A proxied remote's events (SEP-3415 "Events Extension"; ChatGPT's MCP Events), served by the proxy's events router:
+ * listed as the remote lists them (read at start, then every `refreshMs`), `events/subscribe` and `events/unsubscribe`
+ * forwarded with the caller's own callback URL and secret, so the remote verifies and delivers straight to the caller
+ * and the proxy holds no subscription. Each goes through the caller's client (./caller-client.ts): the proxy's own
+ * credentials, or the caller's token where `forwardCallerToken` or `exchangeToken` allows it, as a proxied call does.
+ *
+ * @module
+ */
+import type { ExtensionContext } from "../core/definitions/extension.ts";
+import type { Definitions } from "../core/definitions/registry.ts";
+import type { Client } from "../client/client.ts";
+import { ProtocolError } from "../errors/error.ts";
+import { type EventsSource, routerOf, SERVED_AS } from "../events/events-router.ts";
+import { isObject } from "../internal/is-object.ts";
+import type { HopOptions } from "./hop-options.ts";
+import { remoteError } from "./remote-error.ts";
+import { unrefTimer } from "../runtime/unref-timer.ts";
+
+type Params = Record<string, unknown>;
+
+/** The most pages of `events/list` read from the remote (a bound on a remote that never ends its list). */
+const MAX_PAGES = 100;
+
+/** The remote's events, every page of `events/list`; the events that are not objects with a name left out. */
+async function remoteEvents(client: Client): Promise<Params[]> {
+  const events: Params[] = [];
+  let cursor: unknown;
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const result = await client.request("events/list", cursor === undefined ? {} : { cursor });
+    const listed = Array.isArray(result.events) ? result.events : [];
+    for (const event of listed) if (isObject(event) && typeof event.name === "string") events.push(event);
+    cursor = result.nextCursor;
+    if (typeof cursor !== "string" || cursor === "") break;
+  }
+  return events;
+}
+
+/**
+ * The caller's error for what the remote answered: SEP-3415's codes (-32011…-32016) kept as the remote sent them
+ * (a subscriber reads them), the rest as a proxied call's.
+ */
+function callerError(error: unknown, hop: HopOptions): unknown {
+  if (
+    error instanceof ProtocolError && error.rpcCode !== undefined && error.rpcCode <= -32011 && error.rpcCode >= -32016
+  ) {
+    return new ProtocolError(error.rpcCode, error.message, error.data === undefined ? {} : { data: error.data });
+  }
+  return remoteError(error, hop.retryAfterMs, hop.name);
+}
+
+/** How the remote's events are read again: every `refreshMs` (0: never) until `signal` aborts. */
+export interface EventsRefresh {
+  readonly refreshMs: number;
+  readonly signal: AbortSignal | undefined;
+}
+
+/**
+ * Serves a remote's events on the proxy's server: its router's remote source.
+ *
+ * @param registry The proxy's definitions.
+ * @param client The proxy's own client to the remote (the list is the same for every caller).
+ * @param hop How a caller's request goes to the remote.
+ * @param warn Hears of a list the remote failed to give (the proxy then serves none of its events).
+ * @param refresh How often the list is read again (a remote out of reach keeps the list it had).
+ */
+export async function serveRemoteEvents(
+  registry: Definitions,
+  client: Client,
+  hop: HopOptions,
+  warn: (message: string) => void,
+  refresh: EventsRefresh,
+): Promise<void> {
+  let entries: Params[] = [];
+  try {
+    entries = await remoteEvents(client);
+  } catch (error) {
+    warn(`proxy: the remote's events could not be listed (${(error as Error).message}): none is served`);
+  }
+  let names = new Set(entries.map((entry) => entry.name as string));
+  const forward = (method: string) => async (params: Params, ctx: ExtensionContext, servedAs: string | undefined) => {
+    const { _meta: _, ...own } = params; // this hop's envelope stays here
+    // The remote delivers under the name the caller subscribed by, if it is one of ours (it reads this param).
+    const sent = servedAs === undefined || servedAs === own.name ? own : { ...own, [SERVED_AS]: servedAs };
+    const caller = { auth: ctx.auth, meta: { wire: "mcp" as const, headers: new Headers() } };
+    try {
+      const result = await hop.withClient(caller, (c) => c.request(method, sent, { signal: ctx.signal }));
+      const { resultType: _type, _meta: _second, ...answer } = result; // what describes the second hop
+      return answer;
+    } catch (error) {
+      throw callerError(error, hop);
+    }
+  };
+  const source: EventsSource = {
+    entries: () => entries,
+    has: (name) => names.has(name),
+    subscribe: forward("events/subscribe"),
+    unsubscribe: forward("events/unsubscribe"),
+  };
+  const router = routerOf(registry);
+  router.remote = source;
+  router.changed();
+  if (refresh.refreshMs <= 0 || refresh.signal?.aborted) return;
+  let reading = false;
+  const timer = unrefTimer(setInterval(() => {
+    if (reading) return;
+    reading = true;
+    remoteEvents(client).then((read) => {
+      if (refresh.signal?.aborted || JSON.stringify(read) === JSON.stringify(entries)) return;
+      entries = read;
+      names = new Set(read.map((entry) => entry.name as string));
+      router.changed();
+    }, () => {}).finally(() => reading = false);
+  }, refresh.refreshMs));
+  refresh.signal?.addEventListener("abort", () => clearInterval(timer), { once: true });
+}
