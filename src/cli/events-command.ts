@@ -6,13 +6,20 @@
  *
  * @module
  */
-import { newSecret } from "../client/client-events.ts";
 import { eventWebhook } from "../events/receiver/event-webhook.ts";
 import { serve } from "../server/serve.ts";
 import type { ToolInfo } from "../client/transport.ts";
 import { argumentsFor } from "./arg-values.ts";
 import type { CommandContext } from "./command.ts";
 import { ExitCode, UsageError } from "./exit-errors.ts";
+
+/**
+ * The secret of this run's receiver and subscriptions, `whsec_` and the base64 of 32 random bytes (Standard Webhooks
+ * §Signing): the CLI owns both ends, so it makes its own.
+ */
+function newSecret(): string {
+  return `whsec_${btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))))}`;
+}
 
 /** How long each unsubscribe may take once Ctrl-C was pressed (the CLI exits 3 s after it anyway), in ms. */
 const UNSUBSCRIBE_MS = 2000;
