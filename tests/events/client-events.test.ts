@@ -204,6 +204,32 @@ describe("client.events against the real events server", () => {
     });
   }
 
+  it("allows a callback by the allow-list's origin: any port without one, that port only with one (80 included)", async () => {
+    const port = Number(new URL(receiver.url).port);
+    const url = `${receiver.url}/ports`;
+    const subscribes = async (allowCallbacks: string[]) => {
+      const shop = createServer({ name: "shop", version: "1.0.0", events: { allowCallbacks } }).event(low);
+      const client = createClient(shop, { transport: "mcp-lite" });
+      try {
+        await client.events.subscribe("stock.low", { url, secret: SECRET });
+        return "taken";
+      } catch (error) {
+        assert.ok(error instanceof ProtocolError, String(error));
+        return error.rpcCode;
+      } finally {
+        await client.close();
+      }
+    };
+    assert.equal(await subscribes(["http://127.0.0.1"]), "taken");
+    assert.equal(await subscribes([" http://127.0.0.1/ "]), "taken");
+    assert.equal(await subscribes([`http://127.0.0.1:${port}`]), "taken");
+    assert.equal(await subscribes([`http://127.0.0.1:${port === 65535 ? 1 : port + 1}`]), -32012);
+    assert.equal(await subscribes(["http://127.0.0.1:80"]), -32012); // a default port written out is that port
+    assert.equal(await subscribes(["https://127.0.0.1"]), -32012); // the scheme counts
+    assert.equal(await subscribes(["http://localhost"]), -32012); // and the host, as written
+    assert.equal(await subscribes([]), -32012);
+  });
+
   for (const [wire, clientFor] of WIRES) {
     it(`checks the secret before sending, and surfaces the server's refusals over ${wire}`, async () => {
       const client = clientFor(listener.url);
