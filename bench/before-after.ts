@@ -15,6 +15,9 @@
  * With `--shapes` (CPU time), the rows are the request-shape matrix (`SHAPES` in `bench/requests.ts`),
  * each shape against the floor fed its bytes; `--only <text>` keeps the shapes whose name contains it.
  * With `--grouped`, `add` is a grouped child's tool, called as `math.add` (`server.group()`'s lookup on the call path).
+ * With `--events`, this checkout's server also serves an event (`defineEvent()`: the events extension and its message
+ * middleware on every request), what a server with MCP Events pays on `tools/call` beside one without before; with
+ * `--intercept`, one anonymous extension's pass-through message middleware instead (what `--events` pays, isolated).
  *
  *   git worktree add /tmp/before <commit> && ln -s "$PWD/node_modules" /tmp/before/node_modules
  *   bun bench/before-after.ts --before /tmp/before [--middleware] [--cpu | --promise | --string | --shapes]
@@ -26,6 +29,8 @@ import process from "node:process";
 import { pathToFileURL } from "node:url";
 import * as v from "valibot";
 import * as after from "../mod.ts";
+import { defineExtension } from "../src/assembly/served-extensions.ts";
+import { defineEvent } from "../src/events/mod.ts";
 import { markBounded } from "../src/runtime/body-bound.ts";
 import { cpuTimePerCall, runScenario, runtime } from "./harness.ts";
 import { ADD_PARAMS, jsonPost, legacy, lite, modern, NAMED_HOST, rpc, SHAPES } from "./requests.ts";
@@ -43,6 +48,8 @@ const promiseRows = process.argv.includes("--promise");
 const stringRows = process.argv.includes("--string");
 const shapeRows = process.argv.includes("--shapes");
 const grouped = process.argv.includes("--grouped");
+const withEvents = process.argv.includes("--events");
+const withIntercept = process.argv.includes("--intercept");
 const only = process.argv.includes("--only") ? process.argv[process.argv.indexOf("--only") + 1] : "";
 const inCpuTime = promiseRows || stringRows || shapeRows || process.argv.includes("--cpu");
 const before = await import(pathToFileURL(`${process.argv[at + 1]}/mod.ts`).href) as typeof after;
@@ -62,6 +69,8 @@ function build(sdk: typeof after): Fetch {
   const server = grouped ? named("bench").group("math", named("math").tool(add)) : named("bench").tool(add);
   // One pass-through middleware, the shape both versions accept.
   if (withMiddleware) server.use((_call, next) => next() as never);
+  if (withEvents && sdk === after) server.event(defineEvent("bench.tick"));
+  if (withIntercept && sdk === after) server.extension(defineExtension().intercept((_message, _info, next) => next()));
   return server.fetch;
 }
 

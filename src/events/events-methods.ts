@@ -1,8 +1,8 @@
 /**
  * The methods of MCP Events (SEP-3415 "Events Extension", `io.modelcontextprotocol/events`; ChatGPT's MCP Events):
  * `events/list`, `events/subscribe` (an idempotent upsert keyed by principal, callback, event and arguments; a new
- * callback answers a challenge first; a new secret is a rotation) and `events/unsubscribe`, served as an extension,
- * with ChatGPT's top-level `capabilities.events` added to `server/discover` and `initialize` by its middleware.
+ * callback answers a challenge first; a new secret is a rotation) and `events/unsubscribe`, served as an extension;
+ * ChatGPT's top-level `capabilities.events` is added beside the extension's entry where MCP's capabilities are built.
  *
  * @module
  */
@@ -11,7 +11,6 @@ import { ProtocolError } from "../errors/error.ts";
 import { defineExtension } from "../assembly/served-extensions.ts";
 import { base64urlEncode } from "../codec/base64url.ts";
 import { isObject } from "../internal/is-object.ts";
-import type { MessageMiddleware } from "../message-middleware/message-middleware.ts";
 import { checkCallback, endSubscription, type Subscription, verifyCallback } from "./delivery/mod.ts";
 import {
   type EventsRuntime,
@@ -176,14 +175,6 @@ function list(runtime: EventsRuntime, ctx: ExtensionContext): Params {
     })));
 }
 
-/** ChatGPT's profile reads `capabilities.events` at the top level: added to `server/discover` and `initialize`. */
-const topLevelCapability: MessageMiddleware = (message, info, next) => {
-  const result = message.result;
-  if (info.direction !== "out" || (info.method !== "server/discover" && info.method !== "initialize")) return next();
-  if (!isObject(result) || !isObject(result.capabilities)) return next();
-  return next({ ...message, result: { ...result, capabilities: { ...result.capabilities, events: {} } } });
-};
-
 /**
  * The events extension of one server's runtime.
  *
@@ -194,6 +185,5 @@ export function eventsExtension(runtime: EventsRuntime): Extension {
   return defineExtension(EVENTS_EXTENSION)
     .method("events/list", PARAMS, (_params, ctx) => list(runtime, ctx))
     .method("events/subscribe", PARAMS, (params, ctx) => subscribe(runtime, params, ctx))
-    .method("events/unsubscribe", PARAMS, (params, ctx) => unsubscribe(runtime, params, ctx))
-    .intercept(topLevelCapability);
+    .method("events/unsubscribe", PARAMS, (params, ctx) => unsubscribe(runtime, params, ctx));
 }

@@ -64,6 +64,15 @@ describe("checkCallback", () => {
     );
   });
 
+  it("echoes at most 200 characters of a refused host (a 5,000-character name)", async () => {
+    const host = `${"a".repeat(5_000)}.example`;
+    await assert.rejects(checkCallback(`https://${host}/hook`, [], () => Promise.resolve(["10.0.0.1"])), (error) => {
+      assert.ok(error instanceof CallbackRefusedError, String(error));
+      assert.ok(error.message.length < 300, `${error.message.length} characters`);
+      return true;
+    });
+  });
+
   it("checks a literal address without DNS", async () => {
     const lookup = () => Promise.reject(new Error("no DNS for literals"));
     await checkCallback("https://93.184.215.14/in", [], lookup);

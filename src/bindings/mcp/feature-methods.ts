@@ -57,7 +57,10 @@ export function addServedExtensions(
 ): void {
   for (const feature of registry.features) {
     const extension = (feature as Partial<McpFeature>).mcp?.extension;
-    if (extension) (capabilities.extensions ??= {})[extension.id] = advertisedSettings(extension, added);
+    if (!extension) continue;
+    (capabilities.extensions ??= {})[extension.id] = advertisedSettings(extension, added);
+    // ChatGPT's profile of MCP Events reads `capabilities.events` (OpenAI's MCP Events guide); SEP-3415 the extension.
+    if (extension.id === "io.modelcontextprotocol/events") (capabilities as Record<string, unknown>).events = {};
   }
 }
 

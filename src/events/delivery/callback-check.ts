@@ -7,6 +7,7 @@
  * @module
  */
 import { ProtocolError } from "../../errors/error.ts";
+import { echoed } from "../../internal/echo.ts";
 import { isAddressLiteral, refusedAddress } from "./address-ranges.ts";
 
 /** SEP-3415's code for a forbidden request: here, a callback URL refused. */
@@ -72,7 +73,7 @@ export async function checkCallback(url: string, allow: readonly string[], looku
   const host = parsed.hostname;
   if (isAddressLiteral(host)) {
     const why = refusedAddress(host);
-    if (why !== undefined) throw new CallbackRefusedError("address", `${host} is ${why}`);
+    if (why !== undefined) throw new CallbackRefusedError("address", `${echoed(host)} is ${why}`);
     return;
   }
   let addresses: readonly string[];
@@ -80,13 +81,13 @@ export async function checkCallback(url: string, allow: readonly string[], looku
     addresses = await (lookup ?? systemLookup)(host);
   } catch (error) {
     if (error instanceof CallbackRefusedError) throw error;
-    throw new CallbackRefusedError("unresolved", `${host} does not resolve`);
+    throw new CallbackRefusedError("unresolved", `${echoed(host)} does not resolve`);
   }
-  if (addresses.length === 0) throw new CallbackRefusedError("unresolved", `${host} does not resolve`);
+  if (addresses.length === 0) throw new CallbackRefusedError("unresolved", `${echoed(host)} does not resolve`);
   for (const address of addresses) {
     const why = refusedAddress(address);
     // The address stays unsaid: the subscriber learns that the name is refused, not what it resolves to here.
-    if (why !== undefined) throw new CallbackRefusedError("address", `${host} resolves to ${why}`);
+    if (why !== undefined) throw new CallbackRefusedError("address", `${echoed(host)} resolves to ${why}`);
   }
 }
 
@@ -115,7 +116,7 @@ async function systemLookup(host: string): Promise<readonly string[]> {
     dns = await import("node:dns/promises");
   } catch {
     // No resolver here (a Worker without nodejs_compat): refused, never let through unchecked.
-    throw new CallbackRefusedError("unresolved", `${host} cannot be resolved here: this runtime has no node:dns`);
+    throw new CallbackRefusedError("unresolved", `${echoed(host)} cannot be resolved here: this runtime has no node:dns`);
   }
   return (await dns.lookup(host, { all: true, verbatim: true })).map((entry) => entry.address);
 }

@@ -1,0 +1,120 @@
+/**
+ * examples/events/README.md, run as it is written: its receiver and its server started with the README's command
+ * lines for the runtime running the tests (Deno's under `deno test`, Bun's under `bun test`) and its settings
+ * (the ports and `EVENTS_ALLOW_CALLBACKS` are this test's), then its subscribe-and-ship block and its unsubscribe
+ * block in bash: the subscription answers after the challenge, the first order reaches the receiver once, signed
+ * (the receiver checks it), the other customer's order and the order after the unsubscribe reach it not at all.
+ */
+import assert from "node:assert/strict";
+import { type ChildProcess, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import process from "node:process";
+import { after, describe, it } from "node:test";
+import { shellBlocks } from "../helpers/markdown.ts";
+import { freePort, listening, ROOT, run } from "../helpers/process.ts";
+
+const README = "examples/events/README.md";
+const blocks = shellBlocks(readFileSync(`${ROOT}${README}`, "utf8"), README);
+const commands = blocks.flatMap((block) => block.code.split("\n").map((line) => line.trim()));
+/** The runtime the README's command lines start with, for this test's runtime. */
+const RUNTIME = "Deno" in globalThis ? "deno" : "bun";
+
+/** The README's command line that starts `file` on this runtime: its environment and its arguments. */
+function commandOf(file: string): { env: Record<string, string>; argv: string[] } {
+  const line = commands.find((text) => text.endsWith(file) && text.split(/\s+/).includes(RUNTIME));
+  assert.ok(line !== undefined, `${README} starts ${file} on ${RUNTIME}`);
+  const words = line.split(/\s+/);
+  const env: Record<string, string> = {};
+  while (/^[A-Z_]+=/.test(words[0])) {
+    const [name, ...value] = words.shift()!.split("=");
+    env[name] = value.join("=");
+  }
+  return { env, argv: words };
+}
+
+/** Step 1's settings: its `export NAME=value` lines without a shell expansion (PATH is this test's). */
+const settings: Record<string, string> = {};
+for (const line of commands) {
+  const setting = /^export ([A-Z_]+)=([^$\s]+)$/.exec(line);
+  if (setting !== null) settings[setting[1]] = setting[2];
+}
+const shipBlock = blocks.find((block) => block.code.includes("events/subscribe"));
+const unsubscribeBlock = blocks.find((block) => block.code.includes("events/unsubscribe"));
+
+const children: ChildProcess[] = [];
+after(async () => {
+  for (const child of children) {
+    if (child.exitCode !== null || child.signalCode !== null) continue;
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    child.kill("SIGKILL");
+    await exited;
+  }
+});
+
+/** Starts a README command line with the settings and `env` over them; what it prints on stdout is `printed()`. */
+function start(argv: string[], env: Record<string, string>) {
+  const child = spawn(process.execPath, argv.slice(1), {
+    cwd: ROOT,
+    env: { ...process.env, ...settings, HOSTNAME: "127.0.0.1", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  children.push(child);
+  let out = "";
+  child.stdout!.on("data", (chunk) => out += String(chunk));
+  return { child, printed: () => out };
+}
+
+/** Waits until `printed()` matches, at most `timeoutMs`. */
+async function printed(read: () => string, pattern: RegExp, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!pattern.test(read())) {
+    if (Date.now() > deadline) assert.fail(`not printed within ${timeoutMs} ms: ${pattern}\n${read()}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe(`${README}: a server emits, a webhook receives`, () => {
+  it("names the settings, the command lines on this runtime, and the blocks to run", () => {
+    assert.match(settings.WEBHOOK_SECRET ?? "", /^whsec_/);
+    assert.ok((settings.MCPLITE_SECRET ?? "").length >= 32);
+    assert.equal(commandOf("examples/events/receiver.ts").env.PORT, "8788");
+    assert.equal(commandOf("examples/events/server.ts").env.PORT, "8787");
+    assert.ok(shipBlock && unsubscribeBlock);
+  });
+
+  it("subscribes (the challenge answered), delivers c1's order once, signed, and nothing after unsubscribing", {
+    timeout: 180_000,
+  }, async () => {
+    const receiverCommand = commandOf("examples/events/receiver.ts");
+    const serverCommand = commandOf("examples/events/server.ts");
+    const receiver = start(receiverCommand.argv, { PORT: String(await freePort()) });
+    const receiverUrl = await listening(receiver.child, 60_000);
+    const server = start(serverCommand.argv, {
+      PORT: String(await freePort()),
+      EVENTS_ALLOW_CALLBACKS: receiverUrl,
+    });
+    const serverUrl = await listening(server.child, 60_000);
+    const ours = (code: string) =>
+      code.replaceAll("http://127.0.0.1:8787", serverUrl).replaceAll("http://127.0.0.1:8788", receiverUrl);
+    const env = { ...process.env, ...settings, PATH: `${ROOT}node_modules/.bin:${process.env.PATH}` };
+
+    const shipped = await run("bash", ["-e", "-o", "pipefail", "-c", ours(shipBlock!.code)], 120_000, ROOT, env);
+    assert.equal(shipped.code, 0, `${shipped.stdout}${shipped.stderr}`);
+    assert.match(shipped.stdout, /"result":\{"id":"sub_[\w-]+","refreshBefore":"[^"]+","cursor":null/);
+    const calls = [...shipped.stdout.matchAll(/"deliveries": (\d+)/g)].map((m) => Number(m[1]));
+    assert.deepEqual(calls, [1, 0], shipped.stdout);
+    const eventId = /"eventId": "(evt_[\w-]+)"/.exec(shipped.stdout)![1];
+    await printed(receiver.printed, /order\.shipped .*"o1".*\(webhook-id evt_/);
+    assert.equal(
+      receiver.printed(),
+      `order.shipped {"orderId":"o1","customerId":"c1","carrier":"parcelco"} (webhook-id ${eventId})\n`,
+    );
+
+    const ended = await run("bash", ["-e", "-o", "pipefail", "-c", ours(unsubscribeBlock!.code)], 120_000, ROOT, env);
+    assert.equal(ended.code, 0, `${ended.stdout}${ended.stderr}`);
+    assert.match(ended.stdout, /"result":\{\}/);
+    assert.match(ended.stdout, /"deliveries": 0/);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    assert.doesNotMatch(receiver.printed(), /o3/);
+  });
+});
