@@ -6,13 +6,21 @@
  *
  * @module
  */
-import { newSecret } from "../client/client-events.ts";
+import { McpliteError } from "../errors/error.ts";
 import { eventWebhook } from "../events/receiver/event-webhook.ts";
 import { serve } from "../server/serve.ts";
 import type { ToolInfo } from "../client/transport.ts";
 import { argumentsFor } from "./arg-values.ts";
 import type { CommandContext } from "./command.ts";
 import { ExitCode, UsageError } from "./exit-errors.ts";
+
+/**
+ * The secret of this run's receiver and subscriptions, `whsec_` and the base64 of 32 random bytes (Standard Webhooks
+ * §Signing): the CLI owns both ends, so it makes its own.
+ */
+function newSecret(): string {
+  return `whsec_${btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))))}`;
+}
 
 /** How long each unsubscribe may take once Ctrl-C was pressed (the CLI exits 3 s after it anyway), in ms. */
 const UNSUBSCRIBE_MS = 2000;
@@ -36,9 +44,25 @@ export async function eventsCommand(ctx: CommandContext): Promise<number> {
     ? named.map((name) => listed.find((e) => e.name === name)!)
     : listed.filter((e) => !Array.isArray(e.delivery) || e.delivery.includes("webhook"));
   if (chosen.length === 0) throw new UsageError("the server lists no events to tail");
-  // --args and --arg as `call` reads them, against each event's input schema.
-  const inputs = chosen.map((e) => argumentsFor(e as unknown as ToolInfo, args.argsJson, args.argPairs));
-  const names = chosen.map((e) => e.name);
+  // --args and --arg as `call` reads them, against each event's input schema. An event whose required arguments
+  // they leave out is refused when named, and left out (saying so) when tailing every event listed: the server
+  // would refuse its subscription (-32602) and with it the whole run.
+  const tailed: { name: string; input: Record<string, unknown> }[] = [];
+  const lacking: string[] = [];
+  for (const event of chosen) {
+    const input = argumentsFor(event as unknown as ToolInfo, args.argsJson, args.argPairs);
+    const absent = missingArguments(event.inputSchema, input);
+    if (absent.length === 0) {
+      tailed.push({ name: event.name, input });
+      continue;
+    }
+    const why = `needs ${absent.join(", ")} (--arg ${absent[0]}=… or --args)`;
+    if (named.length > 0) throw new UsageError(`${event.name} ${why}`);
+    lacking.push(`${event.name} ${why}`);
+    await terminal.err(`mcplite: not tailing ${event.name}: it ${why}\n`);
+  }
+  if (tailed.length === 0) throw new UsageError(`no event to tail: ${lacking.join("; ")}`);
+  const names = tailed.map((e) => e.name);
   const secret = newSecret();
   const line = (value: unknown) => terminal.out(`${JSON.stringify(value)}\n`);
   const receive = eventWebhook({
@@ -51,8 +75,19 @@ export async function eventsCommand(ctx: CommandContext): Promise<number> {
   const url = `http://127.0.0.1:${listener.port}/`;
   const taken: string[] = [];
   try {
-    for (const [i, name] of names.entries()) {
-      taken.push((await client.events.subscribe(name, { arguments: inputs[i], url, secret }, { signal })).id);
+    for (const { name, input } of tailed) {
+      try {
+        taken.push((await client.events.subscribe(name, { arguments: input, url, secret }, { signal })).id);
+      } catch (error) {
+        // SEP-3415's -32012: the server refused this loopback callback, as it does unless it allow-lists it.
+        if (error instanceof McpliteError && error.rpcCode === -32012) {
+          await terminal.err(
+            `mcplite: the server refused the callback ${url} for ${name}; to tail on this machine it must list ` +
+              `http://127.0.0.1 in createServer({ events: { allowCallbacks } })\n`,
+          );
+        }
+        throw error;
+      }
     }
     await terminal.err(`mcplite: tailing ${names.join(", ")} at ${url} (Ctrl-C to stop)\n`);
     await new Promise<void>((resolve) => {
@@ -65,4 +100,18 @@ export async function eventsCommand(ctx: CommandContext): Promise<number> {
     await Promise.all(taken.map((id) => client.events.unsubscribe({ id }, options).catch(() => {})));
     await listener.close();
   }
+}
+
+/**
+ * The arguments an input schema requires (its top-level `required`, JSON Schema §10.3.2.3) that `input` leaves out.
+ *
+ * @param schema The event's input schema.
+ * @param input The arguments read from --args and --arg.
+ * @returns Their names, in the schema's order.
+ */
+function missingArguments(schema: unknown, input: Record<string, unknown>): string[] {
+  const required = (schema as { required?: unknown } | undefined)?.required;
+  return Array.isArray(required)
+    ? required.filter((key): key is string => typeof key === "string" && !(key in input))
+    : [];
 }

@@ -1,6 +1,6 @@
 /**
  * MCP Events in the client (ChatGPT's profile and SEP-3415): `events/list` followed to its last page,
- * `events/subscribe` by webhook with a Standard Webhooks secret generated when none is given, and
+ * `events/subscribe` by webhook with the caller's Standard Webhooks secret (checked before it is sent), and
  * `events/unsubscribe` by id or by what the subscription was taken with. Loaded with its first use.
  *
  * @module
@@ -30,23 +30,17 @@ export interface EventsBackend {
 /** Standard Webhooks: a secret is `whsec_` and the base64 of its key (24 to 64 bytes, Standard Webhooks §Signing). */
 const SECRET = /^whsec_([A-Za-z0-9+/]+={0,2})$/;
 
-/**
- * A new signing secret: `whsec_` and the base64 of 32 random bytes (Standard Webhooks §Signing).
- *
- * @returns The secret.
- */
-export function newSecret(): string {
-  return `whsec_${btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))))}`;
-}
-
-/** Refuses a secret Standard Webhooks would not sign with. */
-function checkSecret(secret: string): string {
-  const key = SECRET.exec(secret)?.[1];
-  const bytes = key === undefined ? 0 : atob(key).length;
+/** Refuses a secret Standard Webhooks would not sign with (none given included), as a TypeError. */
+function checkSecret(secret: unknown): string {
+  const key = typeof secret === "string" ? SECRET.exec(secret)?.[1].replace(/=+$/, "") : undefined;
+  // base64 of n characters holds floor(3n / 4) bytes; one character past a multiple of 4 is no base64 at all.
+  const bytes = key === undefined || key.length % 4 === 1 ? 0 : Math.floor(key.length * 3 / 4);
   if (bytes < 24 || bytes > 64) {
-    throw new TypeError("events.subscribe(): the secret must be `whsec_` and the base64 of 24 to 64 random bytes");
+    throw new TypeError(
+      "events.subscribe(): `secret` is required: `whsec_` and the base64 of 24 to 64 random bytes (Standard Webhooks)",
+    );
   }
-  return secret;
+  return secret as string;
 }
 
 /**
@@ -71,7 +65,7 @@ export function createEventsApi(backend: EventsBackend): EventsApi<UntypedEvents
       return events;
     },
     async subscribe(name, subscription: SubscribeOptions, options) {
-      const secret = subscription.secret === undefined ? newSecret() : checkSecret(subscription.secret);
+      const secret = checkSecret(subscription.secret);
       const { ttlMs, maxAgeMs, cursor } = subscription;
       const result = await backend.request("events/subscribe", {
         name,
@@ -89,7 +83,6 @@ export function createEventsApi(backend: EventsBackend): EventsApi<UntypedEvents
         refreshBefore: typeof result.refreshBefore === "string" ? result.refreshBefore : null,
         cursor: typeof result.cursor === "string" ? result.cursor : null,
         truncated: result.truncated === true,
-        secret,
       };
       return answer;
     },

@@ -34,8 +34,9 @@ export type EventsOf<S> = unknown extends S ? { [name: string]: { input: Record<
  * `client.events`: lists a server's events, subscribes to one by webhook, and ends a subscription. Its module loads
  * with the first call. Over MCP the methods are `events/list`, `events/subscribe` and `events/unsubscribe`; over
  * MCP-lite the same JSON-RPC methods at `/rpc`. A server serves ChatGPT's profile of a subscription unless the client
- * declares SEP-3415's extension (`createClient(url, { extensions: { "io.modelcontextprotocol/events": {} } })`); the
- * two differ in the `webhook-id` a delivery carries, and `eventWebhook()` takes both.
+ * declares SEP-3415's extension (`createClient(url, { extensions: { "io.modelcontextprotocol/events": {} } })`, on MCP:
+ * MCP-lite carries no client capabilities); the two differ in the `webhook-id` a delivery carries, and
+ * `eventWebhook()` takes both.
  *
  * @typeParam E The server's events.
  *
@@ -57,9 +58,11 @@ export type EventsOf<S> = unknown extends S ? { [name: string]: { input: Record<
  * };
  * const client = createClient(server, { transport: "mcp-lite" });
  * assert.deepEqual((await client.events.list()).map((e) => e.name), ["order.shipped"]);
+ * // The receiver at `url` knows the secret first (eventWebhook({ secret })): the server's challenge is signed with it.
+ * const secret = `whsec_${btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))))}`;
  * const url = "https://example.com/hook";
- * const sub = await client.events.subscribe("order.shipped", { arguments: { customerId: "c1" }, url });
- * assert.match(sub.secret, /^whsec_/); // generated: give it to the receiver, eventWebhook({ secret })
+ * const sub = await client.events.subscribe("order.shipped", { arguments: { customerId: "c1" }, url, secret });
+ * assert.equal(sub.id, "sub_1");
  * ```
  */
 export interface EventsApi<E> {
@@ -87,12 +90,14 @@ export interface EventsApi<E> {
   >;
   /**
    * Subscribes to an event by webhook (`events/subscribe`). Subscribing again with the same arguments and callback
-   * renews the subscription (same id); the server checks the callback (a signed challenge) before a new one is live.
+   * renews the subscription (same id); the server checks the callback (a challenge signed with the secret) before a
+   * new one is live, and before this answers: the receiver must know the secret already.
    *
    * @param name The event.
    * @param subscription Its arguments, the callback URL, the secret, the lifetime.
    * @param options A signal and timeouts.
-   * @returns The subscription, with its secret.
+   * @returns The subscription.
+   * @throws {TypeError} When the secret is not a Standard Webhooks secret (nothing is sent).
    */
   subscribe<N extends keyof E & string>(
     name: N,
@@ -104,12 +109,12 @@ export interface EventsApi<E> {
          */
         url: string | URL;
         /**
-         * The Standard Webhooks secret deliveries are signed with (`whsec_` and base64 of 24 to 64 bytes); generated
-         * (32 random bytes) when omitted, and returned either way. The server's challenge to a new subscription comes
-         * before the answer, signed with it: a receiver that must already know it is given one made beforehand.
-         * Subscribing again with a new one rotates it (the server signs with both for a while).
+         * The Standard Webhooks secret deliveries are signed with: `whsec_` and the base64 of 24 to 64 random bytes,
+         * made by the caller and given to the receiver first (`eventWebhook({ secret })`), since the server's
+         * challenge to a new subscription, signed with it, comes before `subscribe()` answers. Subscribing again with
+         * a new one rotates it (the server signs with both for a while).
          */
-        secret?: string;
+        secret: string;
         /** How long it lives before it must be renewed, in ms (the server's default 24 h, at most 7 days). */
         ttlMs?: number;
         /** The oldest occurrence to replay on a new subscription, in ms (SEP-3415). */
@@ -131,8 +136,6 @@ export interface EventsApi<E> {
     cursor: string | null;
     /** Whether occurrences older than `maxAgeMs` were left out (SEP-3415). */
     truncated: boolean;
-    /** The signing secret: the one given, or the one generated. */
-    secret: string;
   }>;
   /**
    * Ends a subscription (`events/unsubscribe`): by its id, or by the event's name, arguments and callback.

@@ -31,10 +31,19 @@ function positive(value: number | undefined, fallback: number, name: string): nu
   return value;
 }
 
+/**
+ * An `allowCallbacks` entry, checked (a URL) and kept as written: its `.origin` would drop a default port written
+ * out (`http://127.0.0.1:80`), and an entry without a port allows every port of its host.
+ */
+function allowedOrigin(entry: string): string {
+  new URL(entry); // throws a TypeError for what is not a URL
+  return entry.trim();
+}
+
 /** The defaults of the events options, checked. */
 function resolved(options: EventsOptions = {}): Required<EventsOptions> {
   return {
-    allowCallbacks: [...(options.allowCallbacks ?? [])].map((origin) => new URL(origin).origin),
+    allowCallbacks: [...(options.allowCallbacks ?? [])].map(allowedOrigin),
     ttlMs: positive(options.ttlMs, 24 * HOUR, "ttlMs"),
     maxTtlMs: positive(options.maxTtlMs, 7 * 24 * HOUR, "maxTtlMs"),
     rotationGraceMs: positive(options.rotationGraceMs, 24 * HOUR, "rotationGraceMs"),

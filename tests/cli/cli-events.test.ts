@@ -1,16 +1,34 @@
 /**
  * `mcplite events tail` end to end, as a user runs it (a child process of the runtime running the tests), against
- * the FIXTURE events server written from issue 77's brief (tests/helpers/events-fixture.ts, to be replaced by the
- * real server's when it lands): it subscribes through the fixture's challenge, prints each delivery as a JSON line,
- * and unsubscribes on SIGINT.
+ * our real events server (`createServer(…).event(defineEvent(…))`, callbacks allowed on `http://127.0.0.1` at any
+ * port) served on 127.0.0.1: it subscribes through the server's challenge with a secret of its own, prints each
+ * delivery as a JSON line, and unsubscribes on SIGINT.
  */
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
 import { after, before, describe, it } from "node:test";
-import { type EventsFixture, startEventsFixture } from "../helpers/events-fixture.ts";
+import * as v from "valibot";
+import { createMemoryResultStore, createServer, serve } from "../../mod.ts";
+import { defineEvent } from "../../src/events/mod.ts";
+import type { Listener } from "../../src/types.ts";
 import { cliCommand } from "./cli-helpers.ts";
 
-let fixture: EventsFixture;
+const shipped = defineEvent("order.shipped")
+  .describe("An order left the warehouse")
+  .input(v.object({ customerId: v.string() }))
+  .payload(v.object({ orderId: v.string(), customerId: v.string() }))
+  .match((input, payload) => input.customerId === payload.customerId);
+const low = defineEvent("stock.low").payload(v.object({ sku: v.string() }));
+
+const server = createServer({
+  name: "shop",
+  version: "1.0.0",
+  secret: "cli-events-tests-secret-0123456789abcdef",
+  resultStore: createMemoryResultStore(),
+  events: { allowCallbacks: ["http://127.0.0.1"] }, // no port: the CLI's receiver listens on a free one
+}).event(shipped).event(low);
+
+let listener: Listener;
 
 /** A running `mcplite events tail`: its output so far, and a wait for a pattern in it (bounded in time). */
 function tail(args: string[]) {
@@ -52,25 +70,26 @@ function assertStopped(closed: { code: number | null; signal: string | null }, s
 
 describe("mcplite events tail", () => {
   before(async () => {
-    fixture = await startEventsFixture();
+    listener = await serve(server, { port: 0, hostname: "127.0.0.1", quiet: true });
   });
   after(async () => {
-    await fixture.close();
+    await listener.close();
   });
 
   it("subscribes to the event named, prints each delivery as a JSON line, and unsubscribes on SIGINT", {
     timeout: 60_000,
   }, async () => {
-    fixture.subscriptions.clear();
-    const run = tail([`${fixture.url}/mcp`, "order.shipped", "--wire", "mcp", "--arg", "customerId=c1"]);
+    const run = tail([`${listener.url}/mcp`, "order.shipped", "--wire", "mcp", "--arg", "customerId=c1"]);
     try {
       await run.waitFor("stderr", /tailing order\.shipped at http:\/\/127\.0\.0\.1:\d+\//);
-      assert.equal(fixture.subscriptions.size, 1);
-      assert.deepEqual([...fixture.subscriptions.values()][0].arguments, { customerId: "c1" });
-      assert.deepEqual(await fixture.emit("order.shipped", { orderId: "o1", customerId: "c1" }), [204]);
+      // Subscribed with customerId c1 only: the server's match hands it c1's orders, not c2's.
+      assert.equal((await server.emit("order.shipped", { orderId: "o0", customerId: "c2" })).deliveries, 0);
+      const { eventId, deliveries } = await server.emit("order.shipped", { orderId: "o1", customerId: "c1" });
+      assert.equal(deliveries, 1);
       await run.waitFor("stdout", /\n/);
       const [line] = run.out.stdout.trim().split("\n").map((l) => JSON.parse(l));
       assert.equal(line.name, "order.shipped");
+      assert.equal(line.eventId, eventId);
       assert.deepEqual(line.data, { orderId: "o1", customerId: "c1" });
       assert.match(line.subscriptionId, /^sub_/);
       assert.equal(line.webhookId, line.eventId);
@@ -78,30 +97,68 @@ describe("mcplite events tail", () => {
       run.child.kill("SIGINT");
     }
     assertStopped(await run.closed, run.out.stderr);
-    assert.equal(fixture.subscriptions.size, 0, "unsubscribed on SIGINT");
+    const after = await server.emit("order.shipped", { orderId: "o2", customerId: "c1" });
+    assert.equal(after.deliveries, 0, "unsubscribed on SIGINT");
   });
 
   it(
-    "tails every event the server lists when none is named (a bare origin: MCP-lite)",
+    "tails every event the server lists when none is named (a bare origin: MCP-lite), leaving out those it lacks arguments for",
     { timeout: 60_000 },
     async () => {
-      fixture.subscriptions.clear();
-      const run = tail([fixture.url]);
+      const run = tail([listener.url]);
       try {
-        await run.waitFor("stderr", /tailing order\.shipped, stock\.low at/);
-        assert.deepEqual([...fixture.subscriptions.values()].map((s) => s.name).sort(), ["order.shipped", "stock.low"]);
-        await fixture.emit("stock.low", { sku: "s1" });
+        await run.waitFor("stderr", /tailing stock\.low at/);
+        assert.match(
+          run.out.stderr,
+          /not tailing order\.shipped: it needs customerId \(--arg customerId=… or --args\)/,
+        );
+        assert.equal((await server.emit("stock.low", { sku: "s1" })).deliveries, 1);
         await run.waitFor("stdout", /"stock\.low"/);
+        assert.deepEqual(JSON.parse(run.out.stdout.trim()).data, { sku: "s1" });
       } finally {
         run.child.kill("SIGINT");
       }
       assertStopped(await run.closed, run.out.stderr);
-      assert.equal(fixture.subscriptions.size, 0);
+      assert.equal((await server.emit("stock.low", { sku: "s2" })).deliveries, 0);
     },
   );
 
+  it("tails every event listed with the arguments given to all (--arg)", { timeout: 60_000 }, async () => {
+    const run = tail([listener.url, "--arg", "customerId=c9"]);
+    try {
+      await run.waitFor("stderr", /tailing order\.shipped, stock\.low at/);
+      assert.equal((await server.emit("order.shipped", { orderId: "o9", customerId: "c9" })).deliveries, 1);
+      await run.waitFor("stdout", /"o9"/);
+    } finally {
+      run.child.kill("SIGINT");
+    }
+    assertStopped(await run.closed, run.out.stderr);
+    assert.equal((await server.emit("order.shipped", { orderId: "o9", customerId: "c9" })).deliveries, 0);
+  });
+
+  it("refuses a named event whose required arguments are not given (exit 2), subscribing to nothing", async () => {
+    const run = tail([listener.url, "order.shipped"]);
+    assert.equal((await run.closed).code, 2);
+    assert.match(run.out.stderr, /order\.shipped needs customerId \(--arg customerId=… or --args\)/);
+  });
+
+  it("says the server must allow-list http://127.0.0.1 when it refuses the callback (-32012, exit 2)", async () => {
+    const strict = createServer({ name: "strict", version: "1.0.0", resultStore: createMemoryResultStore() })
+      .event(low);
+    const served = await serve(strict, { port: 0, hostname: "127.0.0.1", quiet: true });
+    try {
+      const run = tail([served.url, "stock.low"]);
+      assert.equal((await run.closed).code, 2, run.out.stderr); // an error (ExitCode.Error)
+      assert.match(run.out.stderr, /refused the callback http:\/\/127\.0\.0\.1:\d+\/ for stock\.low/);
+      assert.match(run.out.stderr, /allowCallbacks/);
+      assert.match(run.out.stderr, /The callback URL is refused: it is not https/);
+    } finally {
+      await served.close();
+    }
+  });
+
   it("refuses an event the server does not list, naming those it does (exit 2)", { timeout: 60_000 }, async () => {
-    const run = tail([fixture.url, "order.shiped"]);
+    const run = tail([listener.url, "order.shiped"]);
     assert.equal((await run.closed).code, 2);
     assert.match(run.out.stderr, /no event named "order\.shiped" \(the server lists order\.shipped, stock\.low\)/);
   });

@@ -29,19 +29,24 @@ export async function typos() {
 `;
 
 /**
- * A user's subscriptions with two typos: an unknown event name, and an argument key the event does not take. The
- * server type is spelled out (each event's phantom `"~types"`) until `defineEvent()` lands.
+ * A user's subscriptions with three mistakes: an unknown event name, an argument key the event does not take, and
+ * no secret (the caller makes it, since its receiver must know it before the server's challenge).
  */
 const EVENTS_SNIPPET = `
-import type { Server } from "./src/server/server.ts";
+import * as v from "valibot";
+import { createServer } from "./mod.ts";
+import { defineEvent } from "./src/events/mod.ts";
 import { createClient } from "./src/client/mod.ts";
 
-type Shipped = { "~types"?: { input: { customerId: string }; payload: { orderId: string } } };
-declare const server: Server<{}, { "order.shipped": Shipped; "stock.low": Shipped }>;
+const shipped = defineEvent("order.shipped").input(v.object({ customerId: v.string() }));
+const server = createServer({ name: "shop", version: "1.0.0" }).event(shipped).event(defineEvent("stock.low"));
 const client = createClient<typeof server>("http://127.0.0.1:8000");
+const secret = "whsec_MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=";
+const url = "https://example.com/";
 export async function typos() {
-  await client.events.subscribe("order.shiped", { arguments: { customerId: "c1" }, url: "https://example.com/" });
-  await client.events.subscribe("order.shipped", { arguments: { customer: "c1" }, url: "https://example.com/" });
+  await client.events.subscribe("order.shiped", { arguments: { customerId: "c1" }, url, secret });
+  await client.events.subscribe("order.shipped", { arguments: { customer: "c1" }, url, secret });
+  await client.events.subscribe("order.shipped", { arguments: { customerId: "c1" }, url });
 }
 `;
 
@@ -63,7 +68,7 @@ describe("client type errors", () => {
   );
 
   it(
-    "name the events a wrong event name could have been, and the argument key a subscription does not take",
+    "name the events a wrong event name could have been, the argument key a subscription does not take, the secret",
     { timeout: 180_000 },
     async () => {
       const { code, stderr: text } = await run(DENO, ["eval", "--check", EVENTS_SNIPPET], 170_000, ROOT, {
@@ -76,6 +81,10 @@ describe("client type errors", () => {
         /Argument of type '"order\.shiped"' is not assignable to parameter of type '"order\.shipped" \| "stock\.low"'\./,
       );
       assert.match(text, /'customer' does not exist in type '\{ customerId: string; \}'/);
+      assert.match(
+        text,
+        /Property 'secret' is missing in type '\{ arguments: \{ customerId: string; \}; url: string; \}'/,
+      );
       assert.doesNotMatch(text, /EventsOf<|NonNullable</, "no generic machinery in the messages");
     },
   );

@@ -1,136 +1,284 @@
 /**
- * `client.events` against a FIXTURE server written from issue 77's brief of the wire (tests/helpers/events-fixture.ts,
- * to be replaced by the real server's tests when it lands), over MCP 2026-07-28, MCP 2025-11-25 and MCP-lite: the
- * list followed across pages, a subscription whose challenge an `eventWebhook()` receiver answers, a delivery
- * received, a renewal (same id), a rotation, unsubscribing by name and by id, the secret generated, and errors.
+ * `client.events` against our real events server (`createServer(…).event(defineEvent(…))`, its callbacks allowed on
+ * `http://127.0.0.1`, any port) served on 127.0.0.1, over MCP 2026-07-28, MCP 2025-11-25 and MCP-lite: the list
+ * followed across pages, a subscription whose challenge an `eventWebhook()` receiver answers, a typed event
+ * received, a renewal (same id), a rotation (both secrets sign during the grace), unsubscribing by name and by id,
+ * the caller's secret checked before sending, and the server's errors as `ProtocolError`s with SEP-3415's codes.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { serve } from "../../mod.ts";
+import * as v from "valibot";
+import { createMemoryResultStore, createServer, mcpBinding, mcpLiteBinding, serve } from "../../mod.ts";
 import { createClient } from "../../src/client/mod.ts";
 import { ProtocolError } from "../../src/errors/mod.ts";
+import { defineEvent } from "../../src/events/mod.ts";
 import { eventWebhook } from "../../src/events/receiver/event-webhook.ts";
 import type { Listener } from "../../src/types.ts";
-import { type EventsFixture, startEventsFixture } from "../helpers/events-fixture.ts";
 
 const SECRET = `whsec_${btoa("0123456789abcdef0123456789abcdef")}`;
 const NEXT = `whsec_${btoa("fedcba9876543210fedcba9876543210")}`;
+const EXT = "io.modelcontextprotocol/events";
 
-let fixture: EventsFixture;
+const shipped = defineEvent("order.shipped")
+  .describe("An order left the warehouse")
+  .input(v.object({ customerId: v.string() }))
+  .payload(v.object({ orderId: v.string(), customerId: v.string() }))
+  .match((input, payload) => input.customerId === payload.customerId);
+const low = defineEvent("stock.low")
+  .input(v.object({ region: v.optional(v.string()) }))
+  .payload(v.object({ sku: v.string() }));
+
+/** The server: two events, MCP's lists one item a page (so that the client follows `nextCursor`). */
+const server = createServer({
+  name: "shop",
+  version: "1.0.0",
+  secret: "a client-events test secret of at least 32 bytes",
+  resultStore: createMemoryResultStore(),
+  bindings: [mcpLiteBinding(), mcpBinding({ pageSize: 1 })],
+  events: { allowCallbacks: ["http://127.0.0.1"] }, // no port: the receiver's, whichever it is
+}).event(shipped).event(low);
+
+/** A delivery the receiver took: what `onEvent` got, and which single secret's receiver its signature passed. */
+interface Taken {
+  readonly subscriptionId: string;
+  readonly webhookId: string;
+  readonly event: { eventId: string; name: string; data: unknown };
+  readonly path: string;
+}
+
+let listener: Listener;
 let receiver: Listener;
-const received: { subscriptionId: string; name: string; data: unknown }[] = [];
+const taken: Taken[] = [];
+/** What a receiver knowing only SECRET, only NEXT, or neither answered each event POST, by `webhook-id`. */
+const alone = new Map<string, { old: number; next: number; neither: number }>();
 
 const WIRES = [
-  ["MCP 2026-07-28", (url: string) => createClient(`${url}/mcp`, { transport: "mcp" })],
-  ["MCP 2025-11-25", (url: string) => createClient(`${url}/mcp`, { transport: "mcp", protocolVersion: "2025-11-25" })],
-  ["MCP-lite", (url: string) => createClient(url, { transport: "mcp-lite" })],
+  ["MCP 2026-07-28", (url: string, o = {}) => createClient(`${url}/mcp`, { transport: "mcp", ...o })],
+  [
+    "MCP 2025-11-25",
+    (url: string, o = {}) => createClient(`${url}/mcp`, { transport: "mcp", protocolVersion: "2025-11-25", ...o }),
+  ],
+  ["MCP-lite", (url: string, o = {}) => createClient(url, { transport: "mcp-lite", ...o })],
 ] as const;
 
-describe("client.events against the fixture server", () => {
+/** Waits (at most 10 s) until `found` returns something, and returns it. */
+async function eventually<T>(found: () => T | undefined, what: string): Promise<T> {
+  const until = Date.now() + 10_000;
+  for (;;) {
+    const value = found();
+    if (value !== undefined) return value;
+    if (Date.now() > until) throw new Error(`not within 10 s: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/** The delivery of an emitted event at a callback path, once it arrived. */
+const deliveryOf = (eventId: string, path: string) =>
+  eventually(() => taken.find((t) => t.event.eventId === eventId && t.path === path), `${eventId} at ${path}`);
+
+describe("client.events against the real events server", () => {
   before(async () => {
-    fixture = await startEventsFixture();
-    const receive = eventWebhook({
-      secrets: [SECRET, NEXT],
-      onEvent: ({ subscriptionId, event }) =>
-        void received.push({ subscriptionId, name: event.name, data: event.data }),
-    });
-    receiver = await serve({ fetch: receive }, { port: 0, hostname: "127.0.0.1", quiet: true });
+    // One eventWebhook() per callback path (each knows both secrets), and three that each know one secret or none.
+    const receivers = new Map<string, (request: Request) => Promise<Response>>();
+    const receiverAt = (path: string) => {
+      let receive = receivers.get(path);
+      if (receive === undefined) {
+        receive = eventWebhook<typeof server>({
+          secrets: [SECRET, NEXT],
+          onEvent: ({ subscriptionId, webhookId, event }) => {
+            // Typed by the server's events: a union by name, each with its payload's type (checked by deno test).
+            const data: { orderId: string; customerId: string } | { sku: string } = event.name === "order.shipped"
+              ? { orderId: event.data.orderId, customerId: event.data.customerId }
+              : { sku: event.data.sku };
+            taken.push({ subscriptionId, webhookId, event: { ...event, data }, path });
+          },
+        });
+        receivers.set(path, receive);
+      }
+      return receive;
+    };
+    const old = eventWebhook({ secret: SECRET, onEvent: () => {} });
+    const next = eventWebhook({ secret: NEXT, onEvent: () => {} });
+    const neither = eventWebhook({ secret: `whsec_${btoa("a secret no subscription was given")}`, onEvent: () => {} });
+    receiver = await serve({
+      fetch: async (request: Request) => {
+        const id = request.headers.get("webhook-id") ?? "";
+        if (!id.startsWith("vrf_")) {
+          const [a, b, c] = await Promise.all([old, next, neither].map((r) => r(request.clone())));
+          alone.set(id, { old: a.status, next: b.status, neither: c.status });
+        }
+        return await receiverAt(new URL(request.url).pathname)(request);
+      },
+    }, { port: 0, hostname: "127.0.0.1", quiet: true });
+    listener = await serve(server, { port: 0, hostname: "127.0.0.1", quiet: true });
   });
   after(async () => {
+    await listener.close();
     await receiver.close();
-    await fixture.close();
   });
 
-  for (const [wire, clientFor] of WIRES) {
-    it(`lists, subscribes, receives, renews and unsubscribes over ${wire}`, async () => {
-      fixture.subscriptions.clear();
-      received.length = 0;
-      const client = clientFor(fixture.url);
+  for (const [n, [wire, clientFor]] of WIRES.entries()) {
+    it(`lists, subscribes, receives, renews, rotates and unsubscribes over ${wire}`, async () => {
+      const client = clientFor(listener.url);
+      const path = `/wire${n}`;
+      const url = `${receiver.url}${path}`;
       try {
         const listed = await client.events.list();
-        assert.deepEqual(listed.map((e) => e.name), ["order.shipped", "stock.low"]); // two pages
+        assert.deepEqual(listed.map((e) => e.name), ["order.shipped", "stock.low"]); // two pages on MCP
         assert.equal(listed[0].description, "An order left the warehouse");
+        assert.deepEqual(listed[0].delivery, ["webhook"]);
+        assert.equal(
+          (listed[0].inputSchema as { properties: { customerId: { type: string } } }).properties
+            .customerId.type,
+          "string",
+        );
 
-        const url = `${receiver.url}/hook`;
-        const args = { customerId: "c1" };
+        const args = { customerId: `c${n}` };
         const sub = await client.events.subscribe("order.shipped", { arguments: args, url, secret: SECRET });
-        assert.match(sub.id, /^sub_/);
-        assert.equal(sub.secret, SECRET);
+        assert.match(sub.id, /^sub_[A-Za-z0-9_-]+$/);
+        assert.equal("secret" in sub, false, "the caller has the secret: the answer does not carry it");
         assert.equal(sub.cursor, null);
         assert.equal(sub.truncated, false);
         assert.ok(Date.parse(sub.refreshBefore!) > Date.now());
 
-        assert.deepEqual(await fixture.emit("order.shipped", { orderId: "o1", customerId: "c1" }), [204]);
-        assert.deepEqual(await fixture.emit("order.shipped", { orderId: "o2", customerId: "c2" }), []);
-        assert.deepEqual(received, [
-          { subscriptionId: sub.id, name: "order.shipped", data: { orderId: "o1", customerId: "c1" } },
-        ]);
+        // Delivered asynchronously: emit answers once it handed the occurrence over.
+        const first = await server.emit("order.shipped", { orderId: "o1", customerId: `c${n}` });
+        assert.equal(first.deliveries, 1);
+        assert.equal((await server.emit("order.shipped", { orderId: "o2", customerId: "nobody" })).deliveries, 0);
+        const got = await deliveryOf(first.eventId, path);
+        assert.equal(got.subscriptionId, sub.id);
+        assert.equal(got.webhookId, first.eventId, "ChatGPT's profile: the webhook-id is the event's id");
+        assert.equal(got.event.name, "order.shipped");
+        assert.deepEqual(got.event.data, { orderId: "o1", customerId: `c${n}` });
+        assert.deepEqual(alone.get(got.webhookId), { old: 204, next: 401, neither: 401 });
 
-        // Renewal: the same id; with a new secret, a rotation (both sign for a while).
+        // Renewal: the same id, a later expiry.
         const renewed = await client.events.subscribe("order.shipped", {
           arguments: args,
           url,
-          secret: NEXT,
-          ttlMs: 60_000,
+          secret: SECRET,
+          ttlMs: 7_200_000,
         });
         assert.equal(renewed.id, sub.id);
-        assert.deepEqual(fixture.subscriptions.get(sub.id)?.secrets, [NEXT, SECRET]);
+        assert.ok(Date.parse(renewed.refreshBefore!) > Date.now() + 3_600_000);
 
+        // Rotation: a new secret, the same id; during the grace both secrets sign each delivery.
+        const rotated = await client.events.subscribe("order.shipped", { arguments: args, url, secret: NEXT });
+        assert.equal(rotated.id, sub.id);
+        const second = await server.emit("order.shipped", { orderId: "o3", customerId: `c${n}` });
+        await deliveryOf(second.eventId, path);
+        assert.deepEqual(alone.get(second.eventId), { old: 204, next: 204, neither: 401 });
+
+        // Unsubscribing by name, arguments and callback; then by id.
         await client.events.unsubscribe("order.shipped", { arguments: args, url });
-        assert.equal(fixture.subscriptions.size, 0);
-        const again = await client.events.subscribe("stock.low", { url, secret: SECRET });
+        assert.equal((await server.emit("order.shipped", { orderId: "o4", customerId: `c${n}` })).deliveries, 0);
+        const again = await client.events.subscribe("stock.low", { url, secret: SECRET }); // arguments optional
+        assert.equal((await server.emit("stock.low", { sku: `s${n}` })).deliveries, 1);
         await client.events.unsubscribe({ id: again.id });
-        assert.equal(fixture.subscriptions.size, 0);
+        assert.equal((await server.emit("stock.low", { sku: `s${n}` })).deliveries, 0);
+        await assert.rejects(client.events.unsubscribe({ id: again.id }), (error) => {
+          assert.ok(error instanceof ProtocolError, String(error));
+          assert.equal(error.rpcCode, -32011); // gone
+          return true;
+        });
       } finally {
         await client.close();
       }
     });
   }
 
-  it("generates a whsec_ secret of 32 random bytes when none is given, sends it and returns it", async () => {
-    let seen: string | undefined;
-    // A callback that echoes the challenge without checking it: this test is about the secret the client sent.
-    const echo = await serve({
-      fetch: async (request: Request) => Response.json({ challenge: (await request.json()).challenge }),
-    }, { port: 0, hostname: "127.0.0.1", quiet: true });
-    const client = createClient(`${fixture.url}/mcp`, { transport: "mcp" });
-    try {
-      const sub = await client.events.subscribe("stock.low", { url: `${echo.url}/` });
-      seen = fixture.subscriptions.get(sub.id)?.secrets[0];
-      assert.equal(sub.secret, seen);
-      assert.match(sub.secret, /^whsec_[A-Za-z0-9+/]{43}=$/);
-      assert.equal(atob(sub.secret.slice(6)).length, 32);
-      const other = await client.events.subscribe("stock.low", { url: `${echo.url}/`, arguments: { region: "eu" } });
-      assert.notEqual(other.secret, sub.secret);
-    } finally {
-      await client.close();
-      await echo.close();
-    }
+  // MCP-lite carries no client capabilities: a subscription taken there is on ChatGPT's profile, declared or not.
+  for (const [n, [wire, clientFor]] of WIRES.entries()) {
+    const sep = wire !== "MCP-lite";
+    it(`a client declaring SEP-3415's extension gets ${sep ? "its" : "ChatGPT's"} profile over ${wire}`, async () => {
+      const client = clientFor(listener.url, { extensions: { [EXT]: {} } });
+      const url = `${receiver.url}/sep${n}`;
+      try {
+        const sub = await client.events.subscribe("order.shipped", {
+          arguments: { customerId: `sep${n}` },
+          url,
+          secret: SECRET,
+        });
+        const { eventId } = await server.emit("order.shipped", { orderId: "o1", customerId: `sep${n}` });
+        const got = await deliveryOf(eventId, `/sep${n}`);
+        assert.equal(got.webhookId, sep ? `${sub.id}.${eventId}` : eventId);
+        await client.events.unsubscribe({ id: sub.id });
+      } finally {
+        await client.close();
+      }
+    });
+  }
+
+  it("allows a callback by the allow-list's origin: any port without one, that port only with one (80 included)", async () => {
+    const port = Number(new URL(receiver.url).port);
+    const url = `${receiver.url}/ports`;
+    const subscribes = async (allowCallbacks: string[]) => {
+      const shop = createServer({ name: "shop", version: "1.0.0", events: { allowCallbacks } }).event(low);
+      const client = createClient(shop, { transport: "mcp-lite" });
+      try {
+        await client.events.subscribe("stock.low", { url, secret: SECRET });
+        return "taken";
+      } catch (error) {
+        assert.ok(error instanceof ProtocolError, String(error));
+        return error.rpcCode;
+      } finally {
+        await client.close();
+      }
+    };
+    assert.equal(await subscribes(["http://127.0.0.1"]), "taken");
+    assert.equal(await subscribes([" http://127.0.0.1/ "]), "taken");
+    assert.equal(await subscribes([`http://127.0.0.1:${port}`]), "taken");
+    assert.equal(await subscribes([`http://127.0.0.1:${port === 65535 ? 1 : port + 1}`]), -32012);
+    assert.equal(await subscribes(["http://127.0.0.1:80"]), -32012); // a default port written out is that port
+    assert.equal(await subscribes(["https://127.0.0.1"]), -32012); // the scheme counts
+    assert.equal(await subscribes(["http://localhost"]), -32012); // and the host, as written
+    assert.equal(await subscribes([]), -32012);
   });
 
-  it("refuses a malformed secret before sending, and surfaces the server's errors (-32011, -32012, -32015)", async () => {
-    fixture.subscriptions.clear();
-    const client = createClient(`${fixture.url}/mcp`, { transport: "mcp" });
-    const url = `${receiver.url}/hook`;
-    try {
-      await assert.rejects(client.events.subscribe("stock.low", { url, secret: "hunter2" }), TypeError);
-      await assert.rejects(client.events.subscribe("nope", { url, secret: SECRET }), (error) => {
+  for (const [wire, clientFor] of WIRES) {
+    it(`checks the secret before sending, and surfaces the server's refusals over ${wire}`, async () => {
+      const client = clientFor(listener.url);
+      const url = `${receiver.url}/refusals`;
+      const code = (expected: number, message: RegExp) => (error: unknown) => {
         assert.ok(error instanceof ProtocolError, String(error));
-        return /No event nope/.test(error.message);
-      });
-      await assert.rejects(
-        client.events.subscribe("stock.low", { url: "https://example.com/", secret: SECRET }),
-        /Callback refused/,
-      );
-      // The receiver does not know this secret: the challenge fails, and so does the subscription.
-      const unknown = `whsec_${btoa("a secret the receiver never saw")}`;
-      await assert.rejects(
-        client.events.subscribe("stock.low", { url, secret: unknown }),
-        /did not echo the challenge/,
-      );
-      assert.equal(fixture.subscriptions.size, 0);
-    } finally {
-      await client.close();
-    }
-  });
+        assert.equal(error.rpcCode, expected, error.message);
+        assert.match(error.message, message);
+        return true;
+      };
+      try {
+        await assert.rejects(client.events.subscribe("stock.low", { url, secret: "hunter2" }), TypeError);
+        await assert.rejects(client.events.subscribe("stock.low", { url, secret: "whsec_a" }), TypeError);
+        await assert.rejects(
+          client.events.subscribe("stock.low", { url } as unknown as { url: string; secret: string }),
+          /`secret` is required/,
+        );
+        await assert.rejects(
+          client.events.subscribe("order.lost" as "stock.low", { url, secret: SECRET }),
+          code(-32011, /order\.lost/),
+        );
+        // https on 127.0.0.1 is not the allow-listed origin (http): loopback, refused.
+        await assert.rejects(
+          client.events.subscribe("stock.low", { url: "https://127.0.0.1/hook", secret: SECRET }),
+          code(-32012, /callback URL is refused/),
+        );
+        await assert.rejects(
+          client.events.subscribe("stock.low", { url: "http://localhost:9/hook", secret: SECRET }),
+          code(-32012, /not https/),
+        );
+        // The receiver does not know this secret: it answers the challenge 401, and the subscription fails.
+        const unknown = `whsec_${btoa("a secret the receiver never saw!")}`;
+        await assert.rejects(
+          client.events.subscribe("stock.low", { url, secret: unknown }),
+          code(-32015, /verification challenge: it answered 401/),
+        );
+        assert.equal((await server.emit("stock.low", { sku: "none" })).deliveries, 0, "no subscription was taken");
+        await assert.rejects(
+          client.events.subscribe("order.shipped", { arguments: { customerId: 1 } as never, url, secret: SECRET }),
+          code(-32602, /input schema/),
+        );
+      } finally {
+        await client.close();
+      }
+    });
+  }
 });

@@ -86,8 +86,9 @@ export interface EventDefinition<Name extends string = string, Input = unknown, 
 export interface EventsOptions {
   /**
    * Origins a callback URL may have although it is `http` or resolves to a loopback or private address
-   * (`["http://127.0.0.1:8787"]`): development and tests only. Without it, callbacks are `https` to public
-   * addresses only (checked at subscribe and at every delivery).
+   * (`["http://127.0.0.1:8787"]`; without a port, every port of that scheme and host: `["http://127.0.0.1"]`):
+   * development and tests only. Without it, callbacks are `https` to public addresses only (checked at subscribe and
+   * at every delivery).
    */
   readonly allowCallbacks?: readonly string[];
   /** A subscription's lifetime when `events/subscribe` names none, in ms (default 24 hours). */

@@ -71,7 +71,7 @@ export type ReceivedEvent<S = unknown> = (unknown extends S ? { [name: string]: 
  * @typeParam S The server type (`typeof server`), which types `onEvent`'s events.
  */
 export interface EventWebhookOptions<S = unknown> {
-  /** The subscription's secret (`whsec_…`, what `client.events.subscribe()` returned). */
+  /** The subscription's secret (`whsec_…`, the one given to `client.events.subscribe()`). */
   secret?: string;
   /** Several secrets, any of which may sign (rotation: the old and the new, for the grace period). */
   secrets?: readonly string[];
@@ -225,7 +225,7 @@ class Unsigned extends Error {}
 /** A Standard Webhooks signer of a secret; a malformed secret is the caller's error. */
 function signer(secret: string): Webhook {
   if (!/^whsec_[A-Za-z0-9+/]+={0,2}$/.test(secret)) {
-    throw new TypeError("eventWebhook(): a secret is `whsec_` and base64 (what events.subscribe() returned)");
+    throw new TypeError("eventWebhook(): a secret is `whsec_` and base64 (the one given to events.subscribe())");
   }
   return new Webhook(secret);
 }
