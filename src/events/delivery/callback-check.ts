@@ -116,7 +116,10 @@ async function systemLookup(host: string): Promise<readonly string[]> {
     dns = await import("node:dns/promises");
   } catch {
     // No resolver here (a Worker without nodejs_compat): refused, never let through unchecked.
-    throw new CallbackRefusedError("unresolved", `${echoed(host)} cannot be resolved here: this runtime has no node:dns`);
+    throw new CallbackRefusedError(
+      "unresolved",
+      `${echoed(host)} cannot be resolved here: this runtime has no node:dns`,
+    );
   }
   return (await dns.lookup(host, { all: true, verbatim: true })).map((entry) => entry.address);
 }
