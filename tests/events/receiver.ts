@@ -1,7 +1,9 @@
 /**
  * A webhook receiver for the events tests: an HTTP server on 127.0.0.1 (node:http, which Bun and Deno serve too)
  * that checks every POST's Standard Webhooks signature with `standardwebhooks`' `Webhook.verify`, echoes a
- * verification's challenge, and keeps what it received.
+ * verification's challenge, and keeps what it received. For the durability tests it may hold events' requests open
+ * unanswered (`hold`), and go down (`down()`: its listener and connections closed, its port kept) and come back
+ * (`up()`).
  */
 import { createServer as createHttpServer, type Server as HttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -24,6 +26,12 @@ export interface Receiver {
   status: number;
   /** Whether it echoes a verification's challenge. */
   echo: boolean;
+  /** Whether it holds events' requests open, unanswered (recorded all the same), until their sender goes. */
+  hold: boolean;
+  /** Stops listening and closes every connection: its sender meets a refused connection. Its port is kept. */
+  down(): Promise<void>;
+  /** Listens again, on the same port. */
+  up(): Promise<void>;
   /** Waits (at most `ms`, 10 s by default) for the delivery of an event, by its id, and returns it. */
   delivered(eventId: string, ms?: number): Promise<Received>;
   /** Stops it. */
@@ -43,7 +51,7 @@ export function newSecret(): string {
  */
 export async function startReceiver(secrets: () => readonly string[]): Promise<Receiver> {
   const received: Received[] = [];
-  const state = { status: 204, echo: true };
+  const state = { status: 204, echo: true, hold: false };
   const server: HttpServer = createHttpServer((request, response) => {
     const chunks: Uint8Array[] = [];
     request.on("data", (chunk: Uint8Array) => chunks.push(chunk));
@@ -68,12 +76,18 @@ export async function startReceiver(secrets: () => readonly string[]): Promise<R
         response.end(JSON.stringify({ challenge: body.challenge }));
         return;
       }
+      if (body.type !== "verification" && state.hold) return; // its sender waits, until it goes
       response.writeHead(body.type === "verification" ? 200 : state.status);
       response.end(body.type === "verification" ? "{}" : undefined);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
+  const down = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
   return Object.assign(state, {
     url: `http://127.0.0.1:${port}`,
     received,
@@ -86,6 +100,8 @@ export async function startReceiver(secrets: () => readonly string[]): Promise<R
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    down,
+    up: () => new Promise<void>((resolve) => void server.listen(port, "127.0.0.1", resolve)),
+    close: () => server.listening ? down() : Promise.resolve(),
   });
 }

@@ -1,0 +1,278 @@
+/**
+ * Durable delivery of MCP Events, broken for real (issue 77): a redis-server, two web instances and `mcplite worker`
+ * processes (tests/helpers/queued-server.ts with `order.shipped`) on one BullMQ queue and one Redis store, and a
+ * receiver on 127.0.0.1 that checks every signature. A subscription taken on instance A, an event emitted on B:
+ * delivered once, by a worker; the receiver down 20 s: delivered after, with the same `webhook-id`; a worker
+ * `kill -9`'d inside an attempt: delivered by the next, any duplicate with the same `webhook-id`; 410: it ends.
+ */
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { countsUntil } from "../helpers/bullmq-counts.ts";
+import { node22, NODE22_MISSING } from "../helpers/node22.ts";
+import { ONCE_PER_RUN } from "../helpers/once-per-run.ts";
+import {
+  killQueueProcesses,
+  type QueueBackend,
+  type QueueProcess,
+  startWeb,
+  startWorkerOf,
+} from "../helpers/queue-processes.ts";
+import { REDIS_MISSING, type RedisServer, startRedis } from "../helpers/redis-server.ts";
+import { modernRequest } from "../helpers/request.ts";
+import { newSecret, type Received, type Receiver, startReceiver } from "./receiver.ts";
+
+/** BullMQ's lock on a running job: a killed worker's delivery moves on within one to two of these. */
+const LOCK_MS = 2_000;
+/** The retry schedule: about 31 s in all, so a 20 s outage ends before the attempts do. */
+const RETRY_DELAYS_MS = [1_000, 2_000, 4_000, 8_000, 8_000, 8_000];
+/** How long the receiver is down. */
+const OUTAGE_MS = 20_000;
+/** How long a delivery may take to arrive or a queue to drain, at most: a bound for a loaded machine. */
+const WITHIN_MS = 45_000;
+
+if (REDIS_MISSING) console.error(`durable delivery on redis-server: skipped: ${REDIS_MISSING}`);
+let redis: RedisServer | undefined;
+let receiver: Receiver;
+const secrets: string[] = [];
+before(async () => {
+  receiver = await startReceiver(() => secrets);
+  if (!REDIS_MISSING) redis = await startRedis();
+});
+after(async () => {
+  await killQueueProcesses();
+  await receiver.close();
+  await redis?.stop();
+});
+
+/** A deployment of one test: its queue, and how its web instances and workers start. */
+function deployment() {
+  const backend: QueueBackend = {
+    url: redis!.url,
+    variable: "REDIS_URL",
+    queue: `events-${crypto.randomUUID()}`,
+    lockMs: LOCK_MS,
+  };
+  const env = { EVENTS_ALLOW: receiver.url, EVENTS_RETRY_MS: RETRY_DELAYS_MS.join(",") };
+  return {
+    backend,
+    web: () => startWeb(backend, env),
+    worker: (runtime?: string) => startWorkerOf({ runtime, env }, backend),
+    /** Waits until BullMQ holds none of the queue's jobs unfinished, and none failed. */
+    drained: () =>
+      countsUntil(
+        backend.url,
+        backend.queue,
+        (counts) => counts.waiting + counts.active + counts.delayed + counts.prioritized === 0 && counts.failed === 0,
+        WITHIN_MS,
+      ),
+  };
+}
+
+/** A JSON-RPC answer. */
+// deno-lint-ignore no-explicit-any
+type Answer = { result?: any; error?: { code: number; message: string } };
+
+/** Sends an MCP 2026-07-28 request to a web instance (at most 20 s) and returns its answer, JSON or one SSE event. */
+async function rpc(web: QueueProcess, method: string, params: Record<string, unknown>): Promise<Answer> {
+  const request = modernRequest(method, params);
+  const response = await fetch(`${web.url}/mcp`, {
+    method: "POST",
+    headers: request.headers,
+    body: await request.text(),
+    signal: AbortSignal.timeout(20_000),
+  });
+  const text = await response.text();
+  const data = text.trimStart().startsWith("{") ? text : text.split("\n").find((l) => l.startsWith("data:"))!.slice(5);
+  return JSON.parse(data);
+}
+
+/** Subscribes `customerId`'s orders on a web instance (the receiver answers its challenge); returns the id. */
+async function subscribe(web: QueueProcess, customerId: string): Promise<string> {
+  const secret = newSecret();
+  secrets.push(secret);
+  const answer = await rpc(web, "events/subscribe", {
+    name: "order.shipped",
+    arguments: { customerId },
+    delivery: { mode: "webhook", url: `${receiver.url}/hook/${customerId}`, secret },
+  });
+  assert.match(answer.result?.id ?? "", /^sub_/, JSON.stringify(answer));
+  return answer.result.id;
+}
+
+/** Emits an order of `customerId` on a web instance (a tool's handler calls `server.emit()`). */
+async function emit(web: QueueProcess, customerId: string): Promise<{ eventId: string; deliveries: number }> {
+  const id = `evt_${crypto.randomUUID()}`;
+  const answer = await rpc(web, "tools/call", {
+    name: "emit_shipped",
+    arguments: { orderId: `o-${id}`, customerId, id },
+  });
+  assert.equal(answer.result?.isError, undefined, JSON.stringify(answer));
+  const emitted = answer.result.structuredContent ?? JSON.parse(answer.result.content[0].text);
+  assert.equal(emitted.eventId, id);
+  return emitted;
+}
+
+/** The requests the receiver got for an occurrence. */
+const arrived = (eventId: string): Received[] => receiver.received.filter((r) => r.body.eventId === eventId);
+
+/** Waits until `count` requests of an occurrence arrived (at most {@link WITHIN_MS}); returns them. */
+async function arrivals(eventId: string, count: number, workers: readonly QueueProcess[] = []): Promise<Received[]> {
+  const deadline = Date.now() + WITHIN_MS;
+  while (arrived(eventId).length < count) {
+    if (Date.now() > deadline) {
+      assert.fail(
+        `${arrived(eventId).length} of ${count} requests in ${WITHIN_MS} ms:\n${workers.map((w) => w.log())}`,
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return arrived(eventId);
+}
+
+/** Asserts every request of an occurrence carries its `webhook-id` (ChatGPT's profile: the event id), signed. */
+function assertOneWebhookId(requests: readonly Received[], eventId: string, subscriptionId: string): void {
+  const report = JSON.stringify(requests.map((r) => r.headers));
+  assert.ok(requests.length > 0, report);
+  assert.deepEqual(new Set(requests.map((r) => r.headers["webhook-id"])), new Set([eventId]), report);
+  assert.ok(requests.every((r) => r.verified), `a signature did not verify: ${report}`);
+  assert.ok(requests.every((r) => r.headers["x-mcp-subscription-id"] === subscriptionId), report);
+}
+
+/** Scenario 1 on workers of `runtime`: subscribed on A, emitted on B, queued, delivered once by the worker. */
+async function onceAcrossInstances(runtime?: string): Promise<void> {
+  const deploy = deployment();
+  const [a, b] = await Promise.all([deploy.web(), deploy.web()]);
+  const customer = `c-${crypto.randomUUID()}`;
+  const subscriptionId = await subscribe(a, customer);
+  const { eventId, deliveries } = await emit(b, customer);
+  assert.equal(deliveries, 1);
+  // No worker yet: the delivery waits in BullMQ, and no web instance sends it.
+  await countsUntil(deploy.backend.url, deploy.backend.queue, (counts) => counts.waiting === 1, WITHIN_MS);
+  assert.equal(arrived(eventId).length, 0);
+  const worker = await deploy.worker(runtime);
+  await arrivals(eventId, 1, [worker]);
+  await deploy.drained();
+  assertOneWebhookId(arrived(eventId), eventId, subscriptionId);
+  assert.equal(arrived(eventId).length, 1, "delivered exactly once");
+}
+
+/** Scenario 3 on workers of `runtime`: the first worker `kill -9`'d inside the attempt, a second one started. */
+async function killedMidDelivery(runtime?: string): Promise<void> {
+  const deploy = deployment();
+  const [a, b] = await Promise.all([deploy.web(), deploy.web()]);
+  const first = await deploy.worker(runtime);
+  const customer = `c-${crypto.randomUUID()}`;
+  const subscriptionId = await subscribe(a, customer);
+  receiver.hold = true;
+  try {
+    const { eventId } = await emit(b, customer);
+    await arrivals(eventId, 1, [first]); // the attempt is in flight: the receiver holds it unanswered
+    first.kill("SIGKILL");
+    await first.exited;
+    receiver.hold = false;
+    const second = await deploy.worker(runtime);
+    const requests = await arrivals(eventId, 2, [second]);
+    await deploy.drained();
+    // The killed attempt reached the receiver unanswered: the duplicate is the second, with the same webhook-id.
+    assertOneWebhookId(requests, eventId, subscriptionId);
+    assert.equal(arrived(eventId).length, 2, JSON.stringify(arrived(eventId).map((r) => r.headers)));
+  } finally {
+    receiver.hold = false;
+  }
+}
+
+/** Each test's bound (Bun's default is 5 s): processes to start, and the outage's 20 s. */
+const TEST = { timeout: 180_000 };
+
+describe("durable delivery of MCP Events: two web instances, workers, BullMQ on redis-server", {
+  skip: REDIS_MISSING,
+}, () => {
+  it("a subscription taken on A, an event emitted on B: delivered exactly once, by the worker", TEST, async () => {
+    await onceAcrossInstances();
+  });
+
+  it("the same with the worker on Node 22", { ...TEST, skip: ONCE_PER_RUN }, async (t) => {
+    const node = await node22();
+    if (node === undefined) return t.skip(NODE22_MISSING);
+    await onceAcrossInstances(node);
+  });
+
+  it(
+    "the receiver down 20 s, then back: delivered after the outage, every attempt with the same webhook-id",
+    TEST,
+    async () => {
+      const deploy = deployment();
+      const [a, b] = await Promise.all([deploy.web(), deploy.web()]);
+      const worker = await deploy.worker();
+      const customer = `c-${crypto.randomUUID()}`;
+      const subscriptionId = await subscribe(a, customer);
+      receiver.status = 503; // the first attempt is answered 503, the next ones find the port closed
+      let back = 0;
+      try {
+        const { eventId } = await emit(b, customer);
+        await arrivals(eventId, 1, [worker]);
+        await receiver.down();
+        await new Promise((resolve) => setTimeout(resolve, OUTAGE_MS));
+        receiver.status = 204;
+        await receiver.up();
+        back = Date.now();
+        const requests = await arrivals(eventId, 2, [worker]);
+        await deploy.drained();
+        assertOneWebhookId(requests, eventId, subscriptionId);
+        assert.equal(requests.length, 2, "one attempt answered 503, one after the outage (the others met no listener)");
+        // Signed afresh on each attempt: the last one's webhook-timestamp is the outage later.
+        const [before, last] = requests.map((r) => Number(r.headers["webhook-timestamp"]));
+        assert.ok(last - before >= OUTAGE_MS / 1000 - 1, `webhook-timestamp ${before}, then ${last}`);
+        // Still subscribed: the next occurrence is delivered at once.
+        const next = await emit(a, customer);
+        assert.equal(next.deliveries, 1);
+        await arrivals(next.eventId, 1, [worker]);
+        assert.ok(back > 0);
+      } finally {
+        receiver.status = 204;
+        if (back === 0) await receiver.up().catch(() => {});
+      }
+    },
+  );
+
+  it(
+    "a worker kill -9'd mid-delivery: delivered by the next, the duplicate with the same webhook-id",
+    TEST,
+    async () => {
+      await killedMidDelivery();
+    },
+  );
+
+  it("the same with the workers on Node 22", { ...TEST, skip: ONCE_PER_RUN }, async (t) => {
+    const node = await node22();
+    if (node === undefined) return t.skip(NODE22_MISSING);
+    await killedMidDelivery(node);
+  });
+
+  it(
+    "410 from the receiver ends the subscription: a later emit delivers nothing, unsubscribe answers -32011",
+    TEST,
+    async () => {
+      const deploy = deployment();
+      const [a, b] = await Promise.all([deploy.web(), deploy.web()]);
+      const worker = await deploy.worker();
+      const customer = `c-${crypto.randomUUID()}`;
+      const subscriptionId = await subscribe(a, customer);
+      receiver.status = 410;
+      try {
+        const { eventId, deliveries } = await emit(b, customer);
+        assert.equal(deliveries, 1);
+        await arrivals(eventId, 1, [worker]);
+        await deploy.drained();
+        assert.equal(arrived(eventId).length, 1, "410 is never retried");
+      } finally {
+        receiver.status = 204;
+      }
+      for (const web of [a, b]) assert.equal((await emit(web, customer)).deliveries, 0);
+      for (const web of [a, b]) {
+        const answer = await rpc(web, "events/unsubscribe", { id: subscriptionId });
+        assert.equal(answer.error?.code, -32011, JSON.stringify(answer));
+      }
+    },
+  );
+});
