@@ -18,7 +18,7 @@ import {
   startWorkerOf,
 } from "../helpers/queue-processes.ts";
 import { REDIS_MISSING, type RedisServer, startRedis } from "../helpers/redis-server.ts";
-import { modernRequest } from "../helpers/request.ts";
+import { modernMeta, modernRequest } from "../helpers/request.ts";
 import { newSecret, type Received, type Receiver, startReceiver } from "./receiver.ts";
 
 /** BullMQ's lock on a running job: a killed worker's delivery moves on within one to two of these. */
@@ -56,7 +56,7 @@ function deployment() {
   return {
     backend,
     web: () => startWeb(backend, env),
-    worker: (runtime?: string) => startWorkerOf({ runtime, env }, backend),
+    worker: (runtime?: string, ...options: string[]) => startWorkerOf({ runtime, env }, backend, ...options),
     /** Waits until BullMQ holds none of the queue's jobs unfinished, and none failed. */
     drained: () =>
       countsUntil(
@@ -86,22 +86,34 @@ async function rpc(web: QueueProcess, method: string, params: Record<string, unk
   return JSON.parse(data);
 }
 
-/** Subscribes `customerId`'s orders on a web instance (the receiver answers its challenge); returns the id. */
-async function subscribe(web: QueueProcess, customerId: string): Promise<string> {
+/** The `_meta` of a client that declared SEP-3415's extension: its subscriptions are on the "sep" profile. */
+const SEP = modernMeta({
+  "io.modelcontextprotocol/clientCapabilities": { extensions: { "io.modelcontextprotocol/events": {} } },
+});
+
+/**
+ * Subscribes `customerId`'s orders on a web instance (the receiver answers its challenge), on ChatGPT's profile or
+ * (`sep`) SEP-3415's; returns the id.
+ */
+async function subscribe(web: QueueProcess, customerId: string, sep = false): Promise<string> {
   const secret = newSecret();
   secrets.push(secret);
   const answer = await rpc(web, "events/subscribe", {
     name: "order.shipped",
     arguments: { customerId },
     delivery: { mode: "webhook", url: `${receiver.url}/hook/${customerId}`, secret },
+    ...(sep ? { _meta: SEP } : {}),
   });
   assert.match(answer.result?.id ?? "", /^sub_/, JSON.stringify(answer));
   return answer.result.id;
 }
 
-/** Emits an order of `customerId` on a web instance (a tool's handler calls `server.emit()`). */
-async function emit(web: QueueProcess, customerId: string): Promise<{ eventId: string; deliveries: number }> {
-  const id = `evt_${crypto.randomUUID()}`;
+/** Emits an order of `customerId` on a web instance (a tool's handler calls `server.emit()`), its id `id`. */
+async function emit(
+  web: QueueProcess,
+  customerId: string,
+  id = `evt_${crypto.randomUUID()}`,
+): Promise<{ eventId: string; deliveries: number }> {
   const answer = await rpc(web, "tools/call", {
     name: "emit_shipped",
     arguments: { orderId: `o-${id}`, customerId, id },
@@ -129,11 +141,15 @@ async function arrivals(eventId: string, count: number, workers: readonly QueueP
   return arrived(eventId);
 }
 
-/** Asserts every request of an occurrence carries its `webhook-id` (ChatGPT's profile: the event id), signed. */
-function assertOneWebhookId(requests: readonly Received[], eventId: string, subscriptionId: string): void {
+/**
+ * Asserts every request of an occurrence carries its one `webhook-id` (ChatGPT's profile: the event id; SEP-3415's:
+ * `<subscriptionId>.<eventId>`), signed, naming the subscription.
+ */
+function assertOneWebhookId(requests: readonly Received[], eventId: string, subscriptionId: string, sep = false): void {
   const report = JSON.stringify(requests.map((r) => r.headers));
   assert.ok(requests.length > 0, report);
-  assert.deepEqual(new Set(requests.map((r) => r.headers["webhook-id"])), new Set([eventId]), report);
+  const id = sep ? `${subscriptionId}.${eventId}` : eventId;
+  assert.deepEqual(new Set(requests.map((r) => r.headers["webhook-id"])), new Set([id]), report);
   assert.ok(requests.every((r) => r.verified), `a signature did not verify: ${report}`);
   assert.ok(requests.every((r) => r.headers["x-mcp-subscription-id"] === subscriptionId), report);
 }
@@ -152,29 +168,37 @@ async function onceAcrossInstances(runtime?: string): Promise<void> {
   const worker = await deploy.worker(runtime);
   await arrivals(eventId, 1, [worker]);
   await deploy.drained();
+  // The same occurrence emitted again (a caller's retry, with its id) on either instance: its delivery is one job.
+  for (const web of [a, b]) assert.equal((await emit(web, customer, eventId)).deliveries, 1);
+  await deploy.drained();
   assertOneWebhookId(arrived(eventId), eventId, subscriptionId);
   assert.equal(arrived(eventId).length, 1, "delivered exactly once");
 }
 
-/** Scenario 3 on workers of `runtime`: the first worker `kill -9`'d inside the attempt, a second one started. */
-async function killedMidDelivery(runtime?: string): Promise<void> {
+/**
+ * Scenario 3 on workers of `runtime`: the first worker `kill -9`'d inside the attempt, a second one started; on
+ * SEP-3415's profile, whose `webhook-id` names the subscription too.
+ */
+async function killedMidDelivery(runtime?: string, signal: "SIGKILL" | "SIGTERM" = "SIGKILL"): Promise<void> {
   const deploy = deployment();
   const [a, b] = await Promise.all([deploy.web(), deploy.web()]);
-  const first = await deploy.worker(runtime);
+  const first = await deploy.worker(runtime, ...(signal === "SIGTERM" ? ["--drain-ms", "500"] : []));
   const customer = `c-${crypto.randomUUID()}`;
-  const subscriptionId = await subscribe(a, customer);
+  const subscriptionId = await subscribe(a, customer, true);
   receiver.hold = true;
   try {
     const { eventId } = await emit(b, customer);
     await arrivals(eventId, 1, [first]); // the attempt is in flight: the receiver holds it unanswered
-    first.kill("SIGKILL");
+    first.kill(signal);
     await first.exited;
+    if (signal === "SIGTERM") assert.match(first.log(), /drained\n$/, first.log()); // the attempt given back
     receiver.hold = false;
     const second = await deploy.worker(runtime);
     const requests = await arrivals(eventId, 2, [second]);
     await deploy.drained();
-    // The killed attempt reached the receiver unanswered: the duplicate is the second, with the same webhook-id.
-    assertOneWebhookId(requests, eventId, subscriptionId);
+    // The killed (or given back) attempt reached the receiver unanswered: the duplicate is the second, the same
+    // webhook-id.
+    assertOneWebhookId(requests, eventId, subscriptionId, true);
     assert.equal(arrived(eventId).length, 2, JSON.stringify(arrived(eventId).map((r) => r.headers)));
   } finally {
     receiver.hold = false;
@@ -198,24 +222,31 @@ describe("durable delivery of MCP Events: two web instances, workers, BullMQ on 
   });
 
   it(
-    "the receiver down 20 s, then back: delivered after the outage, every attempt with the same webhook-id",
+    "the receiver down 20 s (its worker kill -9'd and replaced meanwhile), then back: delivered after the outage, " +
+      "every attempt with the same webhook-id",
     TEST,
     async () => {
       const deploy = deployment();
       const [a, b] = await Promise.all([deploy.web(), deploy.web()]);
-      const worker = await deploy.worker();
+      const first = await deploy.worker();
       const customer = `c-${crypto.randomUUID()}`;
       const subscriptionId = await subscribe(a, customer);
       receiver.status = 503; // the first attempt is answered 503, the next ones find the port closed
-      let back = 0;
+      let back = false;
       try {
         const { eventId } = await emit(b, customer);
-        await arrivals(eventId, 1, [worker]);
+        await arrivals(eventId, 1, [first]);
         await receiver.down();
-        await new Promise((resolve) => setTimeout(resolve, OUTAGE_MS));
+        const downAt = Date.now();
+        // Its retries wait in BullMQ (delayed jobs), not in a process: the worker dies and another takes over.
+        await new Promise((resolve) => setTimeout(resolve, OUTAGE_MS / 4));
+        first.kill("SIGKILL");
+        await first.exited;
+        const worker = await deploy.worker();
+        await new Promise((resolve) => setTimeout(resolve, Math.max(0, downAt + OUTAGE_MS - Date.now())));
         receiver.status = 204;
         await receiver.up();
-        back = Date.now();
+        back = true;
         const requests = await arrivals(eventId, 2, [worker]);
         await deploy.drained();
         assertOneWebhookId(requests, eventId, subscriptionId);
@@ -227,10 +258,9 @@ describe("durable delivery of MCP Events: two web instances, workers, BullMQ on 
         const next = await emit(a, customer);
         assert.equal(next.deliveries, 1);
         await arrivals(next.eventId, 1, [worker]);
-        assert.ok(back > 0);
       } finally {
         receiver.status = 204;
-        if (back === 0) await receiver.up().catch(() => {});
+        if (!back) await receiver.up().catch(() => {});
       }
     },
   );
@@ -247,6 +277,12 @@ describe("durable delivery of MCP Events: two web instances, workers, BullMQ on 
     const node = await node22();
     if (node === undefined) return t.skip(NODE22_MISSING);
     await killedMidDelivery(node);
+  });
+
+  it("a worker sent SIGTERM mid-delivery: its attempt given back past --drain-ms, the next one's the same webhook-id", {
+    ...TEST,
+  }, async () => {
+    await killedMidDelivery(undefined, "SIGTERM");
   });
 
   it(
