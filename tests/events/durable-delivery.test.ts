@@ -202,6 +202,47 @@ async function killedMidDelivery(runtime?: string, signal: "SIGKILL" | "SIGTERM"
     assert.equal(arrived(eventId).length, 2, JSON.stringify(arrived(eventId).map((r) => r.headers)));
   } finally {
     receiver.hold = false;
+    receiver.release();
+  }
+}
+
+/** How many occurrences the many-deliveries test emits: every one of them held on a worker at once. */
+const MANY = 20;
+
+/**
+ * Scenario 3 under load: {@link MANY} occurrences held inside the attempts of one worker, a second worker running
+ * beside it, the first `kill -9`'d: the second delivers each, once acknowledged, the one duplicate the same id.
+ */
+async function killedHoldingMany(): Promise<void> {
+  const deploy = deployment();
+  const [a, b] = await Promise.all([deploy.web(), deploy.web()]);
+  const first = await deploy.worker(undefined, "--concurrency", String(MANY));
+  const customer = `c-${crypto.randomUUID()}`;
+  const subscriptionId = await subscribe(a, customer);
+  receiver.hold = true;
+  try {
+    const ids: string[] = [];
+    for (let n = 0; n < MANY; n++) ids.push((await emit([a, b][n % 2], customer)).eventId);
+    for (const id of ids) await arrivals(id, 1, [first]); // every attempt in flight on the first worker, held
+    const second = await deploy.worker(undefined, "--concurrency", String(MANY));
+    first.kill("SIGKILL");
+    await first.exited;
+    const deadline = Date.now() + WITHIN_MS;
+    while (!ids.every((id) => arrived(id)[0].cut)) { // the receiver saw each held connection go
+      assert.ok(Date.now() < deadline, `held connections still open ${WITHIN_MS} ms after the kill`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    receiver.hold = false;
+    const requests = await Promise.all(ids.map((id) => arrivals(id, 2, [second])));
+    await deploy.drained();
+    for (const [i, id] of ids.entries()) {
+      assertOneWebhookId(arrived(id), id, subscriptionId);
+      assert.deepEqual(arrived(id).map((r) => r.answered), [undefined, 204], `${id}: cut, then acknowledged`);
+      assert.equal(requests[i].length, 2);
+    }
+  } finally {
+    receiver.hold = false;
+    receiver.release();
   }
 }
 
@@ -277,6 +318,12 @@ describe("durable delivery of MCP Events: two web instances, workers, BullMQ on 
     const node = await node22();
     if (node === undefined) return t.skip(NODE22_MISSING);
     await killedMidDelivery(node);
+  });
+
+  it(`${MANY} occurrences held inside a worker's attempts, it kill -9'd, another running: each acknowledged once`, {
+    ...TEST,
+  }, async () => {
+    await killedHoldingMany();
   });
 
   it("a worker sent SIGTERM mid-delivery: its attempt given back past --drain-ms, the next one's the same webhook-id", {

@@ -14,6 +14,10 @@ export interface Received {
   readonly headers: Record<string, string>;
   readonly body: Record<string, unknown>;
   readonly verified: boolean;
+  /** The status it was answered with, once answered. */
+  answered?: number;
+  /** Whether its sender went (its connection closed) before it was answered: a held request's. */
+  cut?: boolean;
 }
 
 /** A running receiver. */
@@ -26,8 +30,10 @@ export interface Receiver {
   status: number;
   /** Whether it echoes a verification's challenge. */
   echo: boolean;
-  /** Whether it holds events' requests open, unanswered (recorded all the same), until their sender goes. */
+  /** Whether it holds events' requests open, unanswered (recorded all the same), until released or their sender goes. */
   hold: boolean;
+  /** Answers the held requests whose senders are still there, with `status`. */
+  release(): void;
   /** Stops listening and closes every connection: its sender meets a refused connection. Its port is kept. */
   down(): Promise<void>;
   /** Listens again, on the same port. */
@@ -52,6 +58,7 @@ export function newSecret(): string {
 export async function startReceiver(secrets: () => readonly string[]): Promise<Receiver> {
   const received: Received[] = [];
   const state = { status: 204, echo: true, hold: false };
+  const held: (() => void)[] = [];
   const server: HttpServer = createHttpServer((request, response) => {
     const chunks: Uint8Array[] = [];
     request.on("data", (chunk: Uint8Array) => chunks.push(chunk));
@@ -70,15 +77,23 @@ export async function startReceiver(secrets: () => readonly string[]): Promise<R
         }
       });
       const body = JSON.parse(text) as Record<string, unknown>;
-      received.push({ headers, body, verified });
+      const record: Received = { headers, body, verified };
+      received.push(record);
       if (body.type === "verification" && state.echo) {
         response.writeHead(200, { "content-type": "application/json" });
         response.end(JSON.stringify({ challenge: body.challenge }));
         return;
       }
-      if (body.type !== "verification" && state.hold) return; // its sender waits, until it goes
-      response.writeHead(body.type === "verification" ? 200 : state.status);
-      response.end(body.type === "verification" ? "{}" : undefined);
+      const answer = () => {
+        if (response.destroyed || response.writableEnded) return; // its sender went
+        record.answered = body.type === "verification" ? 200 : state.status;
+        response.writeHead(record.answered);
+        response.end(body.type === "verification" ? "{}" : undefined);
+      };
+      if (body.type !== "verification" && state.hold) {
+        response.once("close", () => record.cut = record.answered === undefined);
+        held.push(answer); // its sender waits
+      } else answer();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -99,6 +114,9 @@ export async function startReceiver(secrets: () => readonly string[]): Promise<R
         if (Date.now() > end) throw new Error(`no delivery of ${eventId} within ${ms} ms`);
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
+    },
+    release: () => {
+      for (const answer of held.splice(0)) answer();
     },
     down,
     up: () => new Promise<void>((resolve) => void server.listen(port, "127.0.0.1", resolve)),
