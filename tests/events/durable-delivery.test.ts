@@ -7,6 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { Redis } from "ioredis";
 import { countsUntil } from "../helpers/bullmq-counts.ts";
 import { node22, NODE22_MISSING } from "../helpers/node22.ts";
 import { ONCE_PER_RUN } from "../helpers/once-per-run.ts";
@@ -108,16 +109,18 @@ async function subscribe(web: QueueProcess, customerId: string, sep = false): Pr
   return answer.result.id;
 }
 
+/** Calls `emit_shipped` on a web instance: an order of `customerId`, its event id `id`. */
+function emitCall(web: QueueProcess, customerId: string, id: string): Promise<Answer> {
+  return rpc(web, "tools/call", { name: "emit_shipped", arguments: { orderId: `o-${id}`, customerId, id } });
+}
+
 /** Emits an order of `customerId` on a web instance (a tool's handler calls `server.emit()`), its id `id`. */
 async function emit(
   web: QueueProcess,
   customerId: string,
   id = `evt_${crypto.randomUUID()}`,
 ): Promise<{ eventId: string; deliveries: number }> {
-  const answer = await rpc(web, "tools/call", {
-    name: "emit_shipped",
-    arguments: { orderId: `o-${id}`, customerId, id },
-  });
+  const answer = await emitCall(web, customerId, id);
   assert.equal(answer.result?.isError, undefined, JSON.stringify(answer));
   const emitted = answer.result.structuredContent ?? JSON.parse(answer.result.content[0].text);
   assert.equal(emitted.eventId, id);
@@ -331,6 +334,37 @@ describe("durable delivery of MCP Events: two web instances, workers, BullMQ on 
   }, async () => {
     await killedMidDelivery(undefined, "SIGTERM");
   });
+
+  it(
+    "Redis refusing writes (maxmemory) as B emits: the emit fails, no silent loss; emitted again with its id, " +
+      "delivered once",
+    TEST,
+    async () => {
+      const deploy = deployment();
+      const [a, b] = await Promise.all([deploy.web(), deploy.web()]);
+      const customer = `c-${crypto.randomUUID()}`;
+      const subscriptionId = await subscribe(a, customer);
+      const admin = new Redis(redis!.url, { maxRetriesPerRequest: 1 });
+      const id = `evt_${crypto.randomUUID()}`;
+      try {
+        // Reads still answer (the subscriptions are found), writes are refused: BullMQ cannot take the job.
+        await admin.config("SET", "maxmemory", "1");
+        const refused = await emitCall(b, customer, id);
+        assert.equal(refused.result?.isError, true, JSON.stringify(refused));
+        assert.match(JSON.stringify(refused.result.content), new RegExp(`${id}.*emit again`), JSON.stringify(refused));
+      } finally {
+        await admin.config("SET", "maxmemory", "0");
+        admin.disconnect();
+      }
+      const again = await emit(a, customer, id);
+      assert.equal(again.deliveries, 1);
+      const worker = await deploy.worker();
+      await arrivals(id, 1, [worker]);
+      await deploy.drained();
+      assertOneWebhookId(arrived(id), id, subscriptionId);
+      assert.equal(arrived(id).length, 1);
+    },
+  );
 
   it(
     "410 from the receiver ends the subscription: a later emit delivers nothing, unsubscribe answers -32011",
