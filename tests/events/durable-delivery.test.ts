@@ -19,6 +19,7 @@ import {
   startWorkerOf,
 } from "../helpers/queue-processes.ts";
 import { REDIS_MISSING, type RedisServer, startRedis } from "../helpers/redis-server.ts";
+import { scratchDir } from "../helpers/scratch-dir.ts";
 import { modernMeta, modernRequest } from "../helpers/request.ts";
 import { newSecret, type Received, type Receiver, startReceiver } from "./receiver.ts";
 
@@ -45,10 +46,10 @@ after(async () => {
   await redis?.stop();
 });
 
-/** A deployment of one test: its queue, and how its web instances and workers start. */
-function deployment() {
+/** A deployment of one test (on the file's redis-server, or `url`): its queue, how its processes start. */
+function deployment(url = redis!.url) {
   const backend: QueueBackend = {
-    url: redis!.url,
+    url,
     variable: "REDIS_URL",
     queue: `events-${crypto.randomUUID()}`,
     lockMs: LOCK_MS,
@@ -334,6 +335,40 @@ describe("durable delivery of MCP Events: two web instances, workers, BullMQ on 
   }, async () => {
     await killedMidDelivery(undefined, "SIGTERM");
   });
+
+  it(
+    "redis-server kill -9'd and restarted (AOF) while a delivery waits its retry: delivered after, the same webhook-id",
+    TEST,
+    async () => {
+      // A redis-server of its own, as a production queue runs it: every write fsynced to its append-only file.
+      const dir = scratchDir("mcplite-events-redis-");
+      let own = await startRedis({ persistIn: dir });
+      try {
+        const deploy = deployment(own.url);
+        const [a, b] = await Promise.all([deploy.web(), deploy.web()]);
+        const worker = await deploy.worker();
+        const customer = `c-${crypto.randomUUID()}`;
+        const subscriptionId = await subscribe(a, customer);
+        receiver.status = 503;
+        try {
+          const { eventId } = await emit(b, customer);
+          await arrivals(eventId, 1, [worker]); // answered 503: its retry waits in BullMQ, delayed
+          await own.kill();
+          receiver.status = 204;
+          own = await startRedis({ port: own.port, persistIn: dir });
+          const requests = await arrivals(eventId, 2, [worker]);
+          await deploy.drained();
+          assertOneWebhookId(requests, eventId, subscriptionId);
+          assert.equal(requests.length, 2, JSON.stringify(requests.map((r) => r.headers)));
+        } finally {
+          receiver.status = 204;
+        }
+      } finally {
+        await killQueueProcesses();
+        await own.stop();
+      }
+    },
+  );
 
   it(
     "Redis refusing writes (maxmemory) as B emits: the emit fails, no silent loss; emitted again with its id, " +
