@@ -3,10 +3,13 @@
  * processes (tests/helpers/queued-server.ts with `order.shipped`) on one BullMQ queue and one Redis store, and a
  * receiver on 127.0.0.1 that checks every signature. A subscription taken on instance A, an event emitted on B:
  * delivered once, by a worker; the receiver down 20 s: delivered after, with the same `webhook-id`; a worker
- * `kill -9`'d inside an attempt: delivered by the next, any duplicate with the same `webhook-id`; 410: it ends.
+ * `kill -9`'d inside an attempt: delivered by the next, any duplicate with the same `webhook-id`; 410: it ends. And
+ * 20 occurrences held by a killed worker, a worker's SIGTERM, redis-server kill -9'd and restarted on its append-only
+ * file, Redis refusing writes as B emits (the emit fails: no occurrence lost unheard). Workers on the tests' runtime
+ * (Bun, Deno) and on Node 22.
  */
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { after, afterEach, before, describe, it } from "node:test";
 import { Redis } from "ioredis";
 import { countsUntil } from "../helpers/bullmq-counts.ts";
 import { node22, NODE22_MISSING } from "../helpers/node22.ts";
@@ -40,6 +43,7 @@ before(async () => {
   receiver = await startReceiver(() => secrets);
   if (!REDIS_MISSING) redis = await startRedis();
 });
+afterEach(killQueueProcesses); // each test's web instances and workers
 after(async () => {
   await killQueueProcesses();
   await receiver.close();
@@ -364,7 +368,7 @@ describe("durable delivery of MCP Events: two web instances, workers, BullMQ on 
           receiver.status = 204;
         }
       } finally {
-        await killQueueProcesses();
+        await killQueueProcesses(); // before their redis-server goes
         await own.stop();
       }
     },
