@@ -21,6 +21,7 @@ import {
   startWeb,
   startWorkerOf,
 } from "../helpers/queue-processes.ts";
+import { POSTGRES_MISSING, type PostgresServer, startPostgres } from "../helpers/postgres-server.ts";
 import { REDIS_MISSING, type RedisServer, startRedis } from "../helpers/redis-server.ts";
 import { scratchDir } from "../helpers/scratch-dir.ts";
 import { modernMeta, modernRequest } from "../helpers/request.ts";
@@ -36,6 +37,7 @@ const OUTAGE_MS = 20_000;
 const WITHIN_MS = 45_000;
 
 if (REDIS_MISSING) console.error(`durable delivery on redis-server: skipped: ${REDIS_MISSING}`);
+if (POSTGRES_MISSING) console.error(`durable delivery on PostgreSQL: skipped: ${POSTGRES_MISSING}`);
 let redis: RedisServer | undefined;
 let receiver: Receiver;
 const secrets: string[] = [];
@@ -50,11 +52,13 @@ after(async () => {
   await redis?.stop();
 });
 
-/** A deployment of one test (on the file's redis-server, or `url`): its queue, how its processes start. */
-function deployment(url = redis!.url) {
+/** Where a deployment's queue and store live: a redis-server, or PostgreSQL (BullMQ's Postgres backend). */
+type On = Pick<QueueBackend, "url" | "variable">;
+
+/** A deployment of one test (on the file's redis-server by default): its queue, how its processes start. */
+function deployment(on: On = { url: redis!.url, variable: "REDIS_URL" }) {
   const backend: QueueBackend = {
-    url,
-    variable: "REDIS_URL",
+    ...on,
     queue: `events-${crypto.randomUUID()}`,
     lockMs: LOCK_MS,
   };
@@ -163,8 +167,8 @@ function assertOneWebhookId(requests: readonly Received[], eventId: string, subs
 }
 
 /** Scenario 1 on workers of `runtime`: subscribed on A, emitted on B, queued, delivered once by the worker. */
-async function onceAcrossInstances(runtime?: string): Promise<void> {
-  const deploy = deployment();
+async function onceAcrossInstances(runtime?: string, on?: On): Promise<void> {
+  const deploy = deployment(on);
   const [a, b] = await Promise.all([deploy.web(), deploy.web()]);
   const customer = `c-${crypto.randomUUID()}`;
   const subscriptionId = await subscribe(a, customer);
@@ -187,8 +191,12 @@ async function onceAcrossInstances(runtime?: string): Promise<void> {
  * Scenario 3 on workers of `runtime`: the first worker `kill -9`'d inside the attempt, a second one started; on
  * SEP-3415's profile, whose `webhook-id` names the subscription too.
  */
-async function killedMidDelivery(runtime?: string, signal: "SIGKILL" | "SIGTERM" = "SIGKILL"): Promise<void> {
-  const deploy = deployment();
+async function killedMidDelivery(
+  runtime?: string,
+  signal: "SIGKILL" | "SIGTERM" = "SIGKILL",
+  on?: On,
+): Promise<void> {
+  const deploy = deployment(on);
   const [a, b] = await Promise.all([deploy.web(), deploy.web()]);
   const first = await deploy.worker(runtime, ...(signal === "SIGTERM" ? ["--drain-ms", "500"] : []));
   const customer = `c-${crypto.randomUUID()}`;
@@ -348,7 +356,7 @@ describe("durable delivery of MCP Events: two web instances, workers, BullMQ on 
       const dir = scratchDir("mcplite-events-redis-");
       let own = await startRedis({ persistIn: dir });
       try {
-        const deploy = deployment(own.url);
+        const deploy = deployment({ url: own.url, variable: "REDIS_URL" });
         const [a, b] = await Promise.all([deploy.web(), deploy.web()]);
         const worker = await deploy.worker();
         const customer = `c-${crypto.randomUUID()}`;
@@ -429,6 +437,30 @@ describe("durable delivery of MCP Events: two web instances, workers, BullMQ on 
         const answer = await rpc(web, "events/unsubscribe", { id: subscriptionId });
         assert.equal(answer.error?.code, -32011, JSON.stringify(answer));
       }
+    },
+  );
+});
+
+describe("durable delivery of MCP Events on BullMQ's PostgreSQL backend, subscriptions in PostgreSQL", {
+  skip: POSTGRES_MISSING,
+}, () => {
+  let postgres: PostgresServer | undefined;
+  before(async () => void (postgres = await startPostgres()));
+  after(async () => {
+    await killQueueProcesses();
+    await postgres?.remove();
+  });
+  const on = (): On => ({ url: postgres!.url, variable: "DATABASE_URL" });
+
+  it("a subscription taken on A, an event emitted on B: delivered exactly once, by the worker", TEST, async () => {
+    await onceAcrossInstances(undefined, on());
+  });
+
+  it(
+    "a worker kill -9'd mid-delivery: delivered by the next, the duplicate with the same webhook-id",
+    TEST,
+    async () => {
+      await killedMidDelivery(undefined, "SIGKILL", on());
     },
   );
 });
