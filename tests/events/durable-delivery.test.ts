@@ -6,7 +6,7 @@
  * `kill -9`'d inside an attempt: delivered by the next, any duplicate with the same `webhook-id`; 410: it ends. And
  * 20 occurrences held by a killed worker, a worker's SIGTERM, redis-server kill -9'd and restarted on its append-only
  * file, Redis refusing writes as B emits (the emit fails: no occurrence lost unheard). Workers on the tests' runtime
- * (Bun, Deno) and on Node 22.
+ * (Bun, Deno) and on Node 22; the first and the kill on BullMQ's PostgreSQL backend too.
  */
 import assert from "node:assert/strict";
 import { after, afterEach, before, describe, it } from "node:test";
