@@ -137,9 +137,10 @@ async function subscribe(runtime: EventsRuntime, params: Params, ctx: ExtensionC
     failures: kept?.status === "suspended" ? 0 : kept?.failures ?? 0,
     expiresAt: now + Math.min((asked as number | undefined) ?? options.ttlMs, options.maxTtlMs),
   };
-  // A new callback proves it asked for the events before any is sent (ChatGPT's MCP Events: the challenge).
-  // -32015 when the challenge fails.
-  if (kept === undefined) await verifyCallback({ ...sub, status: "pending" }, deliveries);
+  // A new callback proves it asked for the events before any is sent (ChatGPT's MCP Events: the challenge), and so
+  // does a suspended one before it is active again (its deliveries failed, or its host resolved to a refused
+  // address). -32015 when the challenge fails: a suspended subscription stays suspended.
+  if (kept === undefined || kept.status !== "active") await verifyCallback({ ...sub, status: "pending" }, deliveries);
   await storeSubscription(store, sub, now);
   return { id, refreshBefore: new Date(sub.expiresAt).toISOString(), cursor: null, truncated: false };
 }

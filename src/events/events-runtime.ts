@@ -62,7 +62,10 @@ function idKeyOf(secret: ServerOptions["secret"]): Promise<CryptoKey> {
   return crypto.subtle.importKey("raw", new Uint8Array(bytes), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
 }
 
-/** Raises an occurrence on a runtime (`server.emit()`). */
+/**
+ * Raises an occurrence on a runtime (`server.emit()`): hands it to each live, matching subscription's delivery.
+ * Throws (an `Error` naming the event id, its `cause` the queue's) when a queued delivery could not be queued.
+ */
 async function emitOn(
   runtime: EventsRuntime,
   name: string,
@@ -99,9 +102,19 @@ async function emitOn(
     if (sub.status !== "active") continue; // pending (not verified yet) or suspended until re-subscribed
     const caller = { principal: sub.principal, subscriptionId: sub.id, profile: sub.profile };
     if (!(await definition["~match"](sub.arguments as never, checked.value as never, caller))) continue;
-    handed.push(deliver(sub, occurrence, runtime.deliveries).catch(runtime.deliveries.onError));
+    handed.push(deliver(sub, occurrence, runtime.deliveries));
   }
-  await Promise.all(handed);
+  // With a queue, a delivery is handed over once its job is queued: one the queue refused (its backend out of reach
+  // or out of memory) is not lost unheard but fails the emit, which the caller retries with the same id (a queued
+  // job is one per subscription and event id: those already queued are not delivered twice).
+  const refused = (await Promise.allSettled(handed)).flatMap((each) => each.status === "rejected" ? [each] : []);
+  if (refused.length > 0) {
+    throw new Error(
+      `server.emit("${name}"): ${refused.length} of ${handed.length} deliveries of ${eventId} could not be queued; ` +
+        `emit again with { id: "${eventId}" } (those queued are not delivered twice)`,
+      { cause: refused[0].reason },
+    );
+  }
   return { eventId, deliveries: handed.length };
 }
 

@@ -239,6 +239,35 @@ describe("events/subscribe, emit and events/unsubscribe", () => {
     assert.equal((await serverOf({ resultStore: createMemoryResultStore() }).emit("ping", {})).deliveries, 0);
   });
 
+  it("a suspended subscription is challenged again when re-subscribed: refused while its callback fails it", async () => {
+    const server = serverOf({ events: { allowCallbacks: [receiver.url], suspendAfter: 1, retryDelaysMs: [] } });
+    const params = subscribeParams("susp", newSecret(), "/susp");
+    const first = await message(await server.fetch(modernRequest("events/subscribe", params)));
+    receiver.status = 500; // the one attempt fails for good: suspended (suspendAfter 1)
+    try {
+      const { eventId } = await server.emit("order.shipped", { orderId: "o", customerId: "susp" });
+      await receiver.delivered(eventId);
+      const deadline = Date.now() + 10_000;
+      while ((await server.emit("order.shipped", { orderId: "o", customerId: "susp" })).deliveries !== 0) {
+        assert.ok(Date.now() < deadline, "not suspended in 10 s");
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    } finally {
+      receiver.status = 204;
+    }
+    receiver.echo = false;
+    try {
+      const refused = await message(await server.fetch(modernRequest("events/subscribe", params)));
+      assert.equal(refused.error?.code, -32015, JSON.stringify(refused));
+    } finally {
+      receiver.echo = true;
+    }
+    assert.equal((await server.emit("order.shipped", { orderId: "o", customerId: "susp" })).deliveries, 0);
+    const again = await message(await server.fetch(modernRequest("events/subscribe", params)));
+    assert.equal(again.result.id, first.result.id);
+    assert.equal((await server.emit("order.shipped", { orderId: "o", customerId: "susp" })).deliveries, 1);
+  });
+
   it("the caller is the principal: the same subscription by two callers is two, each unsubscribing its own", async () => {
     const server = serverOf({ auth: opaqueAuth() });
     const params = subscribeParams("p", newSecret(), "/p");

@@ -1,7 +1,9 @@
 /**
  * A webhook receiver for the events tests: an HTTP server on 127.0.0.1 (node:http, which Bun and Deno serve too)
  * that checks every POST's Standard Webhooks signature with `standardwebhooks`' `Webhook.verify`, echoes a
- * verification's challenge, and keeps what it received.
+ * verification's challenge, and keeps what it received. For the durability tests it may hold events' requests open
+ * unanswered (`hold`), and go down (`down()`: its listener and connections closed, its port kept) and come back
+ * (`up()`).
  */
 import { createServer as createHttpServer, type Server as HttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -12,6 +14,10 @@ export interface Received {
   readonly headers: Record<string, string>;
   readonly body: Record<string, unknown>;
   readonly verified: boolean;
+  /** The status it was answered with, once answered. */
+  answered?: number;
+  /** Whether its sender went (its connection closed) before it was answered: a held request's. */
+  cut?: boolean;
 }
 
 /** A running receiver. */
@@ -24,6 +30,14 @@ export interface Receiver {
   status: number;
   /** Whether it echoes a verification's challenge. */
   echo: boolean;
+  /** Whether it holds events' requests open, unanswered (recorded all the same), until released or their sender goes. */
+  hold: boolean;
+  /** Answers the held requests whose senders are still there, with `status`. */
+  release(): void;
+  /** Stops listening and closes every connection: its sender meets a refused connection. Its port is kept. */
+  down(): Promise<void>;
+  /** Listens again, on the same port. */
+  up(): Promise<void>;
   /** Waits (at most `ms`, 10 s by default) for the delivery of an event, by its id, and returns it. */
   delivered(eventId: string, ms?: number): Promise<Received>;
   /** Stops it. */
@@ -43,7 +57,8 @@ export function newSecret(): string {
  */
 export async function startReceiver(secrets: () => readonly string[]): Promise<Receiver> {
   const received: Received[] = [];
-  const state = { status: 204, echo: true };
+  const state = { status: 204, echo: true, hold: false };
+  const held: (() => void)[] = [];
   const server: HttpServer = createHttpServer((request, response) => {
     const chunks: Uint8Array[] = [];
     request.on("data", (chunk: Uint8Array) => chunks.push(chunk));
@@ -62,18 +77,32 @@ export async function startReceiver(secrets: () => readonly string[]): Promise<R
         }
       });
       const body = JSON.parse(text) as Record<string, unknown>;
-      received.push({ headers, body, verified });
+      const record: Received = { headers, body, verified };
+      received.push(record);
       if (body.type === "verification" && state.echo) {
         response.writeHead(200, { "content-type": "application/json" });
         response.end(JSON.stringify({ challenge: body.challenge }));
         return;
       }
-      response.writeHead(body.type === "verification" ? 200 : state.status);
-      response.end(body.type === "verification" ? "{}" : undefined);
+      const answer = () => {
+        if (response.destroyed || response.writableEnded) return; // its sender went
+        record.answered = body.type === "verification" ? 200 : state.status;
+        response.writeHead(record.answered);
+        response.end(body.type === "verification" ? "{}" : undefined);
+      };
+      if (body.type !== "verification" && state.hold) {
+        response.once("close", () => record.cut = record.answered === undefined);
+        held.push(answer); // its sender waits
+      } else answer();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
+  const down = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
   return Object.assign(state, {
     url: `http://127.0.0.1:${port}`,
     received,
@@ -86,6 +115,11 @@ export async function startReceiver(secrets: () => readonly string[]): Promise<R
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    release: () => {
+      for (const answer of held.splice(0)) answer();
+    },
+    down,
+    up: () => new Promise<void>((resolve) => void server.listen(port, "127.0.0.1", resolve)),
+    close: () => server.listening ? down() : Promise.resolve(),
   });
 }

@@ -62,10 +62,10 @@ export function startWorkerOf(spec: WorkerSpec, backend: QueueBackend, ...option
   return start(backend, command, [...args, "worker", module, ...options], spec.env);
 }
 
-/** Starts a web instance; resolves once it listens. */
-export function startWeb(backend: QueueBackend): Promise<QueueProcess> {
+/** Starts a web instance (with more environment `env`); resolves once it listens. */
+export function startWeb(backend: QueueBackend, env?: Readonly<Record<string, string>>): Promise<QueueProcess> {
   const { command, args } = runtimeCommand("tests/helpers/queued-web.ts");
-  return start(backend, command, args);
+  return start(backend, command, args, env);
 }
 
 async function start(

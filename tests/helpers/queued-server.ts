@@ -7,11 +7,14 @@
  *
  * Tools: `slow` (`retry`: three starts) and `fragile` (no `retry`) wait `ms` and answer `{ n, pid }` (the
  * worker's process id), writing `job N started` and `job N finished` on stderr; `asks` asks the client a question
- * from the worker; `steps` reports each of `n` steps (200 ms apart) as progress.
+ * from the worker; `steps` reports each of `n` steps (200 ms apart) as progress. With `events` (from the
+ * environment: `EVENTS_ALLOW`, the callbacks' origins, and `EVENTS_RETRY_MS`, comma-separated), it serves the event
+ * `order.shipped` and the tool `emit_shipped`, which emits it (tests/events/durable-delivery.test.ts).
  */
 import process from "node:process";
 import * as v from "valibot";
 import { createServer, defineTool, mcpBinding, mcpLiteBinding } from "../../mod.ts";
+import { defineEvent } from "../../src/events/mod.ts";
 import { grpcBinding } from "../../src/bindings/grpc/mod.ts";
 import { sleep } from "../../src/internal/sleep.ts";
 import { queueAndStore, type QueueStoreOptions } from "./queue-store.ts";
@@ -26,18 +29,30 @@ const work = async ({ n, ms }: { n: number; ms: number }, { signal }: { signal: 
   return { n, pid: process.pid };
 };
 
+/** What an order's shipping carries, and whom it is for. */
+const order = v.object({ orderId: v.string(), customerId: v.string() });
+const shipped = defineEvent("order.shipped")
+  .describe("An order left the warehouse")
+  .input(v.object({ customerId: v.string() }))
+  .payload(order)
+  .match((input, payload) => input.customerId === payload.customerId);
+
 /** Options of {@link queuedServer}. */
-export type QueuedServerOptions = QueueStoreOptions;
+export interface QueuedServerOptions extends QueueStoreOptions {
+  /** Serve `order.shipped` (and `emit_shipped`), callbacks allowed from these origins, retried after these waits. */
+  readonly events?: { readonly allowCallbacks: readonly string[]; readonly retryDelaysMs?: readonly number[] };
+}
 
 /** A server with the queue and store, and `close()` for their connections. */
 export function queuedServer(options: QueuedServerOptions) {
   const { resultStore, queue, close, ready } = queueAndStore(options);
-  const server = createServer({
+  const base = createServer({
     name: "queued",
     version: "1.0.0",
     secret: QUEUED_SECRET,
     resultStore,
     queue,
+    events: options.events,
     bindings: [mcpLiteBinding(), mcpBinding(), grpcBinding()],
   })
     .tool(
@@ -67,6 +82,16 @@ export function queuedServer(options: QueuedServerOptions) {
         return { answer: answer.action === "accept" ? answer.content?.colour : answer.action, pid: process.pid };
       }),
     );
+  // With events, `emit_shipped` emits from a handler, on whichever instance takes the call (typed as `base`: the
+  // callers of the other tools see one server).
+  const server = options.events === undefined ? base : (() => {
+    const evented = base.event(shipped);
+    return evented.tool(
+      defineTool("emit_shipped").describe("Emits order.shipped (`id`: its event id)")
+        .input(v.object({ ...order.entries, id: v.optional(v.string()) }))
+        .handle(async ({ id, ...payload }) => await evented.emit("order.shipped", payload, { id })),
+    ) as unknown as typeof base;
+  })();
   return {
     server,
     queue,
@@ -82,6 +107,10 @@ const fromEnvironment = url === undefined ? undefined : queuedServer({
   url,
   queue: process.env.QUEUE ?? "mcplite",
   lockMs: Number(process.env.LOCK_MS ?? 30_000),
+  events: process.env.EVENTS_ALLOW === undefined ? undefined : {
+    allowCallbacks: process.env.EVENTS_ALLOW.split(","),
+    retryDelaysMs: process.env.EVENTS_RETRY_MS?.split(",").map(Number),
+  },
 });
 export const server = fromEnvironment?.server;
 /** Closes the connections of `server`. */

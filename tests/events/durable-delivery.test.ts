@@ -1,0 +1,466 @@
+/**
+ * Durable delivery of MCP Events, broken for real (issue 77): a redis-server, two web instances and `mcplite worker`
+ * processes (tests/helpers/queued-server.ts with `order.shipped`) on one BullMQ queue and one Redis store, and a
+ * receiver on 127.0.0.1 that checks every signature. A subscription taken on instance A, an event emitted on B:
+ * delivered once, by a worker; the receiver down 20 s: delivered after, with the same `webhook-id`; a worker
+ * `kill -9`'d inside an attempt: delivered by the next, any duplicate with the same `webhook-id`; 410: it ends. And
+ * 20 occurrences held by a killed worker, a worker's SIGTERM, redis-server kill -9'd and restarted on its append-only
+ * file, Redis refusing writes as B emits (the emit fails: no occurrence lost unheard). Workers on the tests' runtime
+ * (Bun, Deno) and on Node 22; the first and the kill on BullMQ's PostgreSQL backend too.
+ */
+import assert from "node:assert/strict";
+import { after, afterEach, before, describe, it } from "node:test";
+import { Redis } from "ioredis";
+import { countsUntil } from "../helpers/bullmq-counts.ts";
+import { node22, NODE22_MISSING } from "../helpers/node22.ts";
+import { ONCE_PER_RUN } from "../helpers/once-per-run.ts";
+import {
+  killQueueProcesses,
+  type QueueBackend,
+  type QueueProcess,
+  startWeb,
+  startWorkerOf,
+} from "../helpers/queue-processes.ts";
+import { POSTGRES_MISSING, type PostgresServer, startPostgres } from "../helpers/postgres-server.ts";
+import { REDIS_MISSING, type RedisServer, startRedis } from "../helpers/redis-server.ts";
+import { scratchDir } from "../helpers/scratch-dir.ts";
+import { modernMeta, modernRequest } from "../helpers/request.ts";
+import { newSecret, type Received, type Receiver, startReceiver } from "./receiver.ts";
+
+/** BullMQ's lock on a running job: a killed worker's delivery moves on within one to two of these. */
+const LOCK_MS = 2_000;
+/** The retry schedule: about 31 s in all, so a 20 s outage ends before the attempts do. */
+const RETRY_DELAYS_MS = [1_000, 2_000, 4_000, 8_000, 8_000, 8_000];
+/** How long the receiver is down. */
+const OUTAGE_MS = 20_000;
+/** How long a delivery may take to arrive or a queue to drain, at most: a bound for a loaded machine. */
+const WITHIN_MS = 45_000;
+
+if (REDIS_MISSING) console.error(`durable delivery on redis-server: skipped: ${REDIS_MISSING}`);
+if (POSTGRES_MISSING) console.error(`durable delivery on PostgreSQL: skipped: ${POSTGRES_MISSING}`);
+let redis: RedisServer | undefined;
+let receiver: Receiver;
+const secrets: string[] = [];
+before(async () => {
+  receiver = await startReceiver(() => secrets);
+  if (!REDIS_MISSING) redis = await startRedis();
+});
+afterEach(killQueueProcesses); // each test's web instances and workers
+after(async () => {
+  await killQueueProcesses();
+  await receiver.close();
+  await redis?.stop();
+});
+
+/** Where a deployment's queue and store live: a redis-server, or PostgreSQL (BullMQ's Postgres backend). */
+type On = Pick<QueueBackend, "url" | "variable">;
+
+/** A deployment of one test (on the file's redis-server by default): its queue, how its processes start. */
+function deployment(on: On = { url: redis!.url, variable: "REDIS_URL" }) {
+  const backend: QueueBackend = {
+    ...on,
+    queue: `events-${crypto.randomUUID()}`,
+    lockMs: LOCK_MS,
+  };
+  const env = { EVENTS_ALLOW: receiver.url, EVENTS_RETRY_MS: RETRY_DELAYS_MS.join(",") };
+  return {
+    backend,
+    web: () => startWeb(backend, env),
+    worker: (runtime?: string, ...options: string[]) => startWorkerOf({ runtime, env }, backend, ...options),
+    /** Waits until BullMQ holds none of the queue's jobs unfinished, and none failed. */
+    drained: () =>
+      countsUntil(
+        backend.url,
+        backend.queue,
+        (counts) => counts.waiting + counts.active + counts.delayed + counts.prioritized === 0 && counts.failed === 0,
+        WITHIN_MS,
+      ),
+  };
+}
+
+/** A JSON-RPC answer. */
+// deno-lint-ignore no-explicit-any
+type Answer = { result?: any; error?: { code: number; message: string } };
+
+/** Sends an MCP 2026-07-28 request to a web instance (at most 20 s) and returns its answer, JSON or one SSE event. */
+async function rpc(web: QueueProcess, method: string, params: Record<string, unknown>): Promise<Answer> {
+  const request = modernRequest(method, params);
+  const response = await fetch(`${web.url}/mcp`, {
+    method: "POST",
+    headers: request.headers,
+    body: await request.text(),
+    signal: AbortSignal.timeout(20_000),
+  });
+  const text = await response.text();
+  const data = text.trimStart().startsWith("{") ? text : text.split("\n").find((l) => l.startsWith("data:"))!.slice(5);
+  return JSON.parse(data);
+}
+
+/** The `_meta` of a client that declared SEP-3415's extension: its subscriptions are on the "sep" profile. */
+const SEP = modernMeta({
+  "io.modelcontextprotocol/clientCapabilities": { extensions: { "io.modelcontextprotocol/events": {} } },
+});
+
+/**
+ * Subscribes `customerId`'s orders on a web instance (the receiver answers its challenge), on ChatGPT's profile or
+ * (`sep`) SEP-3415's; returns the id.
+ */
+async function subscribe(web: QueueProcess, customerId: string, sep = false): Promise<string> {
+  const secret = newSecret();
+  secrets.push(secret);
+  const answer = await rpc(web, "events/subscribe", {
+    name: "order.shipped",
+    arguments: { customerId },
+    delivery: { mode: "webhook", url: `${receiver.url}/hook/${customerId}`, secret },
+    ...(sep ? { _meta: SEP } : {}),
+  });
+  assert.match(answer.result?.id ?? "", /^sub_/, JSON.stringify(answer));
+  return answer.result.id;
+}
+
+/** Calls `emit_shipped` on a web instance: an order of `customerId`, its event id `id`. */
+function emitCall(web: QueueProcess, customerId: string, id: string): Promise<Answer> {
+  return rpc(web, "tools/call", { name: "emit_shipped", arguments: { orderId: `o-${id}`, customerId, id } });
+}
+
+/** Emits an order of `customerId` on a web instance (a tool's handler calls `server.emit()`), its id `id`. */
+async function emit(
+  web: QueueProcess,
+  customerId: string,
+  id = `evt_${crypto.randomUUID()}`,
+): Promise<{ eventId: string; deliveries: number }> {
+  const answer = await emitCall(web, customerId, id);
+  assert.equal(answer.result?.isError, undefined, JSON.stringify(answer));
+  const emitted = answer.result.structuredContent ?? JSON.parse(answer.result.content[0].text);
+  assert.equal(emitted.eventId, id);
+  return emitted;
+}
+
+/** The requests the receiver got for an occurrence. */
+const arrived = (eventId: string): Received[] => receiver.received.filter((r) => r.body.eventId === eventId);
+
+/** Waits until `count` requests of an occurrence arrived (at most {@link WITHIN_MS}); returns them. */
+async function arrivals(eventId: string, count: number, workers: readonly QueueProcess[] = []): Promise<Received[]> {
+  const deadline = Date.now() + WITHIN_MS;
+  while (arrived(eventId).length < count) {
+    if (Date.now() > deadline) {
+      assert.fail(
+        `${arrived(eventId).length} of ${count} requests in ${WITHIN_MS} ms:\n${workers.map((w) => w.log())}`,
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return arrived(eventId);
+}
+
+/**
+ * Asserts every request of an occurrence carries its one `webhook-id` (ChatGPT's profile: the event id; SEP-3415's:
+ * `<subscriptionId>.<eventId>`), signed, naming the subscription.
+ */
+function assertOneWebhookId(requests: readonly Received[], eventId: string, subscriptionId: string, sep = false): void {
+  const report = JSON.stringify(requests.map((r) => r.headers));
+  assert.ok(requests.length > 0, report);
+  const id = sep ? `${subscriptionId}.${eventId}` : eventId;
+  assert.deepEqual(new Set(requests.map((r) => r.headers["webhook-id"])), new Set([id]), report);
+  assert.ok(requests.every((r) => r.verified), `a signature did not verify: ${report}`);
+  assert.ok(requests.every((r) => r.headers["x-mcp-subscription-id"] === subscriptionId), report);
+}
+
+/** Scenario 1 on workers of `runtime`: subscribed on A, emitted on B, queued, delivered once by the worker. */
+async function onceAcrossInstances(runtime?: string, on?: On): Promise<void> {
+  const deploy = deployment(on);
+  const [a, b] = await Promise.all([deploy.web(), deploy.web()]);
+  const customer = `c-${crypto.randomUUID()}`;
+  const subscriptionId = await subscribe(a, customer);
+  const { eventId, deliveries } = await emit(b, customer);
+  assert.equal(deliveries, 1);
+  // No worker yet: the delivery waits in BullMQ, and no web instance sends it.
+  await countsUntil(deploy.backend.url, deploy.backend.queue, (counts) => counts.waiting === 1, WITHIN_MS);
+  assert.equal(arrived(eventId).length, 0);
+  const worker = await deploy.worker(runtime);
+  await arrivals(eventId, 1, [worker]);
+  await deploy.drained();
+  // The same occurrence emitted again (a caller's retry, with its id) on either instance: its delivery is one job.
+  for (const web of [a, b]) assert.equal((await emit(web, customer, eventId)).deliveries, 1);
+  await deploy.drained();
+  assertOneWebhookId(arrived(eventId), eventId, subscriptionId);
+  assert.equal(arrived(eventId).length, 1, "delivered exactly once");
+}
+
+/**
+ * Scenario 3 on workers of `runtime`: the first worker `kill -9`'d inside the attempt, a second one started; on
+ * SEP-3415's profile, whose `webhook-id` names the subscription too.
+ */
+async function killedMidDelivery(
+  runtime?: string,
+  signal: "SIGKILL" | "SIGTERM" = "SIGKILL",
+  on?: On,
+): Promise<void> {
+  const deploy = deployment(on);
+  const [a, b] = await Promise.all([deploy.web(), deploy.web()]);
+  const first = await deploy.worker(runtime, ...(signal === "SIGTERM" ? ["--drain-ms", "500"] : []));
+  const customer = `c-${crypto.randomUUID()}`;
+  const subscriptionId = await subscribe(a, customer, true);
+  receiver.hold = true;
+  try {
+    const { eventId } = await emit(b, customer);
+    await arrivals(eventId, 1, [first]); // the attempt is in flight: the receiver holds it unanswered
+    first.kill(signal);
+    await first.exited;
+    if (signal === "SIGTERM") assert.match(first.log(), /drained\n$/, first.log()); // the attempt given back
+    receiver.hold = false;
+    const second = await deploy.worker(runtime);
+    const requests = await arrivals(eventId, 2, [second]);
+    await deploy.drained();
+    // The killed (or given back) attempt reached the receiver unanswered: the duplicate is the second, the same
+    // webhook-id.
+    assertOneWebhookId(requests, eventId, subscriptionId, true);
+    assert.equal(arrived(eventId).length, 2, JSON.stringify(arrived(eventId).map((r) => r.headers)));
+  } finally {
+    receiver.hold = false;
+    receiver.release();
+  }
+}
+
+/** How many occurrences the many-deliveries test emits: every one of them held on a worker at once. */
+const MANY = 20;
+
+/**
+ * Scenario 3 under load: {@link MANY} occurrences held inside the attempts of one worker, a second worker running
+ * beside it, the first `kill -9`'d: the second delivers each, once acknowledged, the one duplicate the same id.
+ */
+async function killedHoldingMany(): Promise<void> {
+  const deploy = deployment();
+  const [a, b] = await Promise.all([deploy.web(), deploy.web()]);
+  const first = await deploy.worker(undefined, "--concurrency", String(MANY));
+  const customer = `c-${crypto.randomUUID()}`;
+  const subscriptionId = await subscribe(a, customer);
+  receiver.hold = true;
+  try {
+    const ids: string[] = [];
+    for (let n = 0; n < MANY; n++) ids.push((await emit([a, b][n % 2], customer)).eventId);
+    for (const id of ids) await arrivals(id, 1, [first]); // every attempt in flight on the first worker, held
+    const second = await deploy.worker(undefined, "--concurrency", String(MANY));
+    first.kill("SIGKILL");
+    await first.exited;
+    const deadline = Date.now() + WITHIN_MS;
+    while (!ids.every((id) => arrived(id)[0].cut)) { // the receiver saw each held connection go
+      assert.ok(Date.now() < deadline, `held connections still open ${WITHIN_MS} ms after the kill`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    receiver.hold = false;
+    const requests = await Promise.all(ids.map((id) => arrivals(id, 2, [second])));
+    await deploy.drained();
+    for (const [i, id] of ids.entries()) {
+      assertOneWebhookId(arrived(id), id, subscriptionId);
+      assert.deepEqual(arrived(id).map((r) => r.answered), [undefined, 204], `${id}: cut, then acknowledged`);
+      assert.equal(requests[i].length, 2);
+    }
+  } finally {
+    receiver.hold = false;
+    receiver.release();
+  }
+}
+
+/** Each test's bound (Bun's default is 5 s): processes to start, and the outage's 20 s. */
+const TEST = { timeout: 180_000 };
+
+describe("durable delivery of MCP Events: two web instances, workers, BullMQ on redis-server", {
+  skip: REDIS_MISSING,
+}, () => {
+  it("a subscription taken on A, an event emitted on B: delivered exactly once, by the worker", TEST, async () => {
+    await onceAcrossInstances();
+  });
+
+  it("the same with the worker on Node 22", { ...TEST, skip: ONCE_PER_RUN }, async (t) => {
+    const node = await node22();
+    if (node === undefined) return t.skip(NODE22_MISSING);
+    await onceAcrossInstances(node);
+  });
+
+  it(
+    "the receiver down 20 s (its worker kill -9'd and replaced meanwhile), then back: delivered after the outage, " +
+      "every attempt with the same webhook-id",
+    TEST,
+    async () => {
+      const deploy = deployment();
+      const [a, b] = await Promise.all([deploy.web(), deploy.web()]);
+      const first = await deploy.worker();
+      const customer = `c-${crypto.randomUUID()}`;
+      const subscriptionId = await subscribe(a, customer);
+      receiver.status = 503; // the first attempt is answered 503, the next ones find the port closed
+      let back = false;
+      try {
+        const { eventId } = await emit(b, customer);
+        await arrivals(eventId, 1, [first]);
+        await receiver.down();
+        const downAt = Date.now();
+        // Its retries wait in BullMQ (delayed jobs), not in a process: the worker dies and another takes over.
+        await new Promise((resolve) => setTimeout(resolve, OUTAGE_MS / 4));
+        first.kill("SIGKILL");
+        await first.exited;
+        const worker = await deploy.worker();
+        await new Promise((resolve) => setTimeout(resolve, Math.max(0, downAt + OUTAGE_MS - Date.now())));
+        receiver.status = 204;
+        await receiver.up();
+        back = true;
+        const requests = await arrivals(eventId, 2, [worker]);
+        await deploy.drained();
+        assertOneWebhookId(requests, eventId, subscriptionId);
+        assert.equal(requests.length, 2, "one attempt answered 503, one after the outage (the others met no listener)");
+        // Signed afresh on each attempt: the last one's webhook-timestamp is the outage later.
+        const [before, last] = requests.map((r) => Number(r.headers["webhook-timestamp"]));
+        assert.ok(last - before >= OUTAGE_MS / 1000 - 1, `webhook-timestamp ${before}, then ${last}`);
+        // Still subscribed: the next occurrence is delivered at once.
+        const next = await emit(a, customer);
+        assert.equal(next.deliveries, 1);
+        await arrivals(next.eventId, 1, [worker]);
+      } finally {
+        receiver.status = 204;
+        if (!back) await receiver.up().catch(() => {});
+      }
+    },
+  );
+
+  it(
+    "a worker kill -9'd mid-delivery: delivered by the next, the duplicate with the same webhook-id",
+    TEST,
+    async () => {
+      await killedMidDelivery();
+    },
+  );
+
+  it("the same with the workers on Node 22", { ...TEST, skip: ONCE_PER_RUN }, async (t) => {
+    const node = await node22();
+    if (node === undefined) return t.skip(NODE22_MISSING);
+    await killedMidDelivery(node);
+  });
+
+  it(`${MANY} occurrences held inside a worker's attempts, it kill -9'd, another running: each acknowledged once`, {
+    ...TEST,
+  }, async () => {
+    await killedHoldingMany();
+  });
+
+  it("a worker sent SIGTERM mid-delivery: its attempt given back past --drain-ms, the next one's the same webhook-id", {
+    ...TEST,
+  }, async () => {
+    await killedMidDelivery(undefined, "SIGTERM");
+  });
+
+  it(
+    "redis-server kill -9'd and restarted (AOF) while a delivery waits its retry: delivered after, the same webhook-id",
+    TEST,
+    async () => {
+      // A redis-server of its own, as a production queue runs it: every write fsynced to its append-only file.
+      const dir = scratchDir("mcplite-events-redis-");
+      let own = await startRedis({ persistIn: dir });
+      try {
+        const deploy = deployment({ url: own.url, variable: "REDIS_URL" });
+        const [a, b] = await Promise.all([deploy.web(), deploy.web()]);
+        const worker = await deploy.worker();
+        const customer = `c-${crypto.randomUUID()}`;
+        const subscriptionId = await subscribe(a, customer);
+        receiver.status = 503;
+        try {
+          const { eventId } = await emit(b, customer);
+          await arrivals(eventId, 1, [worker]); // answered 503: its retry waits in BullMQ, delayed
+          await own.kill();
+          receiver.status = 204;
+          own = await startRedis({ port: own.port, persistIn: dir });
+          const requests = await arrivals(eventId, 2, [worker]);
+          await deploy.drained();
+          assertOneWebhookId(requests, eventId, subscriptionId);
+          assert.equal(requests.length, 2, JSON.stringify(requests.map((r) => r.headers)));
+        } finally {
+          receiver.status = 204;
+        }
+      } finally {
+        await killQueueProcesses(); // before their redis-server goes
+        await own.stop();
+      }
+    },
+  );
+
+  it(
+    "Redis refusing writes (maxmemory) as B emits: the emit fails, no silent loss; emitted again with its id, " +
+      "delivered once",
+    TEST,
+    async () => {
+      const deploy = deployment();
+      const [a, b] = await Promise.all([deploy.web(), deploy.web()]);
+      const customer = `c-${crypto.randomUUID()}`;
+      const subscriptionId = await subscribe(a, customer);
+      const admin = new Redis(redis!.url, { maxRetriesPerRequest: 1 });
+      const id = `evt_${crypto.randomUUID()}`;
+      try {
+        // Reads still answer (the subscriptions are found), writes are refused: BullMQ cannot take the job.
+        await admin.config("SET", "maxmemory", "1");
+        const refused = await emitCall(b, customer, id);
+        assert.equal(refused.result?.isError, true, JSON.stringify(refused));
+        assert.match(JSON.stringify(refused.result.content), new RegExp(`${id}.*emit again`), JSON.stringify(refused));
+      } finally {
+        await admin.config("SET", "maxmemory", "0");
+        admin.disconnect();
+      }
+      const again = await emit(a, customer, id);
+      assert.equal(again.deliveries, 1);
+      const worker = await deploy.worker();
+      await arrivals(id, 1, [worker]);
+      await deploy.drained();
+      assertOneWebhookId(arrived(id), id, subscriptionId);
+      assert.equal(arrived(id).length, 1);
+    },
+  );
+
+  it(
+    "410 from the receiver ends the subscription: a later emit delivers nothing, unsubscribe answers -32011",
+    TEST,
+    async () => {
+      const deploy = deployment();
+      const [a, b] = await Promise.all([deploy.web(), deploy.web()]);
+      const worker = await deploy.worker();
+      const customer = `c-${crypto.randomUUID()}`;
+      const subscriptionId = await subscribe(a, customer);
+      receiver.status = 410;
+      try {
+        const { eventId, deliveries } = await emit(b, customer);
+        assert.equal(deliveries, 1);
+        await arrivals(eventId, 1, [worker]);
+        await deploy.drained();
+        assert.equal(arrived(eventId).length, 1, "410 is never retried");
+      } finally {
+        receiver.status = 204;
+      }
+      for (const web of [a, b]) assert.equal((await emit(web, customer)).deliveries, 0);
+      for (const web of [a, b]) {
+        const answer = await rpc(web, "events/unsubscribe", { id: subscriptionId });
+        assert.equal(answer.error?.code, -32011, JSON.stringify(answer));
+      }
+    },
+  );
+});
+
+describe("durable delivery of MCP Events on BullMQ's PostgreSQL backend, subscriptions in PostgreSQL", {
+  skip: POSTGRES_MISSING,
+}, () => {
+  let postgres: PostgresServer | undefined;
+  before(async () => void (postgres = await startPostgres()));
+  after(async () => {
+    await killQueueProcesses();
+    await postgres?.remove();
+  });
+  const on = (): On => ({ url: postgres!.url, variable: "DATABASE_URL" });
+
+  it("a subscription taken on A, an event emitted on B: delivered exactly once, by the worker", TEST, async () => {
+    await onceAcrossInstances(undefined, on());
+  });
+
+  it(
+    "a worker kill -9'd mid-delivery: delivered by the next, the duplicate with the same webhook-id",
+    TEST,
+    async () => {
+      await killedMidDelivery(undefined, "SIGKILL", on());
+    },
+  );
+});
