@@ -284,7 +284,7 @@ export class Server<TTools extends ToolMap = {}, TEvents extends { [name: string
    * @param payload The payload, typed by the event's payload schema.
    * @param options `id`: the occurrence's id, for an idempotent emit (default `evt_` and random).
    * @returns The occurrence's id and how many subscriptions it was handed to.
-   * @throws {TypeError} For an unknown event or a refused payload ({@link RangeError} over 256 KiB).
+   * @throws {TypeError} For an unknown event or refused payload ({@link RangeError} over 256 KiB); a queue refusing it.
    */
   emit<N extends keyof TEvents & string>(
     name: N,
