@@ -133,7 +133,13 @@ export function createMemoryResultStore(
   const maxBytes = options.maxBytes ?? 32 * 1024 * 1024;
   const now = options.now ?? Date.now;
   const slots = new Map<string, Slot>();
-  const sets = new Map<string, Map<string, number>>(); // each member's expiry: a key lives as long as its youngest
+  // Each set: one lifetime for all its members (the contract's), lengthened by an add, never shortened.
+  const sets = new Map<string, { at: number; members: Set<string> }>();
+  const live = (key: string) => {
+    const set = sets.get(key);
+    if (set !== undefined && now() >= set.at) sets.delete(key);
+    return set !== undefined && now() < set.at ? set : undefined;
+  };
   let bytes = 0;
 
   const drop = (id: string) => {
@@ -175,15 +181,18 @@ export function createMemoryResultStore(
       return Promise.resolve();
     },
     addMember(key, member, ttlMs) {
-      sets.set(key, (sets.get(key) ?? new Map()).set(member, now() + ttlMs));
+      const set = live(key);
+      if (set === undefined) { for (const old of sets.keys()) live(old); // a new set: expired ones go first
+       }
+      sets.set(key, { at: Math.max(set?.at ?? 0, now() + ttlMs), members: (set?.members ?? new Set()).add(member) });
       return Promise.resolve();
     },
     removeMember(key, member) {
-      sets.get(key)?.delete(member);
+      live(key)?.members.delete(member);
       return Promise.resolve();
     },
     members(key) {
-      return Promise.resolve([...sets.get(key) ?? []].flatMap(([member, at]) => now() < at ? [member] : []));
+      return Promise.resolve([...live(key)?.members ?? []]);
     },
   };
 }
