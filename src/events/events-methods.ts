@@ -136,6 +136,7 @@ async function subscribe(runtime: EventsRuntime, params: Params, ctx: ExtensionC
     status: "active",
     failures: kept?.status === "suspended" ? 0 : kept?.failures ?? 0,
     expiresAt: now + Math.min((asked as number | undefined) ?? options.ttlMs, options.maxTtlMs),
+    life: kept?.life ?? base64urlEncode(crypto.getRandomValues(new Uint8Array(12))),
   };
   // A new callback proves it asked for the events before any is sent (ChatGPT's MCP Events: the challenge), and so
   // does a suspended one before it is active again (its deliveries failed, or its host resolved to a refused

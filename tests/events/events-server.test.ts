@@ -226,6 +226,28 @@ describe("events/subscribe, emit and events/unsubscribe", () => {
     assert.ok(signatures.every((s) => s.startsWith("v1,")));
   });
 
+  it("a retry waiting when the subscription ends is not delivered to the subscription made again (another life)", async () => {
+    const server = serverOf({ events: { allowCallbacks: [receiver.url], retryDelaysMs: [200, 200] } });
+    const params = subscribeParams("life", newSecret(), "/life");
+    const first = await message(await server.fetch(modernRequest("events/subscribe", params)));
+    receiver.status = 503;
+    try {
+      const old = await server.emit("order.shipped", { orderId: "old", customerId: "life" });
+      await receiver.delivered(old.eventId); // its first attempt, answered 503: a retry waits 200 ms
+      await server.fetch(modernRequest("events/unsubscribe", { id: first.result.id }));
+      const again = await message(await server.fetch(modernRequest("events/subscribe", params)));
+      assert.equal(again.result.id, first.result.id, "the same key, the same id");
+      receiver.status = 204;
+      const fresh = await server.emit("order.shipped", { orderId: "new", customerId: "life" });
+      await receiver.delivered(fresh.eventId);
+      await new Promise((resolve) => setTimeout(resolve, 1_000)); // past both retries of the old occurrence
+      const attempts = receiver.received.filter((r) => r.body.eventId === old.eventId);
+      assert.equal(attempts.length, 1, "the old occurrence's retry stopped when its subscription ended");
+    } finally {
+      receiver.status = 204;
+    }
+  });
+
   it("two servers on one store: subscribed on A, emitted on B", async () => {
     const shared = createMemoryResultStore();
     const a = serverOf({ resultStore: shared });

@@ -40,7 +40,8 @@ async function inProcess(d: Deliveries, first: Subscription, occ: Occurrence, em
     const { delayMs } = await attemptAndSettle(d, sub, occ, n, { emit });
     if (delayMs === undefined || !await d.wait(delayMs)) return;
     const now = await readSubscription(d.store, sub.id);
-    if (now === undefined || now.status !== "active") return; // ended, expired or suspended meanwhile
+    // Ended, expired or suspended meanwhile, or created again since (another life: not this occurrence's).
+    if (now === undefined || now.status !== "active" || now.life !== first.life) return;
     sub = now;
   }
 }

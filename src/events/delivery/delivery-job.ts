@@ -33,6 +33,8 @@ interface DeliveryState {
   readonly o?: Occurrence;
   /** The emit's `traceparent`. */
   readonly t?: string;
+  /** The life of the subscription it was emitted to (`Subscription.life`). */
+  readonly l?: string;
 }
 
 /** The job id of an occurrence's delivery to a subscription (its attempt count's store key too). */
@@ -56,7 +58,7 @@ function occurrenceKey(eventId: string): string {
  */
 export async function enqueueDelivery(d: Deliveries, sub: Subscription, occ: Occurrence, emit?: string): Promise<void> {
   const ttlMs = d.retryDelaysMs.reduce((sum, ms) => sum + ms, 0) + d.attempts * d.timeoutMs + JOB_SLACK_MS;
-  const state: DeliveryState = { s: sub.id, e: occ.eventId, o: occ, t: emit };
+  const state: DeliveryState = { s: sub.id, e: occ.eventId, o: occ, t: emit, l: sub.life };
   const sign = (s: DeliveryState) => d.codec.sign({ kind: DELIVERY_KIND, scope: occ.name, state: s, ttlMs });
   let token: string;
   try {
@@ -121,7 +123,7 @@ export async function runDeliveryJob(
   await d.store.set(id, counted(n), ttlMs); // before the POST: an attempt cut short by a crash still counts
   const sub = await readSubscription(d.store, state.s);
   const occ = state.o ?? occurrenceOf(await d.store.get(occurrenceKey(state.e)));
-  if (sub === undefined || sub.status !== "active" || occ === undefined) {
+  if (sub === undefined || sub.status !== "active" || sub.life !== state.l || occ === undefined) {
     await d.store.set(id, { status: "cancelled" }, ttlMs);
     return ended(watch, "skipped", n);
   }

@@ -40,6 +40,11 @@ export interface Subscription {
   readonly failures: number;
   /** When it expires (ms since the epoch): its `refreshBefore`. */
   readonly expiresAt: number;
+  /**
+   * Which life of the subscription this is: made when it is created, kept when it is renewed, new when it is created
+   * again after it ended (its id is the same). A delivery is for the life it was emitted to, never a later one.
+   */
+  readonly life?: string;
 }
 
 /** One occurrence of an event: what a delivery's body carries. */
