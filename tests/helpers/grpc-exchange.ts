@@ -48,7 +48,8 @@ export function h2Exchange(
     stream.on("data", (chunk: Uint8Array) => chunks.push(chunk));
     stream.on("error", () => {}); // a reset: what arrived is the answer
     stream.on("close", () => {
-      session.close();
+      // destroy(), not close(): no GOAWAY in flight for Deno's node:http2 to abort on (tests/helpers/h2-sessions.ts)
+      session.destroy();
       const { date: _date, ...rest } = head;
       resolve({ headers: { ...rest }, body: new Uint8Array(Buffer.concat(chunks)), trailers: { ...trailers } });
     });
