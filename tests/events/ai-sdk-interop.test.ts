@@ -10,6 +10,9 @@ import { createMCPClient, experimental_createMCPEventWebhook } from "@ai-sdk/mcp
 import { createServer, defineTool, serve } from "../../mod.ts";
 import type { Listener } from "../../src/types.ts";
 import { defineEvent } from "../../src/events/mod.ts";
+import { node22, NODE22_MISSING } from "../helpers/node22.ts";
+import { ONCE_PER_RUN } from "../helpers/once-per-run.ts";
+import { ROOT, run } from "../helpers/process.ts";
 
 const shipped = defineEvent("order.shipped")
   .describe("An order left the warehouse")
@@ -118,4 +121,21 @@ describe("the AI SDK's MCP client and webhook receiver, against our server's eve
       }
     });
   }
+});
+
+describe("the AI SDK's client and receiver against our server on Node 22", { skip: ONCE_PER_RUN }, () => {
+  it("lists, subscribes and receives the matched occurrence, its signature checked by the AI SDK", async (t) => {
+    const node = await node22();
+    if (!node) return t.skip(NODE22_MISSING);
+    const done = await run(node, [`${ROOT}tests/events/ai-sdk-interop-node.ts`], 60_000, ROOT);
+    assert.equal(done.code, 0, done.stderr);
+    const printed = JSON.parse(done.stdout);
+    assert.match(printed.runtime, /^v22\./);
+    assert.deepEqual(printed.listed, ["order.shipped"]);
+    assert.match(printed.subscribed, /^sub_/);
+    assert.equal(printed.emitted.deliveries, 1);
+    assert.deepEqual(printed.received, [
+      { name: "order.shipped", data: { orderId: "o1", customerId: "c1" }, eventId: printed.emitted.eventId },
+    ]);
+  });
 });
