@@ -145,6 +145,8 @@ import { mount } from "hono/mount";
 import { createServer, defineTool, serve } from "@mcplite/sdk";
 import { nodeHandler } from "@mcplite/sdk/node";
 import { webSocketBinding } from "@mcplite/sdk/websocket";
+import { createClient } from "@mcplite/sdk/client";
+import { defineEvent, eventWebhook } from "@mcplite/sdk/events";
 import { server as tools } from "./tools.ts";
 
 const at = { port: 0, hostname: "127.0.0.1", quiet: true };
@@ -183,7 +185,20 @@ const honoPort = await new Promise((resolve) => {
   const h = honoServe({ fetch: hono.fetch, port: 0, hostname: "127.0.0.1" }, (info) => resolve(info.port));
   process.on("exit", () => h.close());
 });
+// MCP Events from the package: a receiver, a server with an event, our client subscribing over MCP, one emit.
+const secret = "whsec_" + Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64");
+const got = [];
+const hook = await serve({ fetch: eventWebhook({ secret, onEvent: ({ event }) => void got.push(event.data) }) }, at);
+const shop = createServer({ name: "shop", version: "1.0.0", events: { allowCallbacks: ["http://127.0.0.1"] } })
+  .event(defineEvent("order.shipped"));
+const shopListener = await serve(shop, at);
+await createClient(\`\${shopListener.url}/mcp\`, { transport: "mcp" }).events
+  .subscribe("order.shipped", { url: \`\${hook.url}/\`, secret });
+await shop.emit("order.shipped", { orderId: "o1" });
+for (let i = 0; i < 500 && got.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+
 console.log(JSON.stringify({
+  events: got,
   serve: await both(served.url),
   websocket,
   express: await both(\`http://127.0.0.1:\${http.address().port}/mcp\`),
@@ -351,19 +366,24 @@ describe("the npm package", () => {
     }
   });
 
-  it("serves WebSocket, nodeHandler() in Express and the Hono mount on Node 22 from the package", LONG, async (t) => {
-    const [ready, node] = await Promise.all([install(), node22()]);
-    if (typeof ready === "string") return skipOutsideCi(t, ready);
-    if (!node) return skipOutsideCi(t, NODE22_MISSING);
-    const checked = await run(node, ["node-checks.ts"], 60_000, ready.app);
-    assert.equal(checked.code, 0, checked.stderr);
-    assert.deepEqual(answer(checked), {
-      serve: [200, true, 200, true],
-      websocket: "pong",
-      express: [200, true, 200, true],
-      hono: [200, true, 200, true],
-    });
-  });
+  it(
+    "serves WebSocket, nodeHandler() in Express, the Hono mount and MCP Events on Node 22 from the package",
+    LONG,
+    async (t) => {
+      const [ready, node] = await Promise.all([install(), node22()]);
+      if (typeof ready === "string") return skipOutsideCi(t, ready);
+      if (!node) return skipOutsideCi(t, NODE22_MISSING);
+      const checked = await run(node, ["node-checks.ts"], 60_000, ready.app);
+      assert.equal(checked.code, 0, checked.stderr);
+      assert.deepEqual(answer(checked), {
+        events: [{ orderId: "o1" }],
+        serve: [200, true, 200, true],
+        websocket: "pong",
+        express: [200, true, 200, true],
+        hono: [200, true, 200, true],
+      });
+    },
+  );
 
   it(
     "runs queued jobs on Node 22 from the package: bullmqQueue, redisResultStore and mcplite worker",
