@@ -9,10 +9,16 @@
 import { Webhook } from "standardwebhooks";
 import { isObject } from "../../internal/is-object.ts";
 import type { ResultStore } from "../../jobs/result-store.ts";
+import { ProtocolError } from "../../errors/error.ts";
+import { type BodyLimits, readBody } from "../../server/read-body.ts";
+import { MAX_BODY_BYTES } from "../delivery/signing.ts";
 import { type SeenDeliveries, seenInMemory, seenInStore } from "./seen-deliveries.ts";
 
-/** At most one event of this many bytes per request (ChatGPT's MCP Events guide; SEP-3415). */
-const MAX_BODY = 256 * 1024;
+/**
+ * At most one event of 256 KiB per request (ChatGPT's MCP Events guide; SEP-3415), arriving within 10 s: a body that
+ * trickles in holds the receiver no longer.
+ */
+const BODY_LIMITS: BodyLimits = { maxBodyBytes: MAX_BODY_BYTES, bodyTimeoutMs: 10_000 };
 
 /**
  * An event as `onEvent` receives it (one delivery's JSON body): for `eventWebhook<typeof server>`, a union
@@ -169,9 +175,16 @@ export function eventWebhook<S = unknown>(options: EventWebhookOptions<S>): (req
     if (request.method !== "POST") return new Response(null, { status: 405, headers: { allow: "POST" } });
     const type = request.headers.get("content-type")?.split(";")[0].trim().toLowerCase();
     if (type !== "application/json") return new Response(null, { status: 415 });
-    const text = await readBounded(request);
-    if (text === undefined) return new Response(null, { status: 413 }); // RFC 9110 §15.5.14
-    if (text === null) return new Response(null, { status: 400 });
+    let text: string;
+    try {
+      text = await readBody(request, BODY_LIMITS);
+    } catch (error) {
+      // RFC 9110 §15.5.14 (413) and §15.5.9 (408); bytes that are not UTF-8, or a body that broke off: 400
+      const code = error instanceof ProtocolError ? error.code : undefined;
+      return new Response(null, {
+        status: code === "payload_too_large" ? 413 : code === "request_timeout" ? 408 : 400,
+      });
+    }
     const h = request.headers;
     const subscriptionId = h.get("x-mcp-subscription-id") ?? "";
     const webhookId = h.get("webhook-id") ?? "";
@@ -275,33 +288,4 @@ function wellFormed(body: Record<string, unknown>, webhookId: string, subscripti
   const { eventId, name, timestamp } = body;
   return typeof eventId === "string" && typeof name === "string" && typeof timestamp === "string" &&
     (webhookId === eventId || webhookId === `${subscriptionId}.${eventId}`);
-}
-
-/**
- * The body as text, read as it streams and given up past {@link MAX_BODY} bytes (`undefined`); `null` when it is
- * not UTF-8 or broke off.
- */
-async function readBounded(request: Request): Promise<string | null | undefined> {
-  if (Number(request.headers.get("content-length") ?? 0) > MAX_BODY) return undefined;
-  const reader = request.body?.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    while (reader !== undefined) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > MAX_BODY) {
-        await reader.cancel().catch(() => {});
-        return undefined;
-      }
-      chunks.push(value);
-    }
-    const bytes = new Uint8Array(size);
-    let at = 0;
-    for (const chunk of chunks) bytes.set(chunk, (at += chunk.byteLength) - chunk.byteLength);
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
-    return null; // the body broke off, or is not UTF-8
-  }
 }
