@@ -8,17 +8,9 @@ import * as v from "valibot";
 import { createMCPClient, experimental_createMCPEventWebhook } from "@ai-sdk/mcp";
 import { createServer, serve } from "../../mod.ts";
 import { defineEvent } from "../../src/events/mod.ts";
+import { memoryEventStore } from "./ai-sdk-store.ts";
 
-type Stored = Parameters<Parameters<typeof experimental_createMCPEventWebhook>[0]["store"]["set"]>[0];
-const byKey = new Map<string, Stored>();
-const store = {
-  get: (key: string) => Promise.resolve(byKey.get(key)),
-  getById: (id: string) => Promise.resolve([...byKey.values()].find((s) => s.id === id)),
-  set: (s: Stored) => Promise.resolve(void byKey.set(s.key, structuredClone(s))),
-  update: (key: string, patch: Partial<Stored>) =>
-    Promise.resolve(void byKey.set(key, { ...byKey.get(key)!, ...structuredClone(patch) })),
-  delete: (key: string) => Promise.resolve(void byKey.delete(key)),
-};
+const store = memoryEventStore();
 
 const shipped = defineEvent("order.shipped")
   .input(v.object({ customerId: v.string() }))

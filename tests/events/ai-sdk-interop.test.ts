@@ -10,6 +10,7 @@ import { createMCPClient, experimental_createMCPEventWebhook } from "@ai-sdk/mcp
 import { createServer, defineTool, serve } from "../../mod.ts";
 import type { Listener } from "../../src/types.ts";
 import { defineEvent } from "../../src/events/mod.ts";
+import { memoryEventStore } from "./ai-sdk-store.ts";
 import { node22, NODE22_MISSING } from "../helpers/node22.ts";
 import { ONCE_PER_RUN } from "../helpers/once-per-run.ts";
 import { ROOT, run } from "../helpers/process.ts";
@@ -19,22 +20,6 @@ const shipped = defineEvent("order.shipped")
   .input(v.object({ customerId: v.string() }))
   .payload(v.object({ orderId: v.string(), customerId: v.string() }))
   .match((input, payload) => input.customerId === payload.customerId);
-
-type Stored = Parameters<Parameters<typeof experimental_createMCPEventWebhook>[0]["store"]["set"]>[0];
-
-/** The AI SDK's `MCPEventStore`, the application's to provide: private, in memory for the test. */
-function memoryEventStore() {
-  const byKey = new Map<string, Stored>();
-  return {
-    byKey,
-    get: (key: string) => Promise.resolve(byKey.get(key)),
-    getById: (id: string) => Promise.resolve([...byKey.values()].find((s) => s.id === id)),
-    set: (s: Stored) => Promise.resolve(void byKey.set(s.key, structuredClone(s))),
-    update: (key: string, patch: Partial<Stored>) =>
-      Promise.resolve(void byKey.set(key, { ...byKey.get(key)!, ...structuredClone(patch) })),
-    delete: (key: string) => Promise.resolve(void byKey.delete(key)),
-  };
-}
 
 /** Resolves once `check()` holds, polling every 20 ms for at most `ms`. */
 async function until(check: () => boolean, ms = 10_000): Promise<void> {

@@ -130,8 +130,8 @@ export interface EventWebhookOptions<S = unknown> {
 
 /**
  * Creates the receiver of MCP Events' webhook deliveries: a fetch handler `(request) => Promise<Response>`. It
- * accepts a POST of JSON (405, 415), at most 256 KiB (413), signed per Standard Webhooks by a known secret within
- * five minutes (401); answers the verification challenge (`{ challenge }`); drops a duplicate `webhook-id` (204);
+ * accepts a POST of JSON (405, 415), at most 256 KiB (413) arriving within 10 s (408), signed per Standard Webhooks
+ * by a known secret within five minutes (401); answers the verification challenge (`{ challenge }`); drops a duplicate `webhook-id` (204);
  * runs `onGap`, `onTerminated` or `onEvent` and answers 204, or 503 when it throws (the server retries).
  *
  * @typeParam S The server type (`eventWebhook<typeof server>`): `onEvent`'s events are a union by `name`.
