@@ -151,7 +151,11 @@ async function counted(states: ("active" | "delayed" | "waiting")[], timeoutMs: 
   try {
     const deadline = Date.now() + timeoutMs;
     while (Object.values(await queue.getJobCounts(...states)).every((n) => n === 0)) {
-      if (Date.now() > deadline) assert.fail(`no job ${states.join(" or ")} within ${timeoutMs} ms`);
+      if (Date.now() > deadline) {
+        // Where the job is instead (once seen: after SIGTERM, none delayed or waiting within 5 s on a loaded CI run)
+        const all = await queue.getJobCounts();
+        assert.fail(`no job ${states.join(" or ")} within ${timeoutMs} ms; the queue counts ${JSON.stringify(all)}`);
+      }
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   } finally {
@@ -221,7 +225,9 @@ describe("examples/queue/README.md: two web instances and two workers on one Red
     // hands the job to the worker's handler, which then counts none, and the job goes back to the queue unstarted.
     const drained = workers.map((w) => Number(/draining (\d+) running job/.exec(w.log())?.[1]));
     assert.ok(drained.every((n) => n <= 1) && drained.reduce((a, b) => a + b) <= 1, workers.map((w) => w.log()).join());
-    await counted(["delayed", "waiting"], 5_000);
+    await counted(["delayed", "waiting"], 5_000).catch((error: Error) => {
+      throw new Error(`${error.message}; the workers said: ${workers.map((w) => w.log()).join(" | ")}`);
+    });
 
     // One worker started again (the README's command) takes the report up when it wakes and finishes it; the step the
     // stopped worker ran is not run again: its recorded value names that worker.
