@@ -22,6 +22,20 @@ function lowerBound(range: string): number[] {
   return [Number(match[1]), Number(match[2] ?? 0), Number(match[3] ?? 0)];
 }
 
+/**
+ * Whether Node `stated` and later meet a dependency's `engines.node`: some alternative of its `||` ranges
+ * (`>=16 || 14 >=14.17`, sucrase's) is a `>=x.y.z` bound at or below `stated` (an alternative with an upper
+ * bound, such as `14 >=14.17`, holds no later Node).
+ */
+function supports(stated: number[], range: string): boolean {
+  return range.split("||").some((alternative) => {
+    const comparators = alternative.trim().replace(/([<>]=?)\s+/g, "$1").split(/\s+(?=[<>=~^\d])/).filter((c) =>
+      c !== ""
+    );
+    return comparators.length === 1 && atLeast(stated, lowerBound(comparators[0]));
+  });
+}
+
 /** package.json `exports` for jsr.json's: each subpath's source, compiled by tsc into dist/ (.js and .d.ts). */
 function npmExports(exports: Record<string, string>): Record<string, { types: string; default: string }> {
   const entries = Object.entries(exports).map(([subpath, source]) => {
@@ -155,7 +169,7 @@ describe("the package manifests", () => {
       const range: string | undefined = json(`node_modules/${name}/package.json`).engines?.node;
       if (range !== undefined) {
         assert.ok(
-          atLeast(stated, lowerBound(range)),
+          supports(stated, range),
           `${name} needs Node ${range}, package.json says ${pkg.engines.node}`,
         );
       }
