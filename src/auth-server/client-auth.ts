@@ -18,6 +18,9 @@ import { verifyWorkload } from "./workload.ts";
 /** RFC 7523 §2.2. */
 const CLIENT_ASSERTION_TYPE = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer";
 
+/** The furthest a `private_key_jwt` assertion's `exp` may be. */
+const MAX_CLIENT_ASSERTION_SEC = 3600;
+
 /** Who the request comes from. */
 export type ClientIdentity =
   /** A client that proved who it is (a secret, its key, or its workload's JWT). */
@@ -110,10 +113,14 @@ async function assertionAuth(jwt: string, clientId: string | undefined, config: 
         what: "the client assertion",
       });
       if (typeof payload.jti !== "string" || payload.jti === "") throw invalidClient("the client assertion has no jti");
+      // Its jti is remembered until it expires: a short life, as RFC 7523 §3 item 4 asks.
+      if (payload.exp! > Date.now() / 1000 + MAX_CLIENT_ASSERTION_SEC) {
+        throw invalidClient(`the client assertion expires more than ${MAX_CLIENT_ASSERTION_SEC} s from now`);
+      }
       await useOnce(config.store, {
         issuer: `client:${own.id}`,
         jti: payload.jti,
-        iat: payload.iat ?? 0,
+        iat: payload.iat,
         exp: payload.exp!,
       }, config.toleranceSec);
     } catch (error) {

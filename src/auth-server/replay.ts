@@ -18,20 +18,21 @@ const USED_PREFIX = "assertion-jti:";
  * Remembers an assertion's use, refusing a second one.
  *
  * @param store The server's result store.
- * @param assertion The assertion's issuer, `jti`, `iat` and `exp` (seconds), and what it is (for the message).
+ * @param assertion The assertion's issuer, `jti`, `iat` (if it has one) and `exp` (seconds).
  * @param toleranceSec The clock skew tolerated past `exp`.
  * @throws {TokenError} `invalid_grant` for an assertion used already, or issued before the store's memory
  *   began; `temporarily_unavailable` (503) when the store is down.
  */
 export async function useOnce(
   store: ResultStore,
-  assertion: { readonly issuer: string; readonly jti: string; readonly iat: number; readonly exp: number },
+  assertion: { readonly issuer: string; readonly jti: string; readonly iat: number | undefined; readonly exp: number },
   toleranceSec: number,
 ): Promise<void> {
   let first: boolean;
   try {
-    // `iat` is whole seconds: one issued in the second the memory began may be the one it forgot.
-    if (assertion.iat < Math.floor(await memoryStart(store) / 1000)) {
+    // `iat` is whole seconds: one issued in the second the memory began may be the one it forgot. Without
+    // `iat` (a client assertion may lack it, RFC 7523 §3), the check cannot be made: its `exp` bounds it.
+    if (assertion.iat !== undefined && assertion.iat < Math.floor(await memoryStart(store) / 1000)) {
       throw new TokenError(
         "invalid_grant",
         "the assertion was issued before this server's memory of used assertions began: get a new one",

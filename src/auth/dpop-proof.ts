@@ -50,6 +50,7 @@ export function dpopPolicy(options: DpopPolicyOptions): DpopPolicy {
   const now = options.now ?? Date.now;
   const resourceOrigin = new URL(options.resource).origin;
   const policy: DpopPolicy = {
+    capability: "dpop",
     required: options.mode === "required",
     algorithms,
     windowSec,

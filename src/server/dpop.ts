@@ -8,6 +8,7 @@
  */
 import type { AuthInfo } from "../core/call/call-context.ts";
 import type { ResultStore } from "../jobs/result-store.ts";
+import type { Capability } from "./server-capability.ts";
 
 /** A verified DPoP proof. */
 export interface DpopProof {
@@ -25,9 +26,10 @@ export interface DpopProof {
 }
 
 /**
- * How a server takes DPoP-bound access tokens (RFC 9449): `jwtAuth({ dpop })` makes one with `jose`.
+ * How a server takes DPoP-bound access tokens (RFC 9449): `jwtAuth({ dpop })` makes one with `jose`. It is
+ * what `ServerAuth.dpop` holds, opaque outside the package (read here as `auth.dpop as DpopPolicy`).
  */
-export interface DpopPolicy {
+export interface DpopPolicy extends Capability<"dpop"> {
   /** Whether every token must be DPoP-bound (`"required"`), or bearer tokens are taken too (`"allowed"`). */
   readonly required: boolean;
   /** The JWS algorithms of proofs it accepts (the challenge's `algs`, the metadata's `dpop_signing_alg_values_supported`). */
