@@ -19,6 +19,9 @@ export interface SigningKeys {
   readonly jwks: { readonly keys: readonly JWK[] };
 }
 
+/** A key as the options give it. */
+type GivenKey = NonNullable<AuthorizationServerOptions["signingKeys"]>[number]["key"];
+
 /** The members of a JWK that are private (RFC 7518 §6.2.2, §6.3.2; RFC 8037 §2). */
 const PRIVATE_MEMBERS = ["d", "p", "q", "dp", "dq", "qi", "oth", "k"];
 
@@ -41,7 +44,7 @@ function defaultAlg(kty: string | undefined, crv: string | undefined): string {
 export async function loadSigningKeys(given: AuthorizationServerOptions["signingKeys"]): Promise<SigningKeys> {
   const entries = given !== undefined && given.length > 0
     ? given
-    : [{ key: await generateKeyPair("ES256") as unknown as { privateKey: CryptoKey; publicKey: CryptoKey } }];
+    : [{ key: await generateKeyPair("ES256") as unknown as GivenKey }];
   const loaded = await Promise.all(entries.map(async (entry) => {
     let publicJwk: JWK;
     let privateKey: JoseKey;
