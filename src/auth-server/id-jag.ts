@@ -75,9 +75,9 @@ export async function redeemIdJag(
   if (exp! - iat > MAX_LIFETIME_SEC) {
     throw new TokenError("invalid_grant", `${what} lives longer than ${MAX_LIFETIME_SEC} s`);
   }
-  const resource = grantedResource(payload.resource, request.resource, config);
+  const { resource, configured } = grantedResource(payload.resource, request.resource, config);
   const allowed = parseScope(payload.scope);
-  const scopes = grantedScopes(parseScope(request.scope), allowed, config.resources.get(resource)!, resource);
+  const scopes = grantedScopes(parseScope(request.scope), allowed, config.resources.get(configured)!, resource);
   const cnf = payload.cnf as { jkt?: unknown } | undefined;
   if (cnf !== undefined && typeof cnf?.jkt !== "string") {
     throw new TokenError("invalid_grant", `${what}'s cnf has no jkt`);
@@ -93,10 +93,15 @@ export async function redeemIdJag(
 }
 
 /**
- * The resource the token is for: the ID-JAG's `resource` (one URI, or the one the request picks among its
- * several), which must be one this server serves. The request's `resource` only picks; it never adds.
+ * The resource the token is for: the ID-JAG's `resource` as it writes it (one URI, or the one the request
+ * picks among its several), which must be one this server serves (`configured`, as the options write it).
+ * The request's `resource` only picks; it never adds.
  */
-function grantedResource(claim: unknown, requested: string | undefined, config: ServerConfig): string {
+function grantedResource(
+  claim: unknown,
+  requested: string | undefined,
+  config: ServerConfig,
+): { resource: string; configured: string } {
   const claimed = typeof claim === "string" ? [claim] : Array.isArray(claim) ? claim : undefined;
   if (claimed === undefined || claimed.length === 0 || !claimed.every((uri) => typeof uri === "string")) {
     throw new TokenError("invalid_grant", "the ID-JAG names no resource");
@@ -109,11 +114,11 @@ function grantedResource(claim: unknown, requested: string | undefined, config: 
   if (candidates.length > 1) {
     throw new TokenError("invalid_target", "the ID-JAG names several resources: send resource");
   }
-  const resource = served(candidates[0], config);
-  if (resource === undefined) {
+  const configured = served(candidates[0], config);
+  if (configured === undefined) {
     throw new TokenError("invalid_grant", "the ID-JAG is for a resource this server does not serve");
   }
-  return resource;
+  return { resource: candidates[0], configured };
 }
 
 /** The resource as configured that a URI names (exactly, or but for a final `/`), if this server serves it. */
