@@ -58,7 +58,10 @@ export async function redeemIdJag(
     toleranceSec: config.toleranceSec,
     what,
   });
-  if (typ !== ID_JAG_TYP) throw new TokenError("invalid_grant", `${what}'s typ is not ${ID_JAG_TYP}`);
+  // A media type, compared without case, its "application/" prefix optional (RFC 7515 §4.1.9).
+  if (typ?.toLowerCase().replace(/^application\//, "") !== ID_JAG_TYP) {
+    throw new TokenError("invalid_grant", `${what}'s typ is not ${ID_JAG_TYP}`);
+  }
   // §4.4.1: `aud` is this issuer, as a string or an array of exactly one element (no audience injection).
   if (Array.isArray(payload.aud) && payload.aud.length !== 1) {
     throw new TokenError("invalid_grant", `${what} names several audiences`);

@@ -35,11 +35,25 @@ function defaultAlg(kty: string | undefined, crv: string | undefined): string {
 }
 
 /**
+ * Refuses, when the server is made, a signing JWK that cannot sign: a symmetric one, or one without its
+ * private part.
+ *
+ * @param given The `signingKeys` option.
+ * @throws {TypeError} For such a key.
+ */
+export function checkSigningKeys(given: AuthorizationServerOptions["signingKeys"]): void {
+  for (const { key } of given ?? []) {
+    if ("privateKey" in key) continue;
+    if (key.kty === "oct") throw new TypeError("authorizationServer: a signing key is asymmetric (not oct)");
+    if (key.d === undefined) throw new TypeError("authorizationServer: a signing JWK needs its private part (d)");
+  }
+}
+
+/**
  * Prepares the keys given, or generates one ES256 key pair (its private key not extractable).
  *
  * @param given The `signingKeys` option.
  * @returns The signer and the published set.
- * @throws {TypeError} For a symmetric key, or a JWK without its private part.
  */
 export async function loadSigningKeys(given: AuthorizationServerOptions["signingKeys"]): Promise<SigningKeys> {
   const entries = given !== undefined && given.length > 0
@@ -53,8 +67,6 @@ export async function loadSigningKeys(given: AuthorizationServerOptions["signing
       privateKey = entry.key.privateKey as unknown as JoseKey;
     } else {
       const jwk = entry.key as JWK;
-      if (jwk.kty === "oct") throw new TypeError("authorizationServer: a signing key is asymmetric (not oct)");
-      if (jwk.d === undefined) throw new TypeError("authorizationServer: a signing JWK needs its private part (d)");
       publicJwk = Object.fromEntries(Object.entries(jwk).filter(([name]) => !PRIVATE_MEMBERS.includes(name)));
       privateKey = await importJWK(jwk, entry.alg ?? jwk.alg ?? defaultAlg(jwk.kty, jwk.crv)) as JoseKey;
     }
