@@ -34,6 +34,13 @@ function defaultAlg(kty: string | undefined, crv: string | undefined): string {
   return "ES256";
 }
 
+/** An RSA key pair's JWS algorithm (RFC 7518 §3.3, §3.5): its Web Crypto algorithm and hash. */
+function rsaAlg(algorithm: { name: string; hash?: { name: string } }): string | undefined {
+  const bits = algorithm.hash?.name.replace("SHA-", "") ?? "256";
+  if (algorithm.name === "RSASSA-PKCS1-v1_5") return `RS${bits}`;
+  return algorithm.name === "RSA-PSS" ? `PS${bits}` : undefined;
+}
+
 /**
  * Refuses, when the server is made, a signing JWK that cannot sign: a symmetric one, or one without its
  * private part.
@@ -65,6 +72,7 @@ export async function loadSigningKeys(given: AuthorizationServerOptions["signing
     if ("privateKey" in entry.key) {
       publicJwk = await exportJWK(entry.key.publicKey as unknown as JoseKey);
       privateKey = entry.key.privateKey as unknown as JoseKey;
+      publicJwk.alg ??= rsaAlg(privateKey.algorithm as { name: string; hash?: { name: string } });
     } else {
       const jwk = entry.key as JWK;
       publicJwk = Object.fromEntries(Object.entries(jwk).filter(([name]) => !PRIVATE_MEMBERS.includes(name)));

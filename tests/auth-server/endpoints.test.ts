@@ -120,6 +120,8 @@ describe("authorizationServer(): metadata, JWKS, and the token endpoint's edges"
     const rsa = authorizationServer({ ...base, signingKeys: [{ key: pair, kid: "rsa" }] });
     const { keys } = await (await rsa.fetch(new Request(`${ISSUER}/jwks`))).json();
     assert.deepEqual([keys[0].kty, keys[0].alg, keys[0].kid, keys[0].d], ["RSA", "RS256", "rsa", undefined]);
+    const pss = authorizationServer({ ...base, signingKeys: [{ key: await generateKeyPair("PS384") }] });
+    assert.equal((await (await pss.fetch(new Request(`${ISSUER}/jwks`))).json()).keys[0].alg, "PS384");
     for (const key of [{ kty: "oct", k: "c2VjcmV0" }, await exportJWK(pair.publicKey)]) {
       assert.throws(() => authorizationServer({ ...base, signingKeys: [{ key }] }), TypeError);
     }
