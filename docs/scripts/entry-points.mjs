@@ -83,7 +83,7 @@ export const ENTRY_POINTS = {
     guide: "guides/authorization",
   },
   "./auth-server": {
-    purpose: "An authorization server that redeems ID-JAGs and workload JWTs for DPoP-bound access tokens.",
+    purpose: "An authorization server: ID-JAGs and workload JWTs redeemed for DPoP-bound tokens (SEP-990, SEP-1933).",
     guide: "guides/authorization-server",
   },
   "./cli": { purpose: "The `mcplite` command line (exports nothing).", guide: "guides/cli" },

@@ -9,7 +9,7 @@ import { memoryStart } from "../server/dpop-epoch.ts";
 import { configOf } from "./server-config.ts";
 import { metadataOf, metadataPaths } from "./as-metadata.ts";
 import type { AuthorizationServer, AuthorizationServerOptions } from "./options.ts";
-import { loadSigningKeys, type SigningKeys } from "./signing-keys.ts";
+import { checkSigningKeys, loadSigningKeys, type SigningKeys } from "./signing-keys.ts";
 import { tokenDpop } from "./token-dpop.ts";
 import { tokenEndpoint } from "./token-endpoint.ts";
 
@@ -69,6 +69,7 @@ const PUBLIC_JSON = Object.freeze({
  */
 export function authorizationServer(options: AuthorizationServerOptions): AuthorizationServer {
   const config = configOf(options);
+  checkSigningKeys(options.signingKeys);
   const dpop = tokenDpop(config, options.dpopNonce === true);
   const metadata = metadataOf(config, dpop.algorithms);
   const metadataBody = JSON.stringify(metadata);

@@ -51,7 +51,7 @@ export async function authenticateClient(
   const assertion = form.get("client_assertion");
   const presented = [basic, secret !== null, assertion !== null].filter(Boolean).length;
   if (presented > 1) throw new TokenError("invalid_request", "use one client authentication method, not several");
-  if (authorization !== null && !basic && !/^dpop /i.test(authorization)) {
+  if (authorization !== null && !basic) {
     throw new TokenError("invalid_request", "the Authorization header of a token request is HTTP Basic");
   }
   const clientId = form.get("client_id") ?? undefined;

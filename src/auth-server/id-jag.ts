@@ -58,7 +58,10 @@ export async function redeemIdJag(
     toleranceSec: config.toleranceSec,
     what,
   });
-  if (typ !== ID_JAG_TYP) throw new TokenError("invalid_grant", `${what}'s typ is not ${ID_JAG_TYP}`);
+  // A media type, compared without case, its "application/" prefix optional (RFC 7515 §4.1.9).
+  if (typ?.toLowerCase().replace(/^application\//, "") !== ID_JAG_TYP) {
+    throw new TokenError("invalid_grant", `${what}'s typ is not ${ID_JAG_TYP}`);
+  }
   // §4.4.1: `aud` is this issuer, as a string or an array of exactly one element (no audience injection).
   if (Array.isArray(payload.aud) && payload.aud.length !== 1) {
     throw new TokenError("invalid_grant", `${what} names several audiences`);
@@ -75,9 +78,9 @@ export async function redeemIdJag(
   if (exp! - iat > MAX_LIFETIME_SEC) {
     throw new TokenError("invalid_grant", `${what} lives longer than ${MAX_LIFETIME_SEC} s`);
   }
-  const resource = grantedResource(payload.resource, request.resource, config);
+  const { resource, configured } = grantedResource(payload.resource, request.resource, config);
   const allowed = parseScope(payload.scope);
-  const scopes = grantedScopes(parseScope(request.scope), allowed, config.resources.get(resource)!, resource);
+  const scopes = grantedScopes(parseScope(request.scope), allowed, config.resources.get(configured)!, resource);
   const cnf = payload.cnf as { jkt?: unknown } | undefined;
   if (cnf !== undefined && typeof cnf?.jkt !== "string") {
     throw new TokenError("invalid_grant", `${what}'s cnf has no jkt`);
@@ -93,10 +96,15 @@ export async function redeemIdJag(
 }
 
 /**
- * The resource the token is for: the ID-JAG's `resource` (one URI, or the one the request picks among its
- * several), which must be one this server serves. The request's `resource` only picks; it never adds.
+ * The resource the token is for: the ID-JAG's `resource` as it writes it (one URI, or the one the request
+ * picks among its several), which must be one this server serves (`configured`, as the options write it).
+ * The request's `resource` only picks; it never adds.
  */
-function grantedResource(claim: unknown, requested: string | undefined, config: ServerConfig): string {
+function grantedResource(
+  claim: unknown,
+  requested: string | undefined,
+  config: ServerConfig,
+): { resource: string; configured: string } {
   const claimed = typeof claim === "string" ? [claim] : Array.isArray(claim) ? claim : undefined;
   if (claimed === undefined || claimed.length === 0 || !claimed.every((uri) => typeof uri === "string")) {
     throw new TokenError("invalid_grant", "the ID-JAG names no resource");
@@ -109,11 +117,11 @@ function grantedResource(claim: unknown, requested: string | undefined, config: 
   if (candidates.length > 1) {
     throw new TokenError("invalid_target", "the ID-JAG names several resources: send resource");
   }
-  const resource = served(candidates[0], config);
-  if (resource === undefined) {
+  const configured = served(candidates[0], config);
+  if (configured === undefined) {
     throw new TokenError("invalid_grant", "the ID-JAG is for a resource this server does not serve");
   }
-  return resource;
+  return { resource: candidates[0], configured };
 }
 
 /** The resource as configured that a URI names (exactly, or but for a final `/`), if this server serves it. */

@@ -15,7 +15,8 @@ import type { ResultStore } from "../jobs/result-store.ts";
 export interface AuthorizationServerOptions {
   /**
    * This server's issuer identifier (RFC 8414 §2): an `https:` URL (`http:` on loopback hosts only) without
-   * query or fragment. Its endpoints are under it: `<issuer>/token`, `<issuer>/jwks`; its metadata at
+   * query or fragment, kept without a final `/` (`AuthorizationServer.issuer` is what resources name). Its
+   * endpoints are under it: `<issuer>/token`, `<issuer>/jwks`; its metadata at
    * `/.well-known/oauth-authorization-server` with the issuer's path appended (RFC 8414 §3).
    */
   readonly issuer: string;
@@ -92,7 +93,7 @@ export interface AuthorizationServerOptions {
 
 /** An authorization server: its identity, its metadata, and the fetch handler that serves its endpoints. */
 export interface AuthorizationServer {
-  /** The issuer identifier, as given. */
+  /** The issuer identifier, as given but for a final `/`: the `iss` of its tokens, what resources name. */
   readonly issuer: string;
   /** Its RFC 8414 metadata, as served at `/.well-known/oauth-authorization-server` (plus the issuer's path). */
   readonly metadata: Readonly<Record<string, unknown>>;

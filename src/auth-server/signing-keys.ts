@@ -19,6 +19,9 @@ export interface SigningKeys {
   readonly jwks: { readonly keys: readonly JWK[] };
 }
 
+/** A key as the options give it. */
+type GivenKey = NonNullable<AuthorizationServerOptions["signingKeys"]>[number]["key"];
+
 /** The members of a JWK that are private (RFC 7518 §6.2.2, §6.3.2; RFC 8037 §2). */
 const PRIVATE_MEMBERS = ["d", "p", "q", "dp", "dq", "qi", "oth", "k"];
 
@@ -31,27 +34,47 @@ function defaultAlg(kty: string | undefined, crv: string | undefined): string {
   return "ES256";
 }
 
+/** An RSA key pair's JWS algorithm (RFC 7518 §3.3, §3.5): its Web Crypto algorithm and hash. */
+function rsaAlg(algorithm: { name: string; hash?: { name: string } }): string | undefined {
+  const bits = algorithm.hash?.name.replace("SHA-", "") ?? "256";
+  if (algorithm.name === "RSASSA-PKCS1-v1_5") return `RS${bits}`;
+  return algorithm.name === "RSA-PSS" ? `PS${bits}` : undefined;
+}
+
+/**
+ * Refuses, when the server is made, a signing JWK that cannot sign: a symmetric one, or one without its
+ * private part.
+ *
+ * @param given The `signingKeys` option.
+ * @throws {TypeError} For such a key.
+ */
+export function checkSigningKeys(given: AuthorizationServerOptions["signingKeys"]): void {
+  for (const { key } of given ?? []) {
+    if ("privateKey" in key) continue;
+    if (key.kty === "oct") throw new TypeError("authorizationServer: a signing key is asymmetric (not oct)");
+    if (key.d === undefined) throw new TypeError("authorizationServer: a signing JWK needs its private part (d)");
+  }
+}
+
 /**
  * Prepares the keys given, or generates one ES256 key pair (its private key not extractable).
  *
  * @param given The `signingKeys` option.
  * @returns The signer and the published set.
- * @throws {TypeError} For a symmetric key, or a JWK without its private part.
  */
 export async function loadSigningKeys(given: AuthorizationServerOptions["signingKeys"]): Promise<SigningKeys> {
   const entries = given !== undefined && given.length > 0
     ? given
-    : [{ key: await generateKeyPair("ES256") as unknown as { privateKey: CryptoKey; publicKey: CryptoKey } }];
+    : [{ key: await generateKeyPair("ES256") as unknown as GivenKey }];
   const loaded = await Promise.all(entries.map(async (entry) => {
     let publicJwk: JWK;
     let privateKey: JoseKey;
     if ("privateKey" in entry.key) {
       publicJwk = await exportJWK(entry.key.publicKey as unknown as JoseKey);
       privateKey = entry.key.privateKey as unknown as JoseKey;
+      publicJwk.alg ??= rsaAlg(privateKey.algorithm as { name: string; hash?: { name: string } });
     } else {
       const jwk = entry.key as JWK;
-      if (jwk.kty === "oct") throw new TypeError("authorizationServer: a signing key is asymmetric (not oct)");
-      if (jwk.d === undefined) throw new TypeError("authorizationServer: a signing JWK needs its private part (d)");
       publicJwk = Object.fromEntries(Object.entries(jwk).filter(([name]) => !PRIVATE_MEMBERS.includes(name)));
       privateKey = await importJWK(jwk, entry.alg ?? jwk.alg ?? defaultAlg(jwk.kty, jwk.crv)) as JoseKey;
     }

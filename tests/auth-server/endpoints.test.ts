@@ -114,6 +114,19 @@ describe("authorizationServer(): metadata, JWKS, and the token endpoint's edges"
     await refusal(notJwt, 400, "invalid_grant");
   });
 
+  it("signs with a key pair given, its algorithm read from the key, and refuses a symmetric or public-only JWK", async () => {
+    const pair = await generateKeyPair("RS256", { extractable: true });
+    const base = { issuer: ISSUER, resources: { [RESOURCE]: { scopes: [] } }, clients: {} };
+    const rsa = authorizationServer({ ...base, signingKeys: [{ key: pair, kid: "rsa" }] });
+    const { keys } = await (await rsa.fetch(new Request(`${ISSUER}/jwks`))).json();
+    assert.deepEqual([keys[0].kty, keys[0].alg, keys[0].kid, keys[0].d], ["RSA", "RS256", "rsa", undefined]);
+    const pss = authorizationServer({ ...base, signingKeys: [{ key: await generateKeyPair("PS384") }] });
+    assert.equal((await (await pss.fetch(new Request(`${ISSUER}/jwks`))).json()).keys[0].alg, "PS384");
+    for (const key of [{ kty: "oct", k: "c2VjcmV0" }, await exportJWK(pair.publicKey)]) {
+      assert.throws(() => authorizationServer({ ...base, signingKeys: [{ key }] }), TypeError);
+    }
+  });
+
   it("refuses options that contradict each other when the server is made", () => {
     const base = { issuer: ISSUER, resources: { [RESOURCE]: { scopes: [] } }, clients: {} };
     assert.throws(() => authorizationServer({ ...base, issuer: "http://auth.example.com" }), TypeError);

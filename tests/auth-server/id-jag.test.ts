@@ -12,6 +12,7 @@ import { authorizationServer } from "../../src/auth-server/mod.ts";
 import {
   AS_ISSUER,
   basic,
+  claimsOf,
   idJag,
   idJagClaims,
   IDP,
@@ -99,6 +100,17 @@ describe("authorizationServer(): ID-JAGs", () => {
     const unknown = redeem(await idJag(idp, idJagClaims("desktop")), { resource: "https://evil.example.com/mcp" });
     await refused(unknown, "invalid_target");
     await refused(redeem(await idJag(idp, idJagClaims("desktop", { resource: undefined }))), "invalid_grant");
+  });
+
+  it("issues the token for the ID-JAG's resource as the ID-JAG writes it", async () => {
+    const slashed = idJagClaims("desktop", { resource: `${RESOURCE}/` });
+    const answer = await redeem(await idJag(idp, slashed));
+    assert.equal(answer.status, 200, JSON.stringify(answer.body));
+    assert.equal(claimsOf(answer.body.access_token).aud, `${RESOURCE}/`);
+    const several = idJagClaims("desktop", { resource: [RESOURCE, "https://other.example.com/mcp"] });
+    await refused(redeem(await idJag(idp, several)), "invalid_target"); // which one? the request says
+    const picked = await redeem(await idJag(idp, several), { resource: "https://other.example.com/mcp", scope: "" });
+    assert.equal(claimsOf(picked.body.access_token).aud, "https://other.example.com/mcp");
   });
 
   it("refuses an ID-JAG from an untrusted issuer, or one trusted but signed by another key", async () => {
