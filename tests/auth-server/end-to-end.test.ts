@@ -2,10 +2,11 @@
  * Issue 79 end to end, every party real and on 127.0.0.1 (tests/helpers/auth-server-stack.ts): our client's
  * `enterpriseAuth()` exchanges the user's ID token for an ID-JAG at the enterprise IdP (RFC 8693; SEP-990), redeems
  * it at our authorization server (RFC 7523 §2.1) and calls a tool on our MCP server, which knows the authorization
- * server by its issuer alone (`jwtAuth({ issuer, resource })`); the same with `workloadIdentity()` (SEP-1933); with
- * `dpop: true` the token is bound to the client's key (RFC 9449 §6.1, `cnf.jkt`) and a replayed proof is refused. The
- * resource refuses what is not its access token: one for another resource, an ID-JAG, a bound token as `Bearer`.
- * Then the same flows on Node 22, in a process of its own (tests/auth-server/end-to-end-node.ts).
+ * server by its issuer alone (`jwtAuth({ issuer, resource })`); the same with `workloadIdentity()` (SEP-1933: the
+ * platform's JWT as the grant, or as a `client_assertion`); with `dpop: true` the token is bound to the client's key
+ * (RFC 9449 §6.1, `cnf.jkt`) and a replayed proof is refused. The resource refuses what is not its access token: one
+ * for another resource, a JWT typed as an ID-JAG, an ID-JAG, a bound token as `Bearer`. Then the same flows on Node 22,
+ * in a process of its own (tests/auth-server/end-to-end-node.ts).
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
@@ -100,11 +101,13 @@ describe("enterpriseAuth() → the IdP's ID-JAG → our authorization server →
 });
 
 describe("workloadIdentity() → our authorization server → our MCP server", () => {
-  it("calls the tool as the workload, its platform JWT the grant's assertion", async () => {
-    const auth = workloadIdentity({ clientId: REPORTER.id, token: () => stack.workloadJwt() });
-    assert.equal(await whoami(auth, "mcp"), REPORTER.subject);
-    assert.equal(decodeJwt(lastCall().token).client_id, REPORTER.id);
-  });
+  for (const use of ["grant", "client_assertion"] as const) {
+    it(`calls the tool as the workload, its platform JWT the ${use === "grant" ? "grant's assertion" : use}`, async () => {
+      const auth = workloadIdentity({ clientId: REPORTER.id, token: () => stack.workloadJwt(), use });
+      assert.equal(await whoami(auth, use === "grant" ? "mcp" : "mcp-lite"), REPORTER.subject);
+      assert.equal(decodeJwt(lastCall().token).client_id, REPORTER.id);
+    });
+  }
 });
 
 describe("the resource takes only its own access tokens", () => {
