@@ -18,6 +18,9 @@
  * With `--events`, this checkout's server also serves an event (`defineEvent()`: the events extension and its message
  * middleware on every request), what a server with MCP Events pays on `tools/call` beside one without before; with
  * `--intercept`, one anonymous extension's pass-through message middleware instead (what `--events` pays, isolated).
+ * With `--jwt` (CPU time), both servers are protected by their checkout's `jwtAuth({ jwks })` and called with a bearer
+ * token (an ES256 signature checked per call), beside `jwtAuth({ issuer, resource })` of this checkout, whose keys were
+ * found through the issuer's RFC 8414 metadata on a loopback listener (issue 79).
  *
  *   git worktree add /tmp/before <commit> && ln -s "$PWD/node_modules" /tmp/before/node_modules
  *   bun bench/before-after.ts --before /tmp/before [--middleware] [--cpu | --promise | --string | --shapes]
@@ -37,6 +40,8 @@ import { ADD_PARAMS, jsonPost, legacy, lite, modern, NAMED_HOST, rpc, SHAPES } f
 import type { Fetch } from "./servers/common.ts";
 import { floor, floorLiteDone, floorText } from "./servers/floor.ts";
 import { promiseRound, promisingServer, REDEEMED, twoRequests } from "./servers/promising.ts";
+import { jwtBench, STATIC_ISSUER } from "./servers/jwt-auth.ts";
+import { jwtAuth } from "../src/auth/mod.ts";
 
 const at = process.argv.indexOf("--before");
 if (at < 0 || process.argv[at + 1] === undefined) {
@@ -50,12 +55,22 @@ const shapeRows = process.argv.includes("--shapes");
 const grouped = process.argv.includes("--grouped");
 const withEvents = process.argv.includes("--events");
 const withIntercept = process.argv.includes("--intercept");
+const withJwt = process.argv.includes("--jwt");
 const only = process.argv.includes("--only") ? process.argv[process.argv.indexOf("--only") + 1] : "";
-const inCpuTime = promiseRows || stringRows || shapeRows || process.argv.includes("--cpu");
+const inCpuTime = promiseRows || stringRows || shapeRows || withJwt || process.argv.includes("--cpu");
 const before = await import(pathToFileURL(`${process.argv[at + 1]}/mod.ts`).href) as typeof after;
+const jwt = withJwt ? await jwtBench() : undefined;
+/** Each checkout's `jwtAuth`, for `--jwt`. */
+const jwtAuthOf = async (sdk: typeof after): Promise<typeof jwtAuth> =>
+  sdk === after
+    ? jwtAuth
+    : (await import(pathToFileURL(`${process.argv[at + 1]}/src/auth/mod.ts`).href)).jwtAuth as typeof jwtAuth;
 
-/** The same server from either checkout: `add` (`add_text` with `--string`), the default bindings (MCP-lite and MCP). */
-function build(sdk: typeof after): Fetch {
+/**
+ * The same server from either checkout: `add` (`add_text` with `--string`), the default bindings (MCP-lite and MCP);
+ * with `auth`, protected by it.
+ */
+function build(sdk: typeof after, auth?: ReturnType<typeof jwtAuth>): Fetch {
   const add = stringRows
     ? sdk.defineTool("add_text")
       .describe("Adds two numbers, answering the sum as text")
@@ -65,7 +80,7 @@ function build(sdk: typeof after): Fetch {
       .describe("Adds two numbers")
       .input(v.object({ a: v.number(), b: v.number() }))
       .handle(({ a, b }) => ({ sum: a + b }));
-  const named = (name: string) => sdk.createServer({ name, version: "1.0.0" });
+  const named = (name: string) => sdk.createServer({ name, version: "1.0.0", ...(auth ? { auth } : {}) });
   const server = grouped ? named("bench").group("math", named("math").tool(add)) : named("bench").tool(add);
   // One pass-through middleware, the shape both versions accept.
   if (withMiddleware) server.use((_call, next) => next() as never);
@@ -157,7 +172,21 @@ const SHAPE_ROWS: CpuRow[] = shapeRows
     );
   })()
   : [];
-const CPU_ROWS: CpuRow[] = shapeRows ? SHAPE_ROWS : stringRows ? STRING_ROWS : promiseRows
+const JWT_ROWS: CpuRow[] = jwt
+  ? await (async () => {
+    const bearer = (token: string): typeof LITE => () => LITE({ headers: { authorization: `Bearer ${token}` } });
+    const given = async (sdk: typeof after) =>
+      build(sdk, (await jwtAuthOf(sdk))({ issuer: STATIC_ISSUER, resource: "http://localhost", jwks: jwt.jwks }));
+    const discovered = build(after, jwtAuth({ issuer: jwt.issuer, resource: "http://localhost" }));
+    return [
+      ["floor", request(floor, LITE), SUM, "floor"],
+      ["before · jwtAuth({ jwks })", request(await given(before), bearer(jwt.token)), SUM, "floor"],
+      ["after · jwtAuth({ jwks })", request(await given(after), bearer(jwt.token)), SUM, "floor"],
+      ["discovered · jwtAuth({ issuer })", request(discovered, bearer(jwt.discoveredToken)), SUM, "floor"],
+    ];
+  })()
+  : [];
+const CPU_ROWS: CpuRow[] = withJwt ? JWT_ROWS : shapeRows ? SHAPE_ROWS : stringRows ? STRING_ROWS : promiseRows
   ? [
     ["floor · two requests", () => twoRequests(floor, LITE), SUM, "floor · two requests"],
     ["before · two tools/call", () => twoRequests(old, LITE), SUM, "floor · two requests"],
@@ -181,6 +210,7 @@ else {
     }),
   ], { cpuMs: 1500 });
 }
+await jwt?.close();
 
 /** CPU µs per call of each row (`cpuTimePerCall`), as a ratio to its base row and each "after" row to its "before" row. */
 async function cpuTimeRows(rows: CpuRow[]): Promise<void> {
@@ -196,14 +226,19 @@ async function cpuTimeRows(rows: CpuRow[]): Promise<void> {
     ? "tools/call, string result"
     : shapeRows
     ? "tools/call, request shapes"
+    : withJwt
+    ? "tools/call with a JWT bearer token"
     : "tools/call";
   console.log(`\n${what} before → after${suffix}, CPU µs per call (median of 40 blocks) — ${rt} ${version}`);
   const of = (name: string) => perCall.get(name)!;
   for (const [name, , , base] of rows) {
     const ratio = name === base ? "" : ` ${(of(name) / of(base)).toFixed(2)}× ${shapeRows ? "floor" : base}`;
-    const pair = name.startsWith("after")
-      ? ` · ${(of(name) / of(name.replace("after", "before"))).toFixed(3)}× before`
+    const earlier = name.startsWith("discovered") ? "before · jwtAuth({ jwks })" : name.replace("after", "before");
+    const pair = name.startsWith("after") || name.startsWith("discovered")
+      ? ` · ${(of(name) / of(earlier)).toFixed(3)}× before`
       : "";
-    console.log(`  ${name.padEnd(shapeRows ? 90 : 26)} ${of(name).toFixed(2).padStart(7)} µs${ratio}${pair}`);
+    console.log(
+      `  ${name.padEnd(shapeRows ? 90 : withJwt ? 34 : 26)} ${of(name).toFixed(2).padStart(7)} µs${ratio}${pair}`,
+    );
   }
 }

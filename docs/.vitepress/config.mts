@@ -46,6 +46,7 @@ export const sidebar = [
       { text: "The typed client", link: "/guides/client" },
       { text: "Authorization (server)", link: "/guides/authorization" },
       { text: "Authorization (client)", link: "/guides/client-authorization" },
+      { text: "The authorization server", link: "/guides/authorization-server" },
       { text: "Many instances", link: "/guides/many-instances" },
       { text: "A store or queue of your own", link: "/guides/own-store-or-queue" },
       { text: "Limits", link: "/guides/limits" },

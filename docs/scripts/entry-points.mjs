@@ -82,6 +82,10 @@ export const ENTRY_POINTS = {
     purpose: "JWT bearer and DPoP authentication of the server's callers (RFC 6750, RFC 9449).",
     guide: "guides/authorization",
   },
+  "./auth-server": {
+    purpose: "An authorization server: ID-JAGs and workload JWTs redeemed for DPoP-bound tokens (SEP-990, SEP-1933).",
+    guide: "guides/authorization-server",
+  },
   "./cli": { purpose: "The `mcplite` command line (exports nothing).", guide: "guides/cli" },
   "./skills": {
     purpose: "Agent Skills (SEP-2640): skills from a `SKILL.md` or a folder, published by the server.",

@@ -50,6 +50,7 @@ export function dpopPolicy(options: DpopPolicyOptions): DpopPolicy {
   const now = options.now ?? Date.now;
   const resourceOrigin = new URL(options.resource).origin;
   const policy: DpopPolicy = {
+    capability: "dpop",
     required: options.mode === "required",
     algorithms,
     windowSec,
@@ -73,7 +74,8 @@ export function dpopPolicy(options: DpopPolicyOptions): DpopPolicy {
       if (typeof iat !== "number" || Math.abs(now() / 1000 - iat) > windowSec) {
         throw new Error("the DPoP proof's iat is outside the accepted window");
       }
-      if (ath !== base64urlEncode(await sha256(utf8.encode(request.token)))) {
+      // At a token endpoint no access token goes with the proof (RFC 9449 §5): no `ath` to check.
+      if (request.token !== undefined && ath !== base64urlEncode(await sha256(utf8.encode(request.token)))) {
         throw new Error("the DPoP proof's ath does not match the access token");
       }
       // The embedded key verified the signature: its thumbprint names it (RFC 7638 §3).

@@ -12,7 +12,7 @@ import type { AuthInfo } from "../core/call/call-context.ts";
 import { ProtocolError } from "../errors/error.ts";
 import type { ServerAuth } from "../server/auth.ts";
 import { protectedResource } from "../server/auth-edge.ts";
-import { remoteKeys } from "./remote-keys.ts";
+import { issuerKeys, remoteKeys } from "./remote-keys.ts";
 import { dpopPolicy } from "./dpop-proof.ts";
 
 /** The asymmetric algorithms accepted by default: never `none`, never an HMAC (a public key is no secret). */
@@ -37,7 +37,8 @@ export interface JwtAuthOptions {
   /** This server's canonical URI (RFC 8707): the token's `aud` must contain it. */
   readonly resource: string;
   /**
-   * Where the issuer publishes its keys: fetched (within 3 s), fresh for 10 minutes, refetched (at most
+   * Where the issuer publishes its keys (default: the `jwks_uri` of the issuer's metadata, RFC 8414 §3,
+   * else its OpenID configuration, read at the first token): fetched (within 3 s), fresh for 10 minutes, refetched (at most
    * every 30 s; 503 with `Retry-After` until then) for an unknown `kid`; while the issuer is down the
    * last good keys keep verifying for an hour more, and without usable keys a request gets 503 with
    * `Retry-After` (never 401).
@@ -165,8 +166,8 @@ export function jwtAuth(options: JwtAuthOptions): ServerAuth {
   const { issuer, resource } = options;
   if (typeof issuer !== "string" || issuer === "") throw new TypeError("jwtAuth: issuer is required");
   if (typeof resource !== "string" || resource === "") throw new TypeError("jwtAuth: resource is required");
-  if ((options.jwksUri === undefined) === (options.jwks === undefined)) {
-    throw new TypeError("jwtAuth: give jwksUri or jwks (one of them)");
+  if (options.jwksUri !== undefined && options.jwks !== undefined) {
+    throw new TypeError("jwtAuth: give jwksUri or jwks, not both");
   }
   const algorithms = [...(options.algorithms ?? ASYMMETRIC_ALGORITHMS)];
   const dpopAlgorithms = [...(options.dpopAlgorithms ?? ASYMMETRIC_ALGORITHMS)];
@@ -176,7 +177,11 @@ export function jwtAuth(options: JwtAuthOptions): ServerAuth {
     throw new TypeError(`jwtAuth: dpop is "required" or "allowed", got ${JSON.stringify(options.dpop)}`);
   }
   const clockTolerance = Math.min(options.clockToleranceSec ?? 60, 60);
-  const keys = options.jwks !== undefined ? createLocalJWKSet(options.jwks) : remoteKeys(new URL(options.jwksUri!));
+  const keys = options.jwks !== undefined
+    ? createLocalJWKSet(options.jwks)
+    : options.jwksUri !== undefined
+    ? remoteKeys(new URL(options.jwksUri))
+    : issuerKeys(issuer);
   const audience = resource.endsWith("/") ? [resource, resource.slice(0, -1)] : [resource, resource + "/"];
   return protectedResource({
     resource,

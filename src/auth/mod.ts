@@ -25,4 +25,3 @@ export { jwtAuth } from "./jwt-auth.ts";
 export { protectedResource } from "../server/auth-edge.ts";
 export type { JwtAuthOptions } from "./jwt-auth.ts";
 export type { ServerAuth } from "../server/auth.ts";
-export type { DpopChecks, DpopPolicy, DpopProof } from "../server/dpop.ts";

@@ -4,6 +4,7 @@
  * (stale-if-error, RFC 5861 §4). No usable keys is `unavailable` (503, gRPC `UNAVAILABLE`), never "invalid token";
  * an unknown `kid` (a key rotated in, RFC 7517 §4.5) is `unavailable` until a refetch, at most one per cooldown, and
  * invalid only once a set fetched after it still lacks it. Why: docs/guides/authorization.md ("Keys and rotation").
+ * Without a `jwks_uri`, it is read from the issuer's metadata (RFC 8414 §3, else OpenID Connect Discovery 1.0 §4).
  *
  * @module
  */
@@ -128,6 +129,82 @@ export function remoteKeys(url: URL, options: RemoteKeysOptions = REMOTE_KEYS_DE
       }
     }
   };
+}
+
+/**
+ * Creates the key resolver of an issuer known by its name only: its metadata (RFC 8414 §3.1, the
+ * well-known path inserted before the issuer's path; else OpenID Connect Discovery 1.0 §4) is read at
+ * the first token, its `issuer` checked (RFC 8414 §3.3), and its `jwks_uri` then kept by
+ * {@link remoteKeys}. Until the metadata is read a token gets `unavailable` (503), with the same backoff.
+ *
+ * @param issuer The issuer identifier, exactly as tokens carry it in `iss`.
+ * @param options The timeout, ages, cooldown and backoff (default {@link REMOTE_KEYS_DEFAULTS}).
+ * @returns The resolver, for `jwtVerify`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { issuerKeys } from "./remote-keys.ts";
+ * // Nothing listens on port 9 of the loopback: no metadata, so the keys are unavailable, with when to retry.
+ * const keys = issuerKeys("http://127.0.0.1:9/tenant");
+ * const refusal = await keys({ alg: "ES256", kid: "k1" }, { payload: "", signature: "" }).catch((e) => e);
+ * assert.equal(refusal.code, "unavailable");
+ * ```
+ */
+export function issuerKeys(issuer: string, options: RemoteKeysOptions = REMOTE_KEYS_DEFAULTS): KeyResolver {
+  let keys: KeyResolver | undefined;
+  let inflight: Promise<KeyResolver> | undefined;
+  let failures = 0;
+  let retryAt = -Infinity;
+  const discover = (): Promise<KeyResolver> => {
+    if (inflight !== undefined) return inflight;
+    const now = Date.now();
+    if (now < retryAt) return Promise.reject(unavailable(retryAt - now));
+    inflight = fetchJwksUri(issuer, options.timeoutMs).then(
+      (uri) => keys = remoteKeys(uri, options),
+      (cause) => {
+        const backoff = Math.min(options.backoffMs * 2 ** failures++, options.maxBackoffMs);
+        retryAt = Date.now() + backoff;
+        throw unavailable(backoff, cause);
+      },
+    ).finally(() => {
+      inflight = undefined;
+    });
+    return inflight;
+  };
+  // Once discovered, a token costs one function call more than with `jwksUri` given.
+  return (header, token) => keys !== undefined ? keys(header, token) : discover().then((found) => found(header, token));
+}
+
+/** The issuer's `jwks_uri`, from its RFC 8414 metadata or else its OpenID configuration, each within the timeout. */
+async function fetchJwksUri(issuer: string, timeoutMs: number): Promise<URL> {
+  const url = new URL(issuer);
+  const path = url.pathname.replace(/\/$/, ""); // RFC 8414 §3.1: without its terminating "/"
+  const wellKnown = [
+    new URL(`/.well-known/oauth-authorization-server${path}`, url.origin),
+    new URL(`${path}/.well-known/openid-configuration`, url.origin),
+  ];
+  let failure: unknown;
+  for (const where of wellKnown) {
+    try {
+      const response = await fetch(where, {
+        headers: { accept: "application/json" },
+        redirect: "manual",
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      if (!response.ok) {
+        await response.body?.cancel();
+        throw new Error(`${where} answered ${response.status}`);
+      }
+      const metadata = await response.json() as { issuer?: unknown; jwks_uri?: unknown };
+      if (metadata.issuer !== issuer) throw new Error(`${where} is the metadata of another issuer`);
+      if (typeof metadata.jwks_uri !== "string") throw new Error(`${where} has no jwks_uri`);
+      return new URL(metadata.jwks_uri);
+    } catch (error) {
+      failure = error;
+    }
+  }
+  throw failure;
 }
 
 /** The most unknown kids remembered; past it the oldest is forgotten (and waits one cooldown more). */

@@ -14,6 +14,7 @@ import { AUTH_EDGE, type ServerAuth } from "./auth.ts";
 import { type Host, type Route, withCaller } from "./binding-contract.ts";
 import { bearerChallenge, challengeOf, dpopChallenge } from "./challenge.ts";
 import { withHeaders } from "./cors.ts";
+import type { DpopPolicy } from "./dpop.ts";
 import type { AuthEdge, GateAnswer } from "./edge.ts";
 import type { ObservedEdge } from "./edge-observer.ts";
 import {
@@ -45,7 +46,7 @@ const NOT_ALLOWED: GateAnswer = /* @__PURE__ */ Object.freeze({
  *
  * @param auth The resource, its authorization servers, the token verifier and the scopes.
  * @returns The same, servable by either entry's `createServer({ auth })`.
- * @throws {TypeError} When `auth.resource` is not an absolute URL.
+ * @throws {TypeError} When `auth.resource` is not an absolute URL, or `auth.dpop` is not what `jwtAuth({ dpop })` made.
  *
  * @example
  * ```ts
@@ -69,6 +70,9 @@ const NOT_ALLOWED: GateAnswer = /* @__PURE__ */ Object.freeze({
  */
 export function protectedResource(auth: ServerAuth): ServerAuth {
   resourceOrigin(auth); // refused now, not at the first request
+  if (auth.dpop !== undefined && typeof (auth.dpop as DpopPolicy).checks !== "function") {
+    throw new TypeError("protectedResource: dpop is the one a jwtAuth({ dpop }) value carries");
+  }
   return Object.freeze({ ...auth, [AUTH_EDGE]: authEdge });
 }
 
@@ -85,7 +89,7 @@ export function authEdge(auth: ServerAuth, options: { readonly resultStore?: Res
   const headers = Object.freeze({ "content-type": "application/json", "cache-control": "public, max-age=3600" });
   const document: GateAnswer = Object.freeze({ status: 200, headers, body });
   const head: GateAnswer = Object.freeze({ status: 200, headers, body: null });
-  const dpop = auth.dpop;
+  const dpop = auth.dpop as DpopPolicy | undefined; // what jwtAuth({ dpop }) made (opaque in ServerAuth)
   // The policy brings its checks (a server without DPoP bundles none). Used DPoP proofs are remembered
   // for a few minutes each: many more than results, and far smaller.
   const checks = dpop?.checks(options.resultStore ?? createMemoryResultStore({ maxEntries: 100_000 }));

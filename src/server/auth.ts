@@ -6,7 +6,7 @@
  */
 import type { AuthInfo } from "../core/call/call-context.ts";
 import { bearerFromProtocols } from "../codec/websocket-bearer.ts";
-import type { DpopPolicy } from "./dpop.ts";
+import type { Capability } from "./server-capability.ts";
 
 /**
  * Where a {@link ServerAuth} made by `jwtAuth()` or `protectedResource()` carries the code that serves it (its
@@ -51,9 +51,10 @@ export interface ServerAuth {
   /**
    * DPoP (RFC 9449): when set, the server takes `Authorization: DPoP <token>` with a `DPoP` proof, binds
    * the token to the proof's key (its `cnf.jkt`, RFC 9449 §6, read from the caller's `claims`), refuses
-   * a replayed proof, and challenges with the `DPoP` scheme (§7.1). `jwtAuth({ dpop })` sets it.
+   * a replayed proof, and challenges with the `DPoP` scheme (§7.1). `jwtAuth({ dpop })` sets it. Opaque:
+   * `protectedResource({ …, dpop })` takes the one a `jwtAuth({ dpop })` value carries.
    */
-  readonly dpop?: DpopPolicy;
+  readonly dpop?: Capability<"dpop">;
 }
 
 // RFC 6750 §2.1: b64token = 1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"="; RFC 9449 §7.1

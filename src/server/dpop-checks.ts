@@ -139,11 +139,11 @@ function storeDown(error: unknown): ProtocolError {
  *
  * @param policy The server's DPoP policy.
  * @param request The request.
- * @param token The access token it presents.
+ * @param token The access token it presents (none at a token endpoint).
  * @returns The proof.
  * @throws {ProtocolError} `unauthenticated` with an `invalid_dpop_proof` challenge.
  */
-async function verifiedProof(policy: DpopPolicy, request: Request, token: string): Promise<DpopProof> {
+async function verifiedProof(policy: DpopPolicy, request: Request, token: string | undefined): Promise<DpopProof> {
   const header = request.headers.get("dpop");
   if (header === null || header.includes(",")) {
     throw invalidProof(header === null ? "send a DPoP proof (the DPoP header)" : "send exactly one DPoP proof");

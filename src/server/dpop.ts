@@ -8,6 +8,7 @@
  */
 import type { AuthInfo } from "../core/call/call-context.ts";
 import type { ResultStore } from "../jobs/result-store.ts";
+import type { Capability } from "./server-capability.ts";
 
 /** A verified DPoP proof. */
 export interface DpopProof {
@@ -25,9 +26,10 @@ export interface DpopProof {
 }
 
 /**
- * How a server takes DPoP-bound access tokens (RFC 9449): `jwtAuth({ dpop })` makes one with `jose`.
+ * How a server takes DPoP-bound access tokens (RFC 9449): `jwtAuth({ dpop })` makes one with `jose`. It is
+ * what `ServerAuth.dpop` holds, opaque outside the package (read here as `auth.dpop as DpopPolicy`).
  */
-export interface DpopPolicy {
+export interface DpopPolicy extends Capability<"dpop"> {
   /** Whether every token must be DPoP-bound (`"required"`), or bearer tokens are taken too (`"allowed"`). */
   readonly required: boolean;
   /** The JWS algorithms of proofs it accepts (the challenge's `algs`, the metadata's `dpop_signing_alg_values_supported`). */
@@ -46,12 +48,12 @@ export interface DpopPolicy {
    * @param proof The `DPoP` header's value.
    * @param request The request it must be for (RFC 9449 §4.3, steps 8 to 10): its HTTP `method` (`htm`; `POST` for
    *   every gRPC call), its `url` (`htu` is compared without its query and fragment), and the access `token` presented
-   *   with it (`ath` is its SHA-256, base64url).
+   *   with it (`ath` is its SHA-256, base64url); no token at a token endpoint (§5), where `ath` is not checked.
    * @returns The proof's key thumbprint and `jti`.
    */
   verifyProof(
     proof: string,
-    request: { readonly method: string; readonly url: string; readonly token: string },
+    request: { readonly method: string; readonly url: string; readonly token: string | undefined },
   ): Promise<DpopProof>;
   /**
    * The checks the gate makes with this policy on every wire, for a server whose used proofs and issued
@@ -76,13 +78,13 @@ export interface DpopChecks {
    * DPoP is required (§7.1).
    *
    * @param request The request (its `DPoP` header, method and URL).
-   * @param token The access token it presents.
+   * @param token The access token it presents (none at a token endpoint, RFC 9449 §5).
    * @param scheme `"DPoP"` when it presents the token with that scheme.
    * @returns The proof, or `undefined` for a bearer presentation that is allowed.
    * @throws {ProtocolError} (rejects) `unauthenticated` with a `DPoP` challenge; `unavailable` when the
    *   store is down.
    */
-  presented(request: Request, token: string, scheme: "DPoP" | undefined): Promise<DpopProof | undefined>;
+  presented(request: Request, token: string | undefined, scheme: "DPoP" | undefined): Promise<DpopProof | undefined>;
   /**
    * Checks the verified token against its presentation (§6, §7.2) and remembers the proof (§11.1).
    *

@@ -11,7 +11,7 @@ import { ProtocolError } from "../errors/error.ts";
 import { holdsScopes } from "../core/definitions/scopes.ts";
 import { bearerToken, type ServerAuth } from "./auth.ts";
 import { refusalWithChallenge } from "./challenge.ts";
-import type { DpopChecks, DpopProof } from "./dpop.ts";
+import type { DpopChecks, DpopPolicy, DpopProof } from "./dpop.ts";
 
 /** Where the metadata lives (RFC 9728 §3). */
 export const METADATA_PATH = "/.well-known/oauth-protected-resource";
@@ -31,9 +31,10 @@ export function protectedResourceMetadata(auth: ServerAuth): Record<string, unkn
   if (auth.scopesSupported !== undefined) document.scopes_supported = [...auth.scopesSupported];
   if (auth.resourceName !== undefined) document.resource_name = auth.resourceName;
   if (auth.resourceDocumentation !== undefined) document.resource_documentation = auth.resourceDocumentation;
-  if (auth.dpop !== undefined) { // RFC 9449 §5.2
-    document.dpop_signing_alg_values_supported = [...auth.dpop.algorithms];
-    document.dpop_bound_access_tokens_required = auth.dpop.required;
+  const dpop = auth.dpop as DpopPolicy | undefined; // what jwtAuth({ dpop }) made (opaque in ServerAuth)
+  if (dpop !== undefined) { // RFC 9449 §5.2
+    document.dpop_signing_alg_values_supported = [...dpop.algorithms];
+    document.dpop_bound_access_tokens_required = dpop.required;
   }
   return document;
 }
@@ -114,7 +115,7 @@ export async function authenticate(
     throw refusalWithChallenge(
       "unauthenticated",
       `Unauthorized: send an access token (Authorization: ${
-        auth.dpop?.required ? "DPoP, with a DPoP proof" : "Bearer"
+        (auth.dpop as DpopPolicy | undefined)?.required ? "DPoP, with a DPoP proof" : "Bearer"
       })`,
       {
         scope: auth.requiredScopes,

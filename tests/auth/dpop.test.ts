@@ -22,7 +22,7 @@ import { grpcBinding } from "../../src/bindings/grpc/mod.ts";
 import { createServer as createLiteServer } from "../../src/lite/mod.ts";
 import { grpcListener } from "../helpers/grpc-listener.ts";
 import { rejection } from "../bindings/grpc/grpc-fixtures.ts";
-import { jwtAuth } from "../../src/auth/mod.ts";
+import { jwtAuth, protectedResource } from "../../src/auth/mod.ts";
 import { ASYMMETRIC_ALGORITHMS } from "../../src/auth/jwt-auth.ts";
 import { BASE, post, toolsCall } from "../helpers/request.ts";
 import { bearer } from "../helpers/opaque-auth.ts";
@@ -342,6 +342,22 @@ describe("jwtAuth() without dpop", () => {
     assert.throws(
       () => jwtAuth({ issuer: ISSUER, resource: BASE, jwks: issuer.jwks, dpop: "yes" as "required" }),
       TypeError,
+    );
+  });
+
+  it("passes jwtAuth({ dpop })'s policy on to protectedResource(), and refuses one made by hand", async () => {
+    const { dpop } = docsAuth({ dpop: "required" });
+    const verify = () => ({ subject: "ada", scopes: [] });
+    const mine = protectedResource({ resource: BASE, authorizationServers: [ISSUER], verify, dpop });
+    const server = createServer({ name: "docs", version: "1.0.0", auth: mine });
+    const response = await server.fetch(post(PATH, toolsCall("hello", {}), bearer("opaque")));
+    assert.equal(response.status, 401); // a bearer token where DPoP is required
+    assert.match(response.headers.get("www-authenticate")!, /^DPoP /);
+    await response.body?.cancel();
+    const handMade = { capability: "dpop" } as const;
+    assert.throws(
+      () => protectedResource({ resource: BASE, authorizationServers: [ISSUER], verify, dpop: handMade }),
+      /jwtAuth\(\{ dpop \}\)/,
     );
   });
 });

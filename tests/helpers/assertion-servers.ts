@@ -1,7 +1,7 @@
 /**
  * The servers of the JWT-assertion grants, on one 127.0.0.1 listener, each checking what it receives
  * with jose: an enterprise IdP whose token endpoint does the token exchange of an ID token for an
- * ID-JAG (RFC 8693; SEP-990), an authorization server (issuer `/as`) that takes the JWT-bearer grant
+ * ID-JAG (RFC 8693; SEP-990; tests/helpers/enterprise-idp.ts), an authorization server (issuer `/as`) that takes the JWT-bearer grant
  * (RFC 7523 §2.1) with an ID-JAG or a workload's JWT, or a workload JWT as `client_assertion`
  * (RFC 7523 §2.2), and our MCP server behind its opaque tokens.
  */
@@ -9,11 +9,12 @@ import * as v from "valibot";
 import { generateKeyPair, jwtVerify, SignJWT } from "jose";
 import { createServer, defineTool, mcpBinding, mcpLiteBinding, serve } from "../../mod.ts";
 import type { Listener } from "../../src/types.ts";
+import { enterpriseIdp, IDP_CLIENT_ID } from "./enterprise-idp.ts";
+
+export { IDP_CLIENT_ID };
 
 /** The client at the authorization server (enterprise: a confidential client). */
 export const AS_CLIENT = { id: "mcp-desktop", secret: "as-secret-for-tests-only" } as const;
-/** The client at the IdP. */
-export const IDP_CLIENT_ID = "mcp-desktop-at-idp";
 
 /** The running servers. */
 export interface AssertionServers {
@@ -36,20 +37,17 @@ export interface AssertionServers {
 }
 
 const JWT_BEARER = "urn:ietf:params:oauth:grant-type:jwt-bearer";
-const TOKEN_EXCHANGE = "urn:ietf:params:oauth:grant-type:token-exchange";
-const ID_JAG = "urn:ietf:params:oauth:token-type:id-jag";
 
 /** Starts them. */
 export async function startAssertionServers(): Promise<AssertionServers> {
-  const idpKeys = await generateKeyPair("ES256");
-  const jagKeys = await generateKeyPair("ES256");
+  let origin = "";
+  const idp = await enterpriseIdp(() => origin, AS_CLIENT.id);
   const workloadKeys = await generateKeyPair("ES256");
   const issued = new Map<string, string>(); // access token → subject
   const requests: AssertionServers["requests"] = [];
   const callers: string[] = [];
   const app = createServer({ name: "enterprise", version: "1.0.0", bindings: [mcpLiteBinding(), mcpBinding()] })
     .tool(defineTool("whoami").describe("Says ok to an authorized caller").input(v.object({})).handle(() => "ok"));
-  let origin = "";
   const error = (code: string, status = 400) => Response.json({ error: code }, { status });
   const verify = async (jwt: string, key: Parameters<typeof jwtVerify>[1], audience: string) => {
     try {
@@ -58,20 +56,6 @@ export async function startAssertionServers(): Promise<AssertionServers> {
       return undefined;
     }
   };
-
-  async function idpToken(body: URLSearchParams): Promise<Response> {
-    if (body.get("grant_type") !== TOKEN_EXCHANGE || body.get("requested_token_type") !== ID_JAG) {
-      return error("unsupported_grant_type");
-    }
-    if (body.get("subject_token_type") !== "urn:ietf:params:oauth:token-type:id_token") return error("invalid_request");
-    const claims = await verify(body.get("subject_token") ?? "", idpKeys.publicKey, IDP_CLIENT_ID);
-    if (claims === undefined) return error("invalid_grant");
-    const jag = await new SignJWT({ client_id: AS_CLIENT.id, resource: body.get("resource") })
-      .setProtectedHeader({ alg: "ES256", typ: "oauth-id-jag+jwt" })
-      .setIssuer(`${origin}/idp`).setSubject(String(claims.sub)).setAudience(body.get("audience") ?? "")
-      .setIssuedAt().setExpirationTime("5m").setJti(crypto.randomUUID()).sign(jagKeys.privateKey);
-    return Response.json({ access_token: jag, issued_token_type: ID_JAG, token_type: "N_A", expires_in: 300 });
-  }
 
   async function asToken(body: URLSearchParams, authorization: string | null): Promise<Response> {
     const issuer = `${origin}/as`;
@@ -83,7 +67,7 @@ export async function startAssertionServers(): Promise<AssertionServers> {
         if (authorization !== `Basic ${btoa(`${AS_CLIENT.id}:${AS_CLIENT.secret}`)}`) {
           return error("invalid_client", 401);
         }
-        const claims = await verify(assertion, jagKeys.publicKey, issuer);
+        const claims = await verify(assertion, idp.publicKey, issuer);
         if (claims?.client_id !== AS_CLIENT.id || claims.resource !== body.get("resource")) {
           return error("invalid_grant");
         }
@@ -116,7 +100,9 @@ export async function startAssertionServers(): Promise<AssertionServers> {
         const authorization = request.headers.get("authorization");
         const endpoint = url.pathname === "/idp/token" ? "idp" : "as";
         requests.push({ endpoint, body, authorization });
-        return endpoint === "idp" ? await idpToken(body) : await asToken(body, authorization);
+        return endpoint === "idp"
+          ? await idp.fetch(new Request(request.url, { method: "POST", body }))!
+          : await asToken(body, authorization);
       }
       if (url.pathname === "/.well-known/oauth-protected-resource") {
         return Response.json({ resource: origin, authorization_servers: [`${origin}/as`] });
@@ -145,10 +131,8 @@ export async function startAssertionServers(): Promise<AssertionServers> {
   return {
     listener,
     issuer: `${origin}/as`,
-    idp: { issuer: `${origin}/idp`, tokenEndpoint: `${origin}/idp/token` },
-    idToken: (user) =>
-      new SignJWT({ email: `${user}@example.com` }).setProtectedHeader({ alg: "ES256" }).setIssuer(`${origin}/idp`)
-        .setSubject(user).setAudience(IDP_CLIENT_ID).setIssuedAt().setExpirationTime("1h").sign(idpKeys.privateKey),
+    idp: { issuer: idp.issuer, tokenEndpoint: idp.tokenEndpoint },
+    idToken: idp.idToken,
     workloadJwt: (options = {}) =>
       new SignJWT({}).setProtectedHeader({ alg: "ES256" }).setIssuer("https://platform.example")
         .setSubject("system:serviceaccount:jobs:reporter").setAudience(options.audience ?? `${origin}/as`)

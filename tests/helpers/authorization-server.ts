@@ -179,7 +179,7 @@ function fail(res: ServerResponse): void {
  * in and records their consent for the requested resource: the scopes `consent` keeps are granted,
  * the others refused (so the consent prompt does not come back for them).
  */
-async function interact(
+export async function interact(
   provider: Provider,
   req: IncomingMessage,
   res: ServerResponse,
