@@ -144,7 +144,32 @@ export async function runInSandbox(module: QuickJSWASMModule, program: Program):
   let context: QuickJSContext | undefined;
   const handles: QuickJSHandle[] = [];
   let broken = false;
+  let outcome: Outcome;
   try {
+    outcome = await drive();
+  } catch (error) {
+    // Only an error of the host escapes QuickJS: its stack overflowed inside it (a RangeError), or the
+    // instance aborted. Its heap may be mid-change: nothing more runs on it, nor is anything freed in it.
+    broken = true;
+    outcome = stopped(stop ?? (error instanceof RangeError ? "stack" : "memory"));
+  }
+  alive = false;
+  signal?.removeEventListener("abort", onAbort);
+  if (!broken) {
+    // QuickJS asserts, freeing a runtime, that nothing of it is left: a leak aborts here, and is reported.
+    try {
+      for (const handle of handles) if (handle.alive) handle.dispose();
+      for (const deferred of deferreds) deferred.dispose();
+      context?.dispose();
+      runtime.dispose();
+    } catch {
+      broken = true;
+    }
+  }
+  return { outcome, broken };
+
+  /** Sets the sandbox up, runs the program and drives its promise to an outcome. */
+  async function drive(): Promise<Outcome> {
     runtime.setMemoryLimit(limits.memoryBytes);
     runtime.setMaxStackSize(Math.max(1, limits.stackBytes));
     const ctx = context = runtime.newContext();
@@ -249,12 +274,12 @@ export async function runInSandbox(module: QuickJSWASMModule, program: Program):
         return deferred.handle;
       },
     });
-    if (!defined) return { outcome: stopped("memory"), broken };
+    if (!defined) return stopped("memory");
 
     const evaluated = slice(() => ctx.evalCode(wrap(program.source), "program.js"));
     if (evaluated.error) {
       handles.push(evaluated.error);
-      return { outcome: failure(ctx, evaluated.error, true), broken };
+      return failure(ctx, evaluated.error, true);
     }
     const promise = evaluated.value;
     handles.push(promise);
@@ -264,18 +289,18 @@ export async function runInSandbox(module: QuickJSWASMModule, program: Program):
       const jobs = slice(() => runtime.executePendingJobs(JOBS_PER_TURN));
       if (jobs.error) {
         handles.push(jobs.error);
-        return { outcome: failure(ctx, jobs.error, false), broken };
+        return failure(ctx, jobs.error, false);
       }
       // Native work (a large JSON.parse, a host result copied in) may have run with no interrupt between.
-      if (checkLimits()) return { outcome: stopped(stop ?? "memory"), broken };
+      if (checkLimits()) return stopped(stop ?? "memory");
       const state = ctx.getPromiseState(promise);
       if (state.type === "fulfilled") {
         handles.push(state.value);
-        return { outcome: slice(() => result(ctx, state.value, stringify)), broken };
+        return slice(() => result(ctx, state.value, stringify));
       }
       if (state.type === "rejected") {
         handles.push(state.error);
-        return { outcome: failure(ctx, state.error, false), broken };
+        return failure(ctx, state.error, false);
       }
       if (runtime.hasPendingJob()) {
         if (Date.now() - turnStarted >= TURN_MS) {
@@ -285,7 +310,7 @@ export async function runInSandbox(module: QuickJSWASMModule, program: Program):
         continue;
       }
       if (inFlight === 0) {
-        return { outcome: { ok: false, reason: "time", message: stalledMessage(limits), logs }, broken };
+        return { ok: false, reason: "time", message: stalledMessage(limits), logs };
       }
       let timer: ReturnType<typeof setTimeout> | undefined;
       await new Promise<void>((resolve) => {
@@ -295,27 +320,8 @@ export async function runInSandbox(module: QuickJSWASMModule, program: Program):
       wake = undefined;
       clearTimeout(timer);
       if (stop === undefined && Date.now() >= deadline) stop = "time";
-      if (stop !== undefined) return { outcome: stopped(stop), broken };
+      if (stop !== undefined) return stopped(stop);
       turnStarted = Date.now();
-    }
-  } catch (error) {
-    // Only an error of the host escapes QuickJS: its stack overflowed inside it (a RangeError), or the
-    // instance aborted. Its heap may be mid-change: nothing more runs on it, nor is anything freed in it.
-    broken = true;
-    const reason = stop ?? (error instanceof RangeError ? "stack" : "memory");
-    return { outcome: stopped(reason), broken };
-  } finally {
-    alive = false;
-    signal?.removeEventListener("abort", onAbort);
-    if (!broken) {
-      try {
-        for (const handle of handles) if (handle.alive) handle.dispose();
-        for (const deferred of deferreds) deferred.dispose();
-        context?.dispose();
-        runtime.dispose();
-      } catch {
-        broken = true;
-      }
     }
   }
 
