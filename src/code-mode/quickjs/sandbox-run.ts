@@ -195,7 +195,7 @@ export async function runInSandbox(module: QuickJSWASMModule, program: Program):
         sliceFrom = -1;
       }
     };
-    let memoryCheckAt = 0;
+    let memoryCheckAt = Date.now() + MEMORY_CHECK_MS; // a short program is not measured (the walk costs)
     let clock = 0;
     let sameClock = 0;
     const checkLimits = () => {
