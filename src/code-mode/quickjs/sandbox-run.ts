@@ -9,6 +9,7 @@
  */
 import type { QuickJSContext, QuickJSDeferredPromise, QuickJSHandle, QuickJSWASMModule } from "quickjs-emscripten-core";
 import type { CodeExecutor } from "../executor.ts";
+import { guardNatives } from "./native-guards.ts";
 import { defineSandboxGlobals, type SandboxHost } from "./sandbox-globals.ts";
 import { sandboxMeter } from "./sandbox-meter.ts";
 import {
@@ -73,10 +74,11 @@ function hostErrorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** Defines the sandbox's globals; false when its memory limit leaves no room for them. */
-function defineGlobals(context: QuickJSContext, host: SandboxHost): boolean {
+/** Defines the sandbox's globals and guards; false when its memory limit leaves no room for them. */
+function defineGlobals(context: QuickJSContext, host: SandboxHost, check: () => void): boolean {
   try {
     defineSandboxGlobals(context, host);
+    guardNatives(context, check);
     return true;
   } catch (error) {
     if (error instanceof RangeError) throw error;
@@ -223,6 +225,8 @@ export async function runInSandbox(module: QuickJSWASMModule, program: Program):
           .then((value) => settle(deferred, true, value), (error) => settle(deferred, false, error));
         return deferred.handle;
       },
+    }, () => {
+      if (checkLimits()) throw new Error(limitMessage(stop ?? "time", limits));
     });
     if (!defined) return stopped("memory");
 
