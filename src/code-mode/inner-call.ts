@@ -69,6 +69,7 @@ export function innerCalls(
   let asked: InputRequiredSignal | undefined;
   const meta = innerMeta(ctx);
   const call = async (served: string, input: unknown): Promise<unknown> => {
+    if (asked !== undefined) throw asked; // the call ends with a question: nothing more runs in this round
     const n = ++made;
     if (typeof served !== "string") throw new TypeError("A tool's name is a string");
     if (n > settings.maxCalls) {
