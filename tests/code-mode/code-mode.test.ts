@@ -196,7 +196,7 @@ describe("codeMode()", () => {
     const thrown = await run('console.log("before");\nthrow new RangeError("nope");');
     assert.match(
       (thrown.content[0] as { text: string }).text,
-      /^The program threw RangeError: nope\n\nConsole:\nbefore$/,
+      /^The program threw RangeError: nope \(at program\.js:2:\d+\)\n\nConsole:\nbefore$/,
     );
     assert.deepEqual((await run("return 1 + 1;")).structuredContent, { result: 2, logs: [] });
   });
