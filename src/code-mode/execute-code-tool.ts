@@ -148,6 +148,7 @@ export function executeCodeTool(
       signal: stop.signal,
     });
     const answer = (outcome: Outcome): ToolResult => {
+      stop.abort(); // what an inner call left open on its signal (a proxied call's stream) ends with the program
       const asked = calls.asked();
       if (asked !== undefined) throw asked; // the call ends with the question; the program runs again with the answer
       return outcome.ok ? answered(outcome) : failed(outcome);
