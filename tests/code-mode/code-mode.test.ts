@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import * as v from "valibot";
 import { type AnyTool, createServer, defineTool, type Server, toolSearch } from "../../mod.ts";
 import { defineApp } from "../../src/apps/mod.ts";
+import { ToolError } from "../../src/errors/mod.ts";
 import { codeMode } from "../../src/code-mode/mod.ts";
 import { post } from "../helpers/request.ts";
 
@@ -39,6 +40,11 @@ function tracker(): Server<Record<string, AnyTool>> {
     .tool(
       defineTool("users.get").describe("Reads a user").input(v.object({ login: v.string() }))
         .handle(({ login }) => JSON.stringify({ login, name: login === "ada" ? "Ada Lovelace" : "Bob" })),
+    )
+    .tool(
+      defineTool("stock.reserve").describe("Reserves stock").handle(() => {
+        throw new ToolError("out of stock: sku 42");
+      }),
     )
     .tool(defineTool("whoami").describe("Tells who you are").handle((_args, ctx) => ctx.auth?.subject ?? "nobody"))
     .tool(
@@ -157,6 +163,7 @@ describe("codeMode()", () => {
         unknown: () => tools["issues.lsit"]({ repo: "acme/app" }),
         nesting: () => tools.execute_code({ code: "return 1" }),
         invalid: () => tools["users.get"]({ login: 42 }),
+        failing: () => tools["stock.reserve"](),
       };
       const said = {};
       for (const [name, attempt] of Object.entries(tries)) {
@@ -172,6 +179,7 @@ describe("codeMode()", () => {
     assert.match(said.unknown, /^Tool not found: "?issues\.lsit"?; did you mean "issues\.list"/);
     assert.match(said.nesting, /a program may not run a program \(nesting\)/);
     assert.match(said.invalid, /login/);
+    assert.equal(said.failing, "out of stock: sku 42");
     const admin = await run('return await tools["admin.purge"]();', { subject: "ada", scopes: ["admin"] });
     assert.deepEqual(admin.structuredContent, { result: "purged", logs: [] });
   });
