@@ -199,7 +199,7 @@ await shop.emit("order.shipped", { orderId: "o1" });
 for (let i = 0; i < 500 && got.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
 // Code mode from the package: a TypeScript program in QuickJS (its WebAssembly from the installed package) calls add.
 const coded = createServer({ name: "coded", version: "1.0.0", codeMode: codeMode() }).tool(tools.tools[0]);
-const program = "const { sum }: { sum: number } = await tools.add({ a: 2, b: 3 });\nreturn sum * 2;";
+const program = "const { sum }: { sum: number } = await tools.add({ a: 2, b: 3 });\\nreturn sum * 2;";
 const ran = await coded.call("execute_code", { code: program });
 
 console.log(JSON.stringify({
