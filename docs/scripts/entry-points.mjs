@@ -119,4 +119,8 @@ export const ENTRY_POINTS = {
     guide: "guides/own-store-or-queue",
   },
   "./otel": { purpose: "OpenTelemetry traces and metrics of a server and its clients.", guide: "guides/observability" },
+  "./code-mode": {
+    purpose: "Code mode: a model's program against the server's tools, run in a sandbox (QuickJS in WebAssembly).",
+    guide: "guides/code-mode",
+  },
 };
