@@ -27,11 +27,16 @@ export interface CodeModeOptions {
   readonly executor?: CodeExecutor;
   /** The limits of one program; a program past one stops, or its call fails, with a message naming it. */
   readonly limits?: {
-    /** Wall time, in ms (default 30 000). */
+    /** Wall time, in ms, waits for tool calls included (default 30 000). */
     readonly timeMs?: number;
+    /**
+     * Time the program computes, in ms (default 1 000): QuickJS runs on the server's thread, so this is how long
+     * one program may hold it.
+     */
+    readonly cpuMs?: number;
     /** Heap, in bytes (default 64 MiB). */
     readonly memoryBytes?: number;
-    /** Stack, in bytes (default 512 KiB): deep recursion. */
+    /** Stack, in bytes (default 128 KiB): deep recursion (more can overflow the host's own stack). */
     readonly stackBytes?: number;
     /** Console lines and the result's JSON together, in bytes (default 64 KiB). */
     readonly outputBytes?: number;
@@ -63,8 +68,9 @@ export interface CodeModeOptions {
 
 const DEFAULT_LIMITS: ProgramLimits = {
   timeMs: 30_000,
+  cpuMs: 1_000,
   memoryBytes: 64 << 20,
-  stackBytes: 512 << 10,
+  stackBytes: 128 << 10,
   outputBytes: 64 << 10,
   pendingCalls: 16,
   calls: 100,

@@ -24,6 +24,8 @@ type Outcome = Awaited<ReturnType<CodeExecutor["execute"]>>;
 export interface ProgramLimits {
   /** Wall time, in ms. */
   readonly timeMs: number;
+  /** CPU time, in ms. */
+  readonly cpuMs: number;
   /** Heap, in bytes. */
   readonly memoryBytes: number;
   /** Stack, in bytes. */
@@ -140,6 +142,7 @@ export function executeCodeTool(
       call: calls.call,
       limits: {
         timeMs: limits.timeMs,
+        cpuMs: limits.cpuMs,
         memoryBytes: limits.memoryBytes,
         stackBytes: limits.stackBytes,
         outputBytes: limits.outputBytes,

@@ -29,8 +29,13 @@ export interface CodeExecutor {
     readonly call: (name: string, args: unknown) => Promise<unknown>;
     /** The limits to enforce; a program past one stops with that limit's `reason`. */
     readonly limits: {
-      /** Wall time from start to result, in milliseconds (`"time"`). */
+      /** Wall time from start to result, in milliseconds, waits for `__call`s included (`"time"`). */
       readonly timeMs: number;
+      /**
+       * Time the program itself computes, in milliseconds (`"cpu"`): an in-process executor computes on the
+       * host's thread, so this bounds how long one program can hold it.
+       */
+      readonly cpuMs: number;
       /** Heap the program may hold, in bytes (`"memory"`). */
       readonly memoryBytes: number;
       /** Stack the program may use, in bytes (`"stack"`: deep recursion). */
@@ -47,7 +52,7 @@ export interface CodeExecutor {
     | {
       readonly ok: false;
       /** Why it stopped: a limit, the request's abort, a syntax error, or an exception the program threw. */
-      readonly reason: "time" | "memory" | "stack" | "output" | "calls" | "aborted" | "syntax" | "thrown";
+      readonly reason: "time" | "cpu" | "memory" | "stack" | "output" | "calls" | "aborted" | "syntax" | "thrown";
       /** What the model reads: the exception's name and message, or which limit and its value. */
       readonly message: string;
       readonly logs: readonly string[];

@@ -20,6 +20,7 @@ const executor = quickjsExecutor();
 /** Generous time for the programs a limit other than time stops (a loaded machine is slow); 200 ms for time's. */
 const LIMITS: Limits = {
   timeMs: 10_000,
+  cpuMs: 10_000,
   memoryBytes: 4 << 20,
   stackBytes: 128 << 10,
   outputBytes: 8 << 10,

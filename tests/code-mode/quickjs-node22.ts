@@ -7,7 +7,14 @@ import process from "node:process";
 import { quickjsExecutor } from "../../src/code-mode/mod.ts";
 
 const executor = quickjsExecutor();
-const limits = { timeMs: 200, memoryBytes: 4 << 20, stackBytes: 128 << 10, outputBytes: 8 << 10, pendingCalls: 4 };
+const limits = {
+  timeMs: 200,
+  cpuMs: 10_000,
+  memoryBytes: 4 << 20,
+  stackBytes: 128 << 10,
+  outputBytes: 8 << 10,
+  pendingCalls: 4,
+};
 const call = (name: string, args: unknown) => Promise.resolve({ name, args, node: process.versions.node });
 const outcomes = [];
 for (

@@ -28,7 +28,7 @@ import wasmModule from "./quickjs.wasm";
 import { quickjsExecutor } from "${ROOT}src/code-mode/mod.ts";
 
 const executor = quickjsExecutor({ wasmModule });
-const limits = { timeMs: 10000, memoryBytes: 8 << 20, stackBytes: 128 << 10, outputBytes: 64 << 10, pendingCalls: 8 };
+const limits = { timeMs: 10000, cpuMs: 10000, memoryBytes: 8 << 20, stackBytes: 128 << 10, outputBytes: 64 << 10, pendingCalls: 8 };
 
 export default {
   async fetch(request) {

@@ -20,6 +20,7 @@ const module = await newQuickJSWASMModuleFromVariant("default" in imported ? imp
 
 const LIMITS: Program["limits"] = {
   timeMs: 10_000,
+  cpuMs: 10_000,
   memoryBytes: 4 << 20,
   stackBytes: 128 << 10,
   outputBytes: 4 << 10,
@@ -47,6 +48,9 @@ const PATHS: [string, Partial<Program["limits"]>, string][] = [
   [`while (true) {}`, { timeMs: 100 }, "time"],
   [`for (;;) await null;`, { timeMs: 100 }, "time"],
   [`await __call("held", 1);`, { timeMs: 100 }, "time"],
+  // CPU time is the program's computing only: a loop stops at cpuMs, a wait for a call never counts.
+  [`while (true) {}`, { cpuMs: 100 }, "cpu"],
+  [`await __call("held", 1);`, { timeMs: 400, cpuMs: 200 }, "time"],
   [`await new Promise(() => {});`, {}, "time"],
   [`const kept = []; for (;;) kept.push({ n: kept.length });`, {}, "memory"],
   [`let s = "x"; for (;;) { s += s; s.charCodeAt(0); }`, {}, "memory"],

@@ -60,7 +60,7 @@ const RETIRE_BASE_BYTES = 32 << 20;
  *     const { a, b } = args as { a: number; b: number };
  *     return name === "add" ? a + b : Promise.reject(new Error(`no tool ${name}`));
  *   },
- *   limits: { timeMs: 5000, memoryBytes: 32 << 20, stackBytes: 128 << 10, outputBytes: 64 << 10, pendingCalls: 16 },
+ *   limits: { timeMs: 5000, cpuMs: 1000, memoryBytes: 32 << 20, stackBytes: 128 << 10, outputBytes: 64 << 10, pendingCalls: 16 },
  * });
  * console.log(outcome); // { ok: true, value: 10, logs: ["sum 5"] }
  * ```

@@ -28,7 +28,7 @@ export interface SandboxMeter {
    */
   slice<T>(work: () => T): T;
   /** The limit the program has passed, if any: called by the interrupt handler and between slices. */
-  passed(): "time" | "memory" | undefined;
+  passed(): "time" | "cpu" | "memory" | undefined;
 }
 
 /** The bytes a runtime's heap holds, as QuickJS counts them walking it (Infinity when it cannot). */
@@ -70,25 +70,30 @@ export function sandboxMeter(
   const memory = module.getWasmMemory();
   let grown = 0;
   let sliceFrom = -1;
+  let computed = 0; // ms spent in finished slices: the program's CPU time on the host's thread
+  let sliceAt = 0;
   let walkAt = Date.now() + MEMORY_CHECK_MS; // a short program is not walked: the first walk costs most
   let clock = 0;
   let sameClock = 0;
   return {
     slice(work) {
       sliceFrom = memory.buffer.byteLength;
+      sliceAt = performance.now();
       try {
         return work();
       } finally {
         grown += memory.buffer.byteLength - sliceFrom;
+        computed += performance.now() - sliceAt;
         sliceFrom = -1;
       }
     },
     passed() {
       const now = Date.now();
       if (now > deadline) return "time";
+      if (computed + (sliceFrom < 0 ? 0 : performance.now() - sliceAt) > limits.cpuMs) return "cpu";
       // Workers may hold Date.now() still while code runs (it moves on I/O): interrupts count instead there.
       if (now !== clock) (clock = now), (sameClock = 0);
-      else if (++sameClock > limits.timeMs * INTERRUPTS_PER_MS) return "time";
+      else if (++sameClock > Math.min(limits.timeMs, limits.cpuMs) * INTERRUPTS_PER_MS) return "cpu";
       if (grown + (sliceFrom < 0 ? 0 : memory.buffer.byteLength - sliceFrom) > limits.memoryBytes) return "memory";
       if (now < walkAt) return undefined;
       const over = heapBytes(runtime, context) > limits.memoryBytes;

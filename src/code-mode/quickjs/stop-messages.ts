@@ -30,6 +30,9 @@ export function limitMessage(reason: Exclude<StopReason, "syntax" | "thrown">, l
     case "time":
       return `the program ran past its ${limits.timeMs} ms time limit: do less work per program (fewer calls, ` +
         `smaller loops) or filter earlier, and split long work into several programs`;
+    case "cpu":
+      return `the program computed for more than its ${limits.cpuMs} ms CPU limit: compute less per program ` +
+        `(smaller loops, no busy waiting), filter earlier, and split long work into several programs`;
     case "memory":
       return `the program ran out of its ${size(limits.memoryBytes)} memory limit: hold less data at once ` +
         `(keep only the fields you need from each result, filter or slice before collecting)`;
