@@ -6,9 +6,10 @@
 //   (PACKAGING below: `npm pack` and installs, tsc, Next.js and VitePress builds, Node 22), under `bun test` in
 //   two workers of their own. These wait mostly on their children (npm, tsc, next, vitepress), and they share one
 //   `npm pack` per run (MCPLITE_PACK_DIR, tests/helpers/npm-pack.ts: two `prepare` builds would race on dist/).
-// - Deno's lane: `deno check --doc` (npm run test:types) beside `deno test --no-check` in two processes split by
-//   time (tests/timings-deno.json, denoHalves), the documentation's examples (`--doc`) in one of them; each process
-//   loads its files through one generated module, but for those with top-level hooks (isolated()). The check
+//   Its workers then take Bun's slowest files too, as many as keep the two lanes' expected times even (evened()).
+// - Deno's lane: `deno check --doc` (npm run test:types) beside `deno test --no-check` in DENO_PROCESSES processes
+//   split by time (tests/timings-deno.json, denoParts), the documentation's examples (`--doc`) in one of them; each
+//   process loads its files through one generated module, but for those with top-level hooks (isolated()). The check
 //   runs beside the tests rather than before them, so that it does not lengthen the longest lane; if it fails,
 //   it stops every lane, and the run fails on it whatever ran meanwhile.
 //
@@ -18,11 +19,13 @@
 // mix the two keep a test-level marker instead (ONCE_PER_RUN, tests/helpers/once-per-run.ts: skipped under Deno).
 // A listed file that no longer exists, or a test file no lane runs, stops the run before it starts.
 // MCPLITE_EVERY_RUNTIME=1 runs every file under Deno too (and lifts ONCE_PER_RUN). How the lanes are chosen: the
-// packaging lane takes the checks that build or install something, which are also the longest files (422 s of
-// Bun's 799 s in tests/timings.json), so that its two workers take about as long as Bun's lane's two; Deno's lane
-// is the longest (about 505 s of tests and examples in two processes, and its type check) and takes no runtime-
-// independent file (most of those are faster under Bun anyway); the type check, the first to end, frees a core
-// for the conformance suites (.ci/run). `node tools/test.mjs --list` prints each lane's files and its expected time.
+// packaging lane takes the checks that build or install something (521 s of Bun's 1 372 s in tests/timings.json),
+// and as many of Bun's slowest other files as even its two workers with Bun's lane's two (each about 340 s): most
+// of the suite's files wait on children and timers (a redis-server, workers, BullMQ's locks) more than they compute,
+// so a lane's length is the sum of its files' waits, and two lanes that end together end sooner. Deno's lane takes
+// no runtime-independent file (most of those are faster under Bun anyway), and runs its 780 s of tests and examples
+// in three processes (two took about 460 s each in CI, the longest lane); the type check, the first to end, frees a
+// core for the conformance suites (.ci/run). `node tools/test.mjs --list` prints each lane's files and expected time.
 // `node tools/test.mjs tests/a.test.ts …` runs the lanes on the files named only (each where it belongs; no `--doc`).
 //
 // Bun's lane streams; the packaging lane's output, the type check's and each Deno process's are held in files
@@ -134,10 +137,45 @@ for (const file of new Set([...PACKAGING, ...ONCE])) {
     throw new Error(`tools/test.mjs lists ${file}, which is not there: update PACKAGING or ONCE`);
   }
 }
+/** Slowest first, as `--timings` orders them, for the lists a process is given. */
+const slowestFirst = (ms) => (a, b) => ms(b) - ms(a) || (a < b ? -1 : 1);
+const CORES = availableParallelism();
+/** Bun's workers in the packaging lane. */
+const PACKAGING_WORKERS = 2;
+
+/**
+ * What a file costs Bun's lane beyond its tests' time (tests/timings.json counts tests only): loading it and the
+ * SDK's modules, its hooks. Measured: Bun's lane ran its 349 files in 432 s where their timings add up to 343 s a
+ * worker, about 0.5 s a file, and 0.2 s on a quieter run.
+ */
+const BUN_FILE_MS = 400;
+
+/**
+ * The packaging lane's files: PACKAGING's, then Bun's other files, slowest first, each one that leaves the packaging
+ * lane's expected time per worker (tests/timings.json, and BUN_FILE_MS a file) no longer than Bun's lane's, so that
+ * the two lanes end together rather than the packaging lane minutes before (it took 265 s in CI, Bun's lane 467 s).
+ */
+function evened(files) {
+  const cost = (file) => bunMs(file) + BUN_FILE_MS;
+  const packaging = files.filter((file) => PACKAGING.includes(file));
+  const others = files.filter((file) => !PACKAGING.includes(file)).sort(slowestFirst(bunMs));
+  let taken = packaging.reduce((total, file) => total + cost(file), 0);
+  let left = others.reduce((total, file) => total + cost(file), 0);
+  for (const file of others) {
+    const ms = cost(file);
+    if ((taken + ms) / PACKAGING_WORKERS > (left - ms) / CORES) continue;
+    packaging.push(file);
+    taken += ms;
+    left -= ms;
+  }
+  return packaging;
+}
+
 /** The files each runtime runs, by lane. */
+const PACKAGING_LANE = evened(ALL);
 const LANES = {
-  bun: ALL.filter((file) => !PACKAGING.includes(file)),
-  packaging: ALL.filter((file) => PACKAGING.includes(file)),
+  bun: ALL.filter((file) => !PACKAGING_LANE.includes(file)),
+  packaging: ALL.filter((file) => PACKAGING_LANE.includes(file)),
   deno: EVERY_RUNTIME ? ALL : ALL.filter((file) => !ONCE.includes(file)),
 };
 for (const file of ALL) {
@@ -154,26 +192,30 @@ function hiddenFolders(dir) {
   });
 }
 
-/** Slowest first, as `--timings` orders them, for the lists a process is given. */
-const slowestFirst = (ms) => (a, b) => ms(b) - ms(a) || (a < b ? -1 : 1);
+/**
+ * How many `deno test` processes run Deno's files at once. Its files mostly wait (on their children, servers and
+ * timers), so a third process beside the other lanes' shortens Deno's lane by a third where two cores are not
+ * both busy (two processes took about 460 s each in CI, the longest lane).
+ */
+const DENO_PROCESSES = 3;
 
 /**
- * Deno's files in two processes at once, split by the time each file took (tests/timings-deno.json, from a
- * measured run; a file not in it counts a second): the files, longest first, each to the half with less so far;
- * the documentation's examples count as one file of DOC_MS. Two processes, not `deno test --parallel`'s threads:
- * a test that sets an environment variable (MCPLITE_SECRET) then sets it in its own process only.
+ * Deno's files in DENO_PROCESSES processes at once, split by the time each file took (tests/timings-deno.json, from
+ * a measured run; a file not in it counts a second): the files, longest first, each to the part with less so far;
+ * the documentation's examples count as one file of DOC_MS. Processes, not `deno test --parallel`'s threads: a
+ * test that sets an environment variable (MCPLITE_SECRET) then sets it in its own process only.
  */
-function denoHalves() {
+function denoParts() {
   const files = LANES.deno.map((file) => [file, denoMs(file) + (isolated(file) ? 500 : 0)]);
   if (DOC.length) files.push(["--doc", DOC_MS]);
   files.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
-  const halves = [{ files: [], ms: 0 }, { files: [], ms: 0 }];
+  const parts = Array.from({ length: DENO_PROCESSES }, () => ({ files: [], ms: 0 }));
   for (const [file, ms] of files) {
-    const half = halves[0].ms <= halves[1].ms ? halves[0] : halves[1];
-    half.files.push(file);
-    half.ms += ms;
+    const part = parts.reduce((least, each) => each.ms < least.ms ? each : least);
+    part.files.push(file);
+    part.ms += ms;
   }
-  return halves;
+  return parts;
 }
 
 /**
@@ -214,7 +256,7 @@ function sharedModule(files, name, doc) {
 }
 
 // `--no-check`: the lane's type check (`npm run test:types`, `deno check --doc`) checks every test file and
-// documentation example beside them, and stops every lane on an error; each process would check its half again
+// documentation example beside them, and stops every lane on an error; each process would check its part again
 // (about 26 s of CPU each on a CI machine, the clone's new path missing Deno's cache).
 const DENO_TEST = ["test", "-A", "--unstable-no-legacy-abort", "--no-check"];
 /**
@@ -245,11 +287,10 @@ function bunArgs(files, workers) {
   return ["test", "--timeout", "120000", ...parallel, ...[...files].sort(slowestFirst(bunMs)).map((f) => `./${f}`)];
 }
 
-const CORES = availableParallelism();
 const RUNS = {
   types: ["npm", ["run", "--silent", "test:types"]],
   bun: ["bun", bunArgs(LANES.bun, CORES)],
-  packaging: ["bun", bunArgs(LANES.packaging, 2)],
+  packaging: ["bun", bunArgs(LANES.packaging, PACKAGING_WORKERS)],
 };
 
 if (LIST) {
@@ -258,19 +299,20 @@ if (LIST) {
   const show = (title, files) => console.log(`${title}\n${files.map((file) => `  ${file}`).join("\n")}\n`);
   show(
     `== bun (${LANES.bun.length} files, ${CORES} workers: ${s(sum(LANES.bun, bunMs))} of test time, ` +
-      `about ${s(sum(LANES.bun, bunMs) / CORES)} each)`,
+      `about ${s(sum(LANES.bun, bunMs) / CORES)} each, and ${s((LANES.bun.length * BUN_FILE_MS) / CORES)} of loading)`,
     LANES.bun,
   );
   show(
-    `== packaging, under bun (${LANES.packaging.length} files, 2 workers: ${s(sum(LANES.packaging, bunMs))}, ` +
-      `about ${s(sum(LANES.packaging, bunMs) / 2)} each)`,
+    `== packaging, under bun (${LANES.packaging.length} files, ${PACKAGING_WORKERS} workers: ` +
+      `${s(sum(LANES.packaging, bunMs))}, about ${s(sum(LANES.packaging, bunMs) / PACKAGING_WORKERS)} each; ` +
+      `Bun's files after PACKAGING's)`,
     LANES.packaging,
   );
-  denoHalves().forEach((half, i) => {
-    const tests = half.files.filter((file) => file !== "--doc");
+  denoParts().forEach((part, i) => {
+    const tests = part.files.filter((file) => file !== "--doc");
     show(
-      `== deno ${i + 1}/2 (${tests.length} files${half.files.includes("--doc") ? " and --doc" : ""}, beside the type ` +
-        `check: ${s(sum(tests, denoMs) + (half.files.includes("--doc") ? DOC_MS : 0))})`,
+      `== deno ${i + 1}/${DENO_PROCESSES} (${tests.length} files${part.files.includes("--doc") ? " and --doc" : ""}, ` +
+        `beside the type check: ${s(sum(tests, denoMs) + (part.files.includes("--doc") ? DOC_MS : 0))})`,
       tests,
     );
   });
@@ -322,8 +364,9 @@ function laneDone(name) {
 }
 
 /**
- * Deno's lane: the type check beside Deno's tests in two processes (`outs`: the check's file descriptor, then one
- * per process). A failed check stops every lane (fails fast): what runs unchecked meanwhile is never reported.
+ * Deno's lane: the type check beside Deno's tests in DENO_PROCESSES processes (`outs`: the check's file
+ * descriptor, then one per process). A failed check stops every lane (fails fast): what runs unchecked meanwhile
+ * is never reported.
  */
 async function denoLane(outs) {
   const types = start("types", outs[0]).then((result) => {
@@ -332,14 +375,17 @@ async function denoLane(outs) {
     return result;
   });
   // Without files, `deno test` would run every file it finds.
-  const halves = denoHalves().filter((half) => half.files.length);
+  const parts = denoParts().filter((part) => part.files.length);
   const results = await Promise.all([
     types,
-    ...halves.map((half, i) => start(`deno ${i + 1}/2`, outs[i + 1], ["deno", denoArgs(half.files, `deno-${i + 1}`)])),
+    ...parts.map((part, i) => start(denoName(i), outs[i + 1], ["deno", denoArgs(part.files, `deno-${i + 1}`)])),
   ]);
   laneDone("deno");
   return results;
 }
+
+/** The name of Deno's process `i` (from 0), as the results and the failure digest name it. */
+const denoName = (i) => `deno ${i + 1}/${DENO_PROCESSES}`;
 
 /** A lane whose output goes to `out`, appending its name to MCPLITE_LANE_DONE as it ends. */
 async function lane(name, out) {
@@ -377,7 +423,8 @@ if (SERIAL) {
   if (deno.length) results.push(await start("deno", undefined, ["deno", denoArgs(deno)]));
 } else {
   const dir = mkdtempSync(join(tmpdir(), "mcplite-test-"));
-  const held = ["bun.log", "packaging.log", "types.log", "deno-1.log", "deno-2.log"].map((name) => join(dir, name));
+  const denoLogs = Array.from({ length: DENO_PROCESSES }, (_, i) => `deno-${i + 1}.log`);
+  const held = ["bun.log", "packaging.log", "types.log", ...denoLogs].map((name) => join(dir, name));
   const [bunOut, packagingOut, ...denoOuts] = held.map((file) => openSync(file, "w"));
   const packaging = lane("packaging", packagingOut);
   const deno = denoLane(denoOuts);
@@ -387,8 +434,7 @@ if (SERIAL) {
   const sections = [
     [packaging, "the packaging lane (bun test, ran alongside bun test; its output so far, then as it comes)"],
     [deno, "the type check (deno check --doc, ran alongside the others)"],
-    [deno, "deno test's first half (ran alongside bun test)"],
-    [deno, "deno test's second half (ran alongside the first)"],
+    ...denoLogs.map((_, i) => [deno, `deno test's part ${i + 1} of ${DENO_PROCESSES} (ran alongside bun test)`]),
   ];
   for (const [i, [done, title]] of sections.entries()) {
     console.log(`\n== ${title}\n`);
@@ -396,7 +442,8 @@ if (SERIAL) {
   }
   results.push(...await packaging, ...await deno);
   // Last, what failed, lane by lane: the lane's output may have scrolled out of a CI log's view long before.
-  const logs = { bun: held[0], packaging: held[1], types: held[2], "deno 1/2": held[3], "deno 2/2": held[4] };
+  const logs = { bun: held[0], packaging: held[1], types: held[2] };
+  denoLogs.forEach((_, i) => logs[denoName(i)] = held[3 + i]);
   for (const { name, code } of results) {
     if (code === 0 || logs[name] === undefined) continue;
     console.log(`\n== what failed in the ${name} lane (from its output above)\n`);

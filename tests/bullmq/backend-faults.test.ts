@@ -15,7 +15,7 @@ import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { createClient } from "../../src/client/mod.ts";
 import type { CallHandle } from "../../src/client/mod.ts";
-import { countsUntil } from "../helpers/bullmq-counts.ts";
+import { countsUntil, openCounts } from "../helpers/bullmq-counts.ts";
 import { POSTGRES_MISSING, startPostgres } from "../helpers/postgres-server.ts";
 import {
   killQueueProcesses,
@@ -163,6 +163,7 @@ for (const { name: on, missing, start } of BACKENDS) {
         ]);
         const exited = exits({ web, "worker a": a, "worker b": b });
         const client = createClient(`${web.url}/mcp-lite/v1`);
+        let counts: ReturnType<typeof openCounts> | undefined;
         const ownResult = async (handle: CallHandle, n: number) => {
           const value = await client.resume(handle, { timeoutMs: 60_000 }) as { n: number; pid: number };
           assert.equal(value.n, n, JSON.stringify(value));
@@ -175,15 +176,16 @@ for (const { name: on, missing, start } of BACKENDS) {
             assert.equal(handle.kind, "promise", JSON.stringify(handle));
             handles.push(handle);
           }
+          // BullMQ's counts, on a connection opened while the first jobs run (the calls made PostgreSQL's schema):
+          // calls 10 and 11 wait about 3 s only (until a running one ends), too short to open one after.
+          counts = openCounts(backend.url, deployment.queue);
+          counts.catch(() => {}); // its failure is met where it is awaited, below
           // Calls 0 and 1 end (their results stored), 2 to 9 run on the workers, 10 and 11 wait: then the backend goes.
           await Promise.all([0, 1].map((n) => ownResult(handles[n], n)));
           await started([a, b], RUNNING);
-          await countsUntil(
-            backend.url,
-            deployment.queue,
-            (counts) => counts.waiting === CALLS.length - RUNNING,
-            30_000,
-          );
+          const bullmq = await counts;
+          await bullmq.until((counted) => counted.waiting === CALLS.length - RUNNING, 30_000);
+          await bullmq.close();
           await backend.break(how);
 
           const down = await lite(web.url, "slow", { n: 99, ms: 1 });
@@ -215,6 +217,7 @@ for (const { name: on, missing, start } of BACKENDS) {
           await Promise.all(more.map((handle, i) => ownResult(handle, 100 + i)));
           assert.deepEqual(exited(), [], "no process died");
         } finally {
+          await (await counts?.catch(() => undefined))?.close();
           await client.close();
           await killQueueProcesses();
           await backend.remove();

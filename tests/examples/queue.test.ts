@@ -163,6 +163,29 @@ async function counted(states: ("active" | "delayed" | "waiting")[], timeoutMs: 
   }
 }
 
+/**
+ * Waits until the report job the queue did not hold before (`earlier`: the ids it held) is in its first start
+ * (BullMQ's `attemptsStarted` 1: the `orders` step, or the sleep after it), at most `timeoutMs`, on a connection
+ * opened before the call. Its wake-up after the sleep is its second start: a SIGTERM then lets the draining worker
+ * finish the report, and nothing is left asleep to resume. Waiting for any active job, on a connection opened after
+ * the call, failed so on a loaded CI run ("no job delayed or waiting"; a first poll 1.2 s late does it every time:
+ * the queue then counts the report completed).
+ */
+async function firstStart(queue: Queue, earlier: ReadonlySet<string>, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const jobs = (await queue.getJobs(["active", "delayed", "waiting", "completed", "failed"]))
+      .filter((job) => !earlier.has(job.id!));
+    const late = jobs.find((job) => job.attemptsStarted > 1 || job.finishedOn !== undefined);
+    if (late !== undefined) {
+      assert.fail(`the report ran past its first start before it was seen: ${JSON.stringify(late.toJSON())}`);
+    }
+    if (jobs.some((job) => job.attemptsStarted === 1 && job.processedOn !== undefined)) return;
+    if (Date.now() > deadline) assert.fail(`no report started within ${timeoutMs} ms: ${JSON.stringify(jobs)}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 /** Redeems a promise on `origin` every `retry_after_ms` until it answers, at most `timeoutMs`. */
 async function redeemed(origin: string, token: string, timeoutMs: number): Promise<LiteResult> {
   const deadline = Date.now() + timeoutMs;
@@ -209,12 +232,21 @@ describe("examples/queue/README.md: two web instances and two workers on one Red
     assert.equal(report.builtBy.pid, report.steps.revenue.pid, "the last step ran where the work ended");
     assert.ok(await published(report.published), "the revenue step's write, under its key, is in Redis");
 
-    // SIGTERM while a worker runs a second report: its work goes on to its sleep, then both workers exit; the
-    // report sleeps in the queue (BullMQ's delayed set) with no worker alive, and is not lost.
-    const second = await callTool(origins[0], "build_report", { region: "apac", quarter: "2026-Q4" });
-    assert.equal(second._meta.response_type, "promise", JSON.stringify(second));
-    await counted(["active"], 30_000);
-    for (const worker of workers) worker.child.kill("SIGTERM");
+    // SIGTERM while a worker runs a second report (its first start): its work goes on to its sleep, then both workers
+    // exit; the report sleeps in the queue (BullMQ's delayed set) with no worker alive, and is not lost.
+    const { hostname, port } = new URL(redis!.url);
+    const queue = new Queue("reports", { connection: { host: hostname, port: Number(port) } });
+    let second: LiteResult;
+    try {
+      // Connected, the first report's job listed, before the second can start.
+      const earlier = new Set((await queue.getJobs()).map((job) => job.id!));
+      second = await callTool(origins[0], "build_report", { region: "apac", quarter: "2026-Q4" });
+      assert.equal(second._meta.response_type, "promise", JSON.stringify(second));
+      await firstStart(queue, earlier, 30_000);
+      for (const worker of workers) worker.child.kill("SIGTERM");
+    } finally {
+      await queue.close();
+    }
     const codes = await Promise.all(workers.map((worker) => worker.exited));
     for (const [i, worker] of workers.entries()) {
       assert.match(worker.log(), /drained\n$/, worker.log());
