@@ -46,7 +46,8 @@ const RETIRE_BASE_BYTES = 32 << 20;
  *
  * @param options `wasmModule`: the compiled `emscripten-module.wasm` of
  *   `@jitl/quickjs-wasmfile-release-sync` 0.32.0 (`import wasm from
- *   "@jitl/quickjs-wasmfile-release-sync/wasm"` in a Worker).
+ *   "@jitl/quickjs-wasmfile-release-sync/wasm"` in a Worker), a `WebAssembly.Module` (typed `object` so that
+ *   the declarations type-check under Node's types without the DOM library, which declares that namespace).
  * @returns An executor, to give to `codeMode({ executor })` or to call directly.
  *
  * @example Running a program with one tool call
@@ -65,7 +66,7 @@ const RETIRE_BASE_BYTES = 32 << 20;
  * console.log(outcome); // { ok: true, value: 10, logs: ["sum 5"] }
  * ```
  */
-export function quickjsExecutor(options: { readonly wasmModule?: WebAssembly.Module } = {}): CodeExecutor {
+export function quickjsExecutor(options: { readonly wasmModule?: object } = {}): CodeExecutor {
   const { wasmModule } = options;
   const variant = syncVariant(releaseSync);
   /** The WebAssembly instance programs run on, and how many run on it now. */
@@ -74,7 +75,7 @@ export function quickjsExecutor(options: { readonly wasmModule?: WebAssembly.Mod
     async execute(program) {
       const current = instance ??= {
         module: newQuickJSWASMModuleFromVariant(
-          wasmModule === undefined ? variant : newVariant(variant, { wasmModule }),
+          wasmModule === undefined ? variant : newVariant(variant, { wasmModule: wasmModule as WebAssembly.Module }),
         ),
         running: 0,
       };
