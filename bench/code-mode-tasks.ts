@@ -137,13 +137,17 @@ for (
   const before = await direct(plain);
   const after = await viaCodeMode(coded, program);
   if (JSON.stringify(after.answer) !== JSON.stringify(before.answer)) {
-    throw new Error(`${label}: code mode answered ${JSON.stringify(after.answer)}, not ${JSON.stringify(before.answer)}`);
+    throw new Error(
+      `${label}: code mode answered ${JSON.stringify(after.answer)}, not ${JSON.stringify(before.answer)}`,
+    );
   }
   console.log(`${label}: ${JSON.stringify(before.answer)}`);
   console.log(
     `  direct:    ${before.turns} round trips, ${before.calls} tool calls, ${kb(before.bytes)} of results to the model`,
   );
-  console.log(`  code mode: ${after.turns} round trip, 1 execute, ${after.bytes} B to the model ` +
-    `(${(before.bytes / after.bytes).toFixed(0)}× fewer bytes, ${before.turns}× fewer round trips)`);
+  console.log(
+    `  code mode: ${after.turns} round trip, 1 execute, ${after.bytes} B to the model ` +
+      `(${(before.bytes / after.bytes).toFixed(0)}× fewer bytes, ${before.turns}× fewer round trips)`,
+  );
   console.log(`  tools/list: ${kb(await listed(plain))} direct, ${kb(await listed(coded))} with code mode`);
 }

@@ -1,0 +1,87 @@
+/**
+ * Code mode's costs (issue 78), in process, timed with mitata (bench/harness.ts):
+ *
+ * - **sandbox start**: `quickjsExecutor().execute()` of `return 1`, a fresh QuickJS runtime and context each time (the
+ *   WebAssembly module loaded once, as a server keeps it), and the same with a new executor each time (the module
+ *   compiled too: a server's first program);
+ * - **per inner call**: one `execute_code` (MCP-lite `tools/call` through `server.fetch`) of a program making N
+ *   sequential calls of `add`, against N direct `tools/call`s of `add` through the same `fetch` (each row's floor).
+ *   The cost of one inner call is the slope, (execute of 50 − execute of 1) ÷ 49, printed after the table beside a
+ *   direct call's.
+ *
+ * Run: `bun bench/code-mode.ts` · `deno run -A bench/code-mode.ts` · `node bench/code-mode.ts` (Node 22.18 or later).
+ *
+ * @module
+ */
+import * as v from "valibot";
+import { createServer, defineTool } from "../mod.ts";
+import { codeMode, quickjsExecutor } from "../src/code-mode/mod.ts";
+import { runScenario } from "./harness.ts";
+import { ADD_PARAMS, jsonPost, lite, rpc } from "./requests.ts";
+
+const add = defineTool("add")
+  .describe("Adds two numbers")
+  .input(v.object({ a: v.number(), b: v.number() }))
+  .handle(({ a, b }) => ({ sum: a + b }));
+const quiet = { debug() {}, info() {}, warn() {}, error() {} };
+const server = createServer({ name: "bench", version: "1.0.0", logger: quiet, codeMode: codeMode() }).tool(add);
+
+const LIMITS = { timeMs: 30_000, memoryBytes: 64 << 20, stackBytes: 512 << 10, outputBytes: 65_536, pendingCalls: 16 };
+const noCall = () => Promise.reject(new Error("no tools here"));
+const executor = quickjsExecutor();
+
+/** One `execute` of `return 1`; its value as text. */
+async function start(on = executor): Promise<string> {
+  const outcome = await on.execute({ source: "return 1", call: noCall, limits: LIMITS });
+  return JSON.stringify(outcome);
+}
+
+const ADD = lite("/calltools", "tools/call", ADD_PARAMS);
+/** N direct `tools/call`s of `add`, one after the other; the last answer. */
+async function direct(n: number): Promise<string> {
+  let text = "";
+  for (let i = 0; i < n; i++) text = await (await server.fetch(ADD())).text();
+  return text;
+}
+
+/** One `execute_code` of a program making N calls of `add`, one after the other. */
+function program(n: number) {
+  const code = `let sum = 0;
+for (let i = 0; i < ${n}; i++) sum += (await tools.add({ a: i, b: 1 })).sum;
+return sum;`;
+  return jsonPost("/mcp-lite/v1/calltools", rpc("tools/call", { name: "execute_code", arguments: { code } }));
+}
+const SUMS = new Map([1, 10, 50].map((n) => [n, n * (n - 1) / 2 + n]));
+
+const result = await runScenario("code mode", [
+  { name: "sandbox start: execute `return 1` (module loaded)", fn: () => start(), expect: '"value":1' },
+  {
+    name: "sandbox start: new executor, execute `return 1` (module compiled)",
+    fn: () => start(quickjsExecutor()),
+    expect: '"value":1',
+    floor: "sandbox start: execute `return 1` (module loaded)",
+  },
+  ...[1, 10, 50].flatMap((n) => [
+    {
+      name: `direct: ${n} × tools/call add`,
+      fn: () => direct(n),
+      expect: '"sum":3',
+      floor: `direct: ${n} × tools/call add`,
+    },
+    {
+      name: `code mode: 1 execute_code, ${n} × add`,
+      fn: async () => await (await server.fetch(program(n)())).text(),
+      expect: `"result":${SUMS.get(n)}`,
+      floor: `direct: ${n} × tools/call add`,
+    },
+  ]),
+]);
+
+const avg = (name: string) => result.cases[name].avg / 1e3;
+const slope = (avg("code mode: 1 execute_code, 50 × add") - avg("code mode: 1 execute_code, 1 × add")) / 49;
+const once = avg("direct: 1 × tools/call add");
+console.log(
+  `\none inner call (slope 1 → 50): ${slope.toFixed(2)} µs; one direct tools/call: ${once.toFixed(2)} µs ` +
+    `(${(slope / once).toFixed(2)}×); an execute_code's fixed cost (1 call − 1 direct): ` +
+    `${(avg("code mode: 1 execute_code, 1 × add") - once - slope).toFixed(0)} µs`,
+);
