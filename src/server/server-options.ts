@@ -278,6 +278,12 @@ export interface ServerOptions {
    */
   toolSearch?: Capability<"toolSearch">;
   /**
+   * Code mode (`codeMode()` from `@mcplite/sdk/code-mode`): a discover tool and an execute tool that runs the
+   * model's program against the server's tools in a sandbox, each inner call with the caller's rights; the
+   * lists show the two (or every tool beside them). Not with `toolSearch`: a `TypeError`.
+   */
+  codeMode?: Capability<"codeMode">;
+  /**
    * A channel shared by every instance (`redisNotifier()` from `@mcplite/sdk/redis`): list_changed and
    * resource-updated notifications raised on any instance reach the listeners held by every instance.
    * Without it, they reach this instance's listeners only.

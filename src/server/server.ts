@@ -101,7 +101,7 @@ export class Server<TTools extends ToolMap = {}, TEvents extends { [name: string
     // A tool that answers with promises brings the `redeem` system tool (MCP-lite spec v0.042 §3.1, §3.6).
     const registry = new (this.#group.registry ?? Definitions)(runtime, longRunning); // one that can mount, to group
     if (edge.check !== undefined) registry.checks.push(edge.check); // the lite entry's refusal of long-running tools
-    (options.toolSearch as ToolSearchSupport | undefined)?.(registry); // what src/tool-search/ built
+    for (const add of [options.toolSearch, options.codeMode]) (add as ToolSearchSupport | undefined)?.(registry);
     this.#definitions = registry;
     if (options.notifier !== undefined) void relayChanges(registry, options.notifier, runtime.onError);
     this.name = resolved.name;

@@ -124,25 +124,9 @@ export function toolSearch(options: ToolSearchOptions = {}): Capability<"toolSea
   if (!(semanticWeight >= 0 && semanticWeight <= 1)) throw new TypeError("toolSearch(): semanticWeight is 0 to 1");
   const searchName = options.searchTool ?? "search_tools";
   const callName = options.callTool ?? "call_tool";
-  const weights = options.weights ?? {};
   const listed = new Set([...(options.pinned ?? []), searchName, callName]);
   return capability("toolSearch", (registry: Definitions) => {
-    const catalog = new ToolCatalog(registry, {
-      weights: [
-        weights.action ?? 3,
-        weights.path ?? 1,
-        weights.summary ?? 2,
-        weights.description ?? 1,
-        weights.arguments ?? 0.3,
-      ],
-      depthPenalty: options.depthPenalty ?? 0.1,
-      actionBonus: options.actionBonus ?? 4,
-      coverage: 1,
-      synonyms: { ...DEFAULT_SYNONYMS, ...options.synonyms },
-      embed: options.embed,
-      semanticWeight,
-      excluded: new Set([searchName, callName]),
-    });
+    const catalog = searchCatalog(registry, options, new Set([searchName, callName]));
     const revealed = new Set<string>();
     const max = options.reveal === undefined || options.reveal === false
       ? 0
@@ -164,11 +148,52 @@ export function toolSearch(options: ToolSearchOptions = {}): Capability<"toolSea
       onFound,
     }));
     registry.add(callToolTool(registry, catalog, { name: callName, searchTool: searchName }));
-    registry.listing = Object.assign(
-      (tool: AnyTool) => listed.has(tool.name) || revealed.has(tool.name) || tool.name === REDEEM_TOOL,
-      { under: mountedListing },
-    );
+    registry.listing = listingOf((tool) => listed.has(tool.name) || revealed.has(tool.name));
   });
+}
+
+/**
+ * The catalog tool search ranks with (BM25F, with the options' weights, synonyms and embedder), over every tool
+ * but the `excluded` (the search and call tools; code mode's own).
+ *
+ * @param registry The server's definitions.
+ * @param options The ranking's options.
+ * @param excluded The tools never found.
+ * @returns The catalog.
+ */
+export function searchCatalog(
+  registry: Definitions,
+  options: ToolSearchOptions,
+  excluded: ReadonlySet<string>,
+): ToolCatalog {
+  const weights = options.weights ?? {};
+  return new ToolCatalog(registry, {
+    weights: [
+      weights.action ?? 3,
+      weights.path ?? 1,
+      weights.summary ?? 2,
+      weights.description ?? 1,
+      weights.arguments ?? 0.3,
+    ],
+    depthPenalty: options.depthPenalty ?? 0.1,
+    actionBonus: options.actionBonus ?? 4,
+    coverage: 1,
+    synonyms: { ...DEFAULT_SYNONYMS, ...options.synonyms },
+    embed: options.embed,
+    semanticWeight: options.semanticWeight ?? 0.5,
+    excluded,
+  });
+}
+
+/**
+ * The listing of a server whose lists show only some tools (tool search's, code mode's), and the system
+ * tools (`redeem`); grouped under a prefix, the parent's listing agrees.
+ *
+ * @param shown Whether a tool of the server's own is listed.
+ * @returns The listing, for `registry.listing`.
+ */
+export function listingOf(shown: (tool: AnyTool) => boolean): ToolListing {
+  return Object.assign((tool: AnyTool) => shown(tool) || tool.name === REDEEM_TOOL, { under: mountedListing });
 }
 
 /**

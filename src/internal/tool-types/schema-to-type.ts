@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { isObject } from "../../internal/is-object.ts";
+import { isObject } from "../is-object.ts";
 import type { PropertyNode, TypeNode } from "./print-type.ts";
 
 type Schema = Record<string, unknown>;

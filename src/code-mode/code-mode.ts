@@ -1,0 +1,140 @@
+/**
+ * `codeMode()`: the `createServer({ codeMode })` option that lets a model write one small program against the
+ * server's tools, run in a sandbox, instead of calling them one at a time. It serves a discover tool (the tools'
+ * TypeScript declarations, found by search or by name) and an execute tool (a program), in place of the listing or
+ * beside it; every inner call goes through the server's one call pipeline with the caller's rights.
+ *
+ * @module
+ */
+import type { Definitions } from "../core/definitions/registry.ts";
+import { assertToolName } from "../core/definitions/tool.ts";
+import { type Capability, capability } from "../server/server-capability.ts";
+import { listingOf, searchCatalog } from "../tool-search/tool-search.ts";
+import { discoverToolsTool } from "./discover-tools-tool.ts";
+import { executeCodeTool, type ProgramLimits } from "./execute-code-tool.ts";
+import type { CodeExecutor } from "./executor.ts";
+import { quickjsExecutor } from "./quickjs/quickjs-executor.ts";
+
+/** Options of {@link codeMode}. */
+export interface CodeModeOptions {
+  /**
+   * What the lists show (`tools/list`, MCP-lite's, gRPC `GetTools`, the OpenAPI and Webtools documents):
+   * `"replace"` (the default) the discover and execute tools and the system tools (`redeem`) only, every tool
+   * staying callable by its name, as tool search does; `"beside"` every tool, and the two beside them.
+   */
+  readonly listing?: "replace" | "beside";
+  /** What runs the programs (default `quickjsExecutor()`: QuickJS compiled to WebAssembly, on every runtime). */
+  readonly executor?: CodeExecutor;
+  /** The limits of one program; a program past one stops, or its call fails, with a message naming it. */
+  readonly limits?: {
+    /** Wall time, in ms (default 30 000). */
+    readonly timeMs?: number;
+    /** Heap, in bytes (default 64 MiB). */
+    readonly memoryBytes?: number;
+    /** Stack, in bytes (default 512 KiB): deep recursion. */
+    readonly stackBytes?: number;
+    /** Console lines and the result's JSON together, in bytes (default 64 KiB). */
+    readonly outputBytes?: number;
+    /** Tool calls in flight at once (default 16). */
+    readonly pendingCalls?: number;
+    /** Tool calls in all (default 100): past it, each call throws. */
+    readonly calls?: number;
+    /** How many programs deep a program's call may run one (default 0: a program's call may not run a program). */
+    readonly nesting?: number;
+  };
+  /**
+   * After how long a program still running answers with a promise (a task on MCP) and runs on in this process
+   * (default 5 000 ms), on a server with long-running support (every server of `@mcplite/sdk`; the lite entry's
+   * with `longRunning`). Not durable: a program whose process stops is lost.
+   */
+  readonly promiseAfterMs?: number;
+  /**
+   * Whether a call of a tool whose annotations say `destructiveHint: true` first asks the user (MCP elicitation,
+   * form mode); declined, or a client that cannot be asked, the call throws in the program. Default `false`.
+   */
+  readonly confirmDestructive?: boolean;
+  /** The tools a search of the discover tool answers when the model does not say (default 5, at most 50). */
+  readonly limit?: number;
+  /** The discover tool's name (default `discover_tools`). */
+  readonly discoverTool?: string;
+  /** The execute tool's name (default `execute_code`). */
+  readonly executeTool?: string;
+}
+
+const DEFAULT_LIMITS: ProgramLimits = {
+  timeMs: 30_000,
+  memoryBytes: 64 << 20,
+  stackBytes: 512 << 10,
+  outputBytes: 64 << 10,
+  pendingCalls: 16,
+  calls: 100,
+  nesting: 0,
+};
+
+/**
+ * Code mode, as `createServer({ codeMode: codeMode() })`: the model finds tools with `discover_tools` (their
+ * TypeScript declarations, by search or by name) and runs a program with `execute_code` (TypeScript or JavaScript,
+ * in a sandbox, QuickJS by default), calling several tools in one round trip and answering only what it keeps.
+ * Inside the program each tool is an async method of `tools` (`await tools.sendMail({ to })`,
+ * `tools["github.list_issues"](input)`); each call goes through the server's one call pipeline with the caller's
+ * identity, signal and budgets, as a direct `tools/call`: validation, `.scopes()`, middleware, app-only
+ * visibility, a proxy's credential rules. It serves the server's own tools, a `group()`'s and a `proxy()`'s.
+ * Not with `toolSearch` (both decide the lists).
+ *
+ * @param options The listing, the sandbox, the limits, destructive confirmation, the names.
+ * @returns The capability, for `createServer({ codeMode })`.
+ * @throws {TypeError} When a limit is out of range or a name is invalid; at `createServer()`, with `toolSearch`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import * as v from "valibot";
+ * import { createServer, defineTool } from "../../mod.ts";
+ * import { codeMode } from "./mod.ts";
+ *
+ * const server = createServer({ name: "shop", version: "1.0.0", codeMode: codeMode() })
+ *   .tool(defineTool("orders").describe("Lists the orders").handle(() => ({ orders: [{ id: 1, total: 30 }, { id: 2, total: 5 }] })))
+ *   .tool(defineTool("refund").describe("Refunds an order").input(v.object({ id: v.number() })).handle(({ id }) => `refunded ${id}`));
+ *
+ * const call = server.call.bind(server) as (name: string, args: object) => ReturnType<typeof server.call>;
+ * const ran = await call("execute_code", {
+ *   code: "const { orders } = await tools.orders();\nreturn orders.filter((o: { total: number }) => o.total > 10).map((o) => o.id);",
+ * });
+ * assert.deepEqual(ran.kind === "answer" && ran.result.structuredContent, { result: [1], logs: [] });
+ * ```
+ */
+export function codeMode(options: CodeModeOptions = {}): Capability<"codeMode"> {
+  const limits: ProgramLimits = { ...DEFAULT_LIMITS, ...options.limits };
+  for (const [key, value] of Object.entries(limits)) {
+    if (!Number.isSafeInteger(value) || value < (key === "nesting" ? 0 : 1)) {
+      throw new TypeError(`codeMode(): limits.${key} is a positive integer`);
+    }
+  }
+  const limit = options.limit ?? 5;
+  if (!Number.isInteger(limit) || limit < 1 || limit > 50) throw new TypeError("codeMode(): limit is 1 to 50");
+  const promiseAfterMs = options.promiseAfterMs ?? 5_000;
+  if (!(promiseAfterMs >= 0)) throw new TypeError("codeMode(): promiseAfterMs is 0 or more");
+  const discoverName = options.discoverTool ?? "discover_tools";
+  const executeName = options.executeTool ?? "execute_code";
+  assertToolName(discoverName);
+  assertToolName(executeName);
+  if (discoverName === executeName) throw new TypeError("codeMode(): the discover and execute tools need two names");
+  const executor = options.executor ?? quickjsExecutor();
+  const own = new Set([discoverName, executeName]);
+  return capability("codeMode", (registry: Definitions) => {
+    if (registry.listing !== undefined) {
+      throw new TypeError("createServer(): codeMode and toolSearch cannot be given together (both decide the lists)");
+    }
+    const catalog = searchCatalog(registry, {}, own);
+    registry.add(discoverToolsTool(registry, catalog, { name: discoverName, executeTool: executeName, limit }));
+    registry.add(executeCodeTool(registry, catalog, {
+      name: executeName,
+      discoverTool: discoverName,
+      executor,
+      limits,
+      promiseAfterMs,
+      confirmDestructive: options.confirmDestructive ?? false,
+    }));
+    if (options.listing !== "beside") registry.listing = listingOf((tool) => own.has(tool.name));
+  });
+}

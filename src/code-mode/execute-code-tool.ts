@@ -1,0 +1,204 @@
+/**
+ * The execute tool of code mode: runs the model's program in the sandbox with the tools as async methods of
+ * `tools`, and answers its return value and console lines. On a server with long-running support, a program
+ * still running after `promiseAfterMs` answers with a promise (a task on MCP) and runs on in this process.
+ *
+ * @module
+ */
+import * as v from "valibot";
+import type { CallContext } from "../core/call/call-context.ts";
+import type { Registry } from "../core/definitions/registry.ts";
+import type { Tool } from "../core/definitions/tool.ts";
+import { fail, type ToolResult, toolResult } from "../core/results/result.ts";
+import { defineTool } from "../tool/define-tool.ts";
+import { servedPrefix } from "../tool-search/served-namespace.ts";
+import type { ToolCatalog } from "../tool-search/tool-catalog.ts";
+import type { CodeExecutor } from "./executor.ts";
+import { depthOf, innerCalls } from "./inner-call.ts";
+import { programSource } from "./program-source.ts";
+
+/** A program's outcome, as the executor answers it. */
+type Outcome = Awaited<ReturnType<CodeExecutor["execute"]>>;
+
+/** The limits of one program: the executor's, and the transform's own. */
+export interface ProgramLimits {
+  /** Wall time, in ms. */
+  readonly timeMs: number;
+  /** Heap, in bytes. */
+  readonly memoryBytes: number;
+  /** Stack, in bytes. */
+  readonly stackBytes: number;
+  /** Console lines and result JSON, in bytes. */
+  readonly outputBytes: number;
+  /** Calls in flight at once. */
+  readonly pendingCalls: number;
+  /** Calls in all. */
+  readonly calls: number;
+  /** Programs a program's call may run below it. */
+  readonly nesting: number;
+}
+
+/** How the execute tool is named and runs. */
+export interface ExecuteToolSettings {
+  /** Its name. */
+  readonly name: string;
+  /** The discover tool's name, named in its description. */
+  readonly discoverTool: string;
+  /** The sandbox. */
+  readonly executor: CodeExecutor;
+  /** The limits. */
+  readonly limits: ProgramLimits;
+  /** After how long a running program answers with a promise (with long-running support). */
+  readonly promiseAfterMs: number;
+  /** Whether a destructive tool asks the user before its call. */
+  readonly confirmDestructive: boolean;
+}
+
+/** The namespace the program calls the tools through, over the sandbox's one `__call` (`then` left out: not a thenable). */
+const PRELUDE = 'const tools = new Proxy({}, { get: (_, name) => typeof name === "string" && name !== "then" ? ' +
+  "(input) => __call(name, input === undefined ? {} : input) : undefined });\n";
+
+/**
+ * The execute tool's description.
+ *
+ * @param settings Its settings.
+ * @returns What the model reads.
+ */
+export function executeDescription(settings: ExecuteToolSettings): string {
+  const { limits } = settings;
+  return "Runs a JavaScript or TypeScript program in a sandbox and answers its return value and console output. " +
+    "Use it to call several tools in one step and keep only what you need: filter, join and loop in code " +
+    "instead of calling tools one at a time. Write the body of an async function (`return` gives the answer, " +
+    "`await` works at the top level), or an async arrow function `async () => { ... }`. Each tool is an async " +
+    "method of `tools`, taking its input object: `const issues = await " +
+    'tools["github.list_issues"]({ repo: "sdk" }); return issues.filter((i) => i.open).length;`. Find the tools ' +
+    `and their types with ${settings.discoverTool} first. A failed tool call throws an Error you can catch. No ` +
+    "network, files, timers or environment: only `tools` and `console`. " +
+    `Limits: ${limits.timeMs / 1000} s, ${limits.calls} tool calls.`;
+}
+
+/**
+ * Builds the execute tool of a registry.
+ *
+ * @param registry The server's definitions.
+ * @param catalog The search, for the names an unknown one suggests.
+ * @param settings Its name, the sandbox, the limits.
+ * @returns The tool.
+ */
+export function executeCodeTool(
+  registry: Registry,
+  catalog: ToolCatalog,
+  settings: ExecuteToolSettings,
+  // deno-lint-ignore no-explicit-any
+): Tool<string, any, any, any> {
+  const { limits } = settings;
+  const longRunning = registry.longRunning !== undefined;
+  const declared = defineTool(settings.name)
+    .describe(executeDescription(settings))
+    .input(v.object({
+      code: v.pipe(
+        v.string(),
+        v.minLength(1),
+        v.maxLength(100_000),
+        v.description(
+          "The program: TypeScript or JavaScript, the body of an async function or an async arrow function",
+        ),
+      ),
+    }))
+    .annotations({ openWorldHint: true });
+  const run = async ({ code }: { code: string }, ctx: CallContext): Promise<unknown> => {
+    if (depthOf(ctx.meta) > limits.nesting) {
+      return fail(
+        `A program may not run a program here (nesting: at most ${limits.nesting} below the model's own)`,
+        { reason: "nesting" },
+      );
+    }
+    const program = programSource(code);
+    if (!program.ok) return failed({ ok: false, reason: "syntax", message: program.message, logs: [] });
+    const stop = new AbortController();
+    const onAbort = () => stop.abort(ctx.signal.reason);
+    if (ctx.signal.aborted) onAbort();
+    else ctx.signal.addEventListener("abort", onAbort, { once: true });
+    const calls = innerCalls(
+      ctx,
+      {
+        registry,
+        catalog,
+        executeTool: settings.name,
+        prefix: servedPrefix(ctx.tool, settings.name),
+        maxCalls: limits.calls,
+        confirmDestructive: settings.confirmDestructive,
+      },
+      stop.signal,
+      () => stop.abort(),
+    );
+    const running = settings.executor.execute({
+      source: PRELUDE + program.source,
+      call: calls.call,
+      limits: {
+        timeMs: limits.timeMs,
+        memoryBytes: limits.memoryBytes,
+        stackBytes: limits.stackBytes,
+        outputBytes: limits.outputBytes,
+        pendingCalls: limits.pendingCalls,
+      },
+      signal: stop.signal,
+    });
+    const answer = (outcome: Outcome): ToolResult => {
+      const asked = calls.asked();
+      if (asked !== undefined) throw asked; // the call ends with the question; the program runs again with the answer
+      return outcome.ok ? answered(outcome) : failed(outcome);
+    };
+    try {
+      if (!longRunning || limits.timeMs <= settings.promiseAfterMs) return answer(await running);
+      const early = await firstOf(running, settings.promiseAfterMs);
+      if (early !== undefined) return answer(early);
+    } finally {
+      ctx.signal.removeEventListener("abort", onAbort);
+    }
+    // Still running: the call answers with a promise, and the program runs on in this process; a cancellation
+    // of the promise (`redeem` with `cancel`, MCP `tasks/cancel`) stops it. Not durable (no journal of its calls).
+    return ctx.defer((signal: AbortSignal) => {
+      if (signal.aborted) stop.abort(signal.reason);
+      else signal.addEventListener("abort", () => stop.abort(signal.reason), { once: true });
+      return running.then(answer);
+    });
+  };
+  // deno-lint-ignore no-explicit-any
+  return (longRunning ? declared.longRunning() : declared).handle(run as any);
+}
+
+/** The program's outcome if it ends within `ms`, else `undefined` (the timer cleared either way). */
+async function firstOf(running: Promise<Outcome>, ms: number): Promise<Outcome | undefined> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<undefined>((resolve) => timer = setTimeout(() => resolve(undefined), ms));
+  try {
+    return await Promise.race([running, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** A program that ended: its value's JSON, then its console lines; `{ result, logs }` as structured content. */
+function answered(outcome: Extract<Outcome, { ok: true }>): ToolResult {
+  const json = JSON.stringify(outcome.value) ?? "undefined";
+  const text = outcome.logs.length === 0 ? json : `${json}\n\nConsole:\n${outcome.logs.join("\n")}`;
+  return toolResult({
+    content: [{ type: "text", text }],
+    structuredContent: outcome.value === undefined
+      ? { logs: [...outcome.logs] }
+      : { result: outcome.value, logs: [...outcome.logs] },
+  });
+}
+
+/** A program that did not end well: why, then its console lines (`isError`, so the model fixes it and tries again). */
+function failed(outcome: Extract<Outcome, { ok: false }>): ToolResult {
+  const { reason, message, logs } = outcome;
+  const head = reason === "syntax"
+    ? `The program does not parse: ${message}`
+    : reason === "thrown"
+    ? `The program threw ${message}`
+    : `The program was stopped (${reason}): ${message}`;
+  const text = logs.length === 0 ? head : `${head}\n\nConsole:\n${logs.join("\n")}`;
+  return fail(text, { reason, logs: [...logs] });
+}

@@ -1,0 +1,189 @@
+/**
+ * A program's calls of the server's tools (`tools.name(input)`, the sandbox's one `__call`): each goes through the
+ * server's one call pipeline as a direct `tools/call` would, with the caller's identity, signal, budgets and request
+ * metadata, so it meets validation, `.scopes()`, middleware (a span of its own under the program's, with `otel()`),
+ * budgets and a proxy's credential rules. What the pipeline cannot know is refused here: a name the model may not
+ * call (unknown, a view's alone), a program run by a program, more calls than the limit; a destructive tool asks
+ * the user first when the server says so.
+ *
+ * @module
+ */
+import type { CallContext } from "../core/call/call-context.ts";
+import type { CallMeta } from "../core/call/call-meta.ts";
+import { InputRequiredSignal } from "../core/call/input-round.ts";
+import { runCall } from "../core/call/pipeline.ts";
+import { budgetCallerOf, waitUntilOf } from "../core/call/tool-call-context.ts";
+import { TRACE_PARENT } from "../core/call/trace-context.ts";
+import type { Registry } from "../core/definitions/registry.ts";
+import type { ToolResult } from "../core/results/result.ts";
+import { echoed } from "../internal/echo.ts";
+import { visibleTo } from "../internal/mcp-apps-wire.ts";
+import type { ToolCatalog } from "../tool-search/tool-catalog.ts";
+
+/** The request `_meta` key that counts how deep in programs a call is (0, or absent: the model's own call). */
+export const DEPTH_KEY = "io.mcplite/code-mode-depth";
+
+/** What a program's calls are checked against. */
+export interface InnerCallSettings {
+  /** The server's definitions. */
+  readonly registry: Registry;
+  /** The search, for the names an unknown one suggests. */
+  readonly catalog: ToolCatalog;
+  /** The execute tool's own name: a program calling it would run a program. */
+  readonly executeTool: string;
+  /** The prefix the code-mode tools are served under (`crm.` through `server.group("crm", child)`), or `""`. */
+  readonly prefix: string;
+  /** The most calls a program makes. */
+  readonly maxCalls: number;
+  /** Whether a destructive tool asks the user before its call runs. */
+  readonly confirmDestructive: boolean;
+}
+
+/** A program's calls: the function the sandbox's `__call` calls, and what stopped the program if the client must answer first. */
+export interface InnerCalls {
+  /** Calls a tool by name (as the caller's server serves it) with its input; rejects with an `Error` the program can catch. */
+  readonly call: (name: string, input: unknown) => Promise<unknown>;
+  /** Set when a question (a destructive tool's confirmation) ends the call in an input round: the handler rethrows it. */
+  readonly asked: () => InputRequiredSignal | undefined;
+}
+
+/** One call's outcome as a round records it (`ctx.step()`): JSON, so that a later round answers it the same way. */
+type Recorded = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly message: string };
+
+/**
+ * Makes the calls of one program run by one call of the execute tool.
+ *
+ * @param ctx The execute call's context: the caller, its metadata and budgets, its input rounds.
+ * @param settings The server's tools and the limits.
+ * @param signal Aborted when the program stops.
+ * @param stop Stops the program (a question that ends the call).
+ * @returns The program's calls.
+ */
+export function innerCalls(
+  ctx: CallContext,
+  settings: InnerCallSettings,
+  signal: AbortSignal,
+  stop: () => void,
+): InnerCalls {
+  let made = 0;
+  let asked: InputRequiredSignal | undefined;
+  const meta = innerMeta(ctx);
+  const call = async (served: string, input: unknown): Promise<unknown> => {
+    if (asked !== undefined) throw asked; // the call ends with a question: nothing more runs in this round
+    const n = ++made;
+    if (typeof served !== "string") throw new TypeError("A tool's name is a string");
+    if (n > settings.maxCalls) {
+      throw new Error(`Too many tool calls: a program makes at most ${settings.maxCalls} (limits.calls)`);
+    }
+    const { registry, prefix } = settings;
+    const name = prefix !== "" && served.startsWith(prefix) ? served.slice(prefix.length) : served;
+    if (name === settings.executeTool) {
+      throw new Error(`"${served}" cannot be called from a program: a program may not run a program (nesting)`);
+    }
+    // The model calls: a tool only a view may call (SEP-1865, Visibility) is unknown to it, as discovery never finds it.
+    const tool = registry.get(name);
+    if (tool === undefined || !visibleTo(tool.meta, "model")) {
+      const found = await settings.catalog.search(name, 3, ctx.auth);
+      const suggestions = found.map((t) => `"${prefix}${t.name}"`).join(", ");
+      throw new Error(`Tool not found: ${echoed(served)}${suggestions === "" ? "" : `; did you mean ${suggestions}?`}`);
+    }
+    if (settings.confirmDestructive && tool.annotations?.destructiveHint === true) {
+      const answer = await confirm(ctx, `confirm-${n}`, served, input).catch((error) => {
+        if (!(error instanceof InputRequiredSignal)) throw error;
+        asked = error;
+        stop(); // the call ends with the question: the program runs again, from the top, with the answer
+        throw error;
+      });
+      if (answer !== "accept") throw new Error(`The user did not allow the call of "${served}" (${answer})`);
+    }
+    // Once per call: a later input round (the program run again after an answer) gets what this one got.
+    const recorded = await ctx.step<Recorded>(`call-${n}-${name}`, async () => {
+      const outcome = await runCall(registry, {
+        name,
+        arguments: input ?? {},
+        meta,
+        signal,
+        host: { env: ctx.env, waitUntil: waitUntilOf(ctx), auth: ctx.auth, caller: budgetCallerOf(ctx) },
+        sink: { log: (level, data, logger) => ctx.log(level, data, logger) },
+      }).catch((error: unknown) => error instanceof Error ? error : new Error(String(error)));
+      if (outcome instanceof Error) return { ok: false, message: outcome.message };
+      switch (outcome.kind) {
+        case "answer":
+          return { ok: true, value: valueOf(outcome.result) };
+        case "failure":
+          return { ok: false, message: failureText(outcome.result, served) };
+        case "promise":
+          return { ok: true, value: { promise: outcome.token } }; // redeemed with tools.redeem({ token })
+        default:
+          return {
+            ok: false,
+            message: `"${served}" needs input from the client: call it directly, not from a program`,
+          };
+      }
+    });
+    if (!recorded.ok) throw new Error(recorded.message);
+    return recorded.value;
+  };
+  return { call, asked: () => asked };
+}
+
+/** The metadata of a program's calls: the caller's, one level deeper in programs, under the execute call's span. */
+function innerMeta(ctx: CallContext): CallMeta {
+  const own = ctx.meta.requestMeta;
+  const traceparent = ctx.get(TRACE_PARENT); // the execute call's span, set by otel()'s middleware
+  return {
+    ...ctx.meta,
+    requestMeta: {
+      ...own,
+      [DEPTH_KEY]: depthOf(ctx.meta) + 1,
+      ...(traceparent === undefined ? {} : { traceparent }),
+    },
+  };
+}
+
+/**
+ * How deep in programs a call is: 0 for the model's own.
+ *
+ * @param meta The call's metadata.
+ * @returns The depth.
+ */
+export function depthOf(meta: CallMeta): number {
+  const depth = meta.requestMeta?.[DEPTH_KEY];
+  return typeof depth === "number" && Number.isInteger(depth) && depth > 0 ? depth : 0;
+}
+
+/** Asks the user whether a destructive call may run (MCP elicitation, form mode): `accept`, `decline` or `cancel`. */
+async function confirm(ctx: CallContext, key: string, served: string, input: unknown): Promise<string> {
+  try {
+    const answer = await ctx.elicit(key, {
+      message: `A program wants to call "${served}", which may delete or overwrite data, with ${
+        echoed(JSON.stringify(input ?? {}))
+      }. Allow it?`,
+      requestedSchema: { type: "object", properties: {} },
+    });
+    return answer.action;
+  } catch (error) {
+    if (error instanceof InputRequiredSignal) throw error;
+    const why = error instanceof Error ? error.message : String(error);
+    throw new Error(`"${served}" needs the user's confirmation, which could not be asked: ${why}`);
+  }
+}
+
+/** What a program gets of a tool's answer: its structured content, else its text (parsed when JSON), else its blocks. */
+function valueOf(result: ToolResult): unknown {
+  if (result.structuredContent !== undefined) return result.structuredContent;
+  const blocks = result.content;
+  if (blocks.length === 0 || !blocks.every((block) => block.type === "text")) return blocks;
+  const text = blocks.map((block) => (block as { text: string }).text).join("\n");
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** A failed call's message: the tool's own text. */
+function failureText(result: ToolResult, served: string): string {
+  const text = result.content.filter((block) => block.type === "text").map((block) => (block as { text: string }).text);
+  return text.length === 0 ? `"${served}" failed` : text.join("\n");
+}

@@ -1,0 +1,11 @@
+/**
+ * Code mode (`@mcplite/sdk/code-mode`): a model writes one small program against a server's tools, run in a
+ * sandbox, instead of calling them one at a time. `createServer({ codeMode: codeMode() })` serves a discover
+ * tool and an execute tool; the sandbox is QuickJS compiled to WebAssembly (`quickjsExecutor()`), or any
+ * `CodeExecutor`. Guide: docs/guides/code-mode.md.
+ *
+ * @module
+ */
+export { codeMode, type CodeModeOptions } from "./code-mode.ts";
+export type { CodeExecutor } from "./executor.ts";
+export { quickjsExecutor } from "./quickjs/quickjs-executor.ts";

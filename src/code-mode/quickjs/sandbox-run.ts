@@ -1,0 +1,330 @@
+/**
+ * One program in QuickJS: a fresh runtime and context with the program's limits, its source evaluated as the
+ * body of an async function, its promise driven by running the sandbox's pending jobs whenever a host call
+ * settles, and everything disposed after, on every path. Time is checked by the interrupt handler while the
+ * sandbox computes (it is what stops a synchronous loop) and by a host timer while it awaits the host.
+ *
+ * @module
+ */
+import type {
+  QuickJSContext,
+  QuickJSDeferredPromise,
+  QuickJSHandle,
+  QuickJSRuntime,
+  QuickJSWASMModule,
+} from "quickjs-emscripten-core";
+import type { CodeExecutor } from "../executor.ts";
+import { defineSandboxGlobals, type SandboxHost } from "./sandbox-globals.ts";
+import {
+  limitMessage,
+  limitOfError,
+  notJsonMessage,
+  type Program,
+  stalledMessage,
+  type StopReason,
+  thrownMessage,
+} from "./stop-messages.ts";
+
+/** An outcome, as the executor contract says it. */
+type Outcome = Awaited<ReturnType<CodeExecutor["execute"]>>;
+
+/** A run's outcome, and whether the WebAssembly instance it ran on must not be used again. */
+export interface SandboxRun {
+  readonly outcome: Outcome;
+  /** An error escaped QuickJS (the host's own stack overflowed inside it): its instance may be corrupt. */
+  readonly broken: boolean;
+}
+
+/** How many sandbox jobs run between two looks at the host (its timers, the request's abort). */
+const JOBS_PER_TURN = 4096;
+/** How long the sandbox's jobs may hold the host's event loop before it yields a turn, in milliseconds. */
+const TURN_MS = 20;
+
+/** The least time between two measures of a program's heap, in milliseconds. */
+const MEMORY_CHECK_MS = 5;
+
+/** The bytes a runtime's heap holds, as QuickJS counts them walking it (Infinity when it cannot). */
+function heapBytes(runtime: QuickJSRuntime, context: QuickJSContext): number {
+  try {
+    const usage = runtime.computeMemoryUsage();
+    try {
+      const used = context.getProp(usage, "memory_used_size");
+      try {
+        return context.typeof(used) === "number" ? context.getNumber(used) : Infinity;
+      } finally {
+        used.dispose();
+      }
+    } finally {
+      usage.dispose();
+    }
+  } catch (error) {
+    if (error instanceof RangeError) throw error;
+    return Infinity;
+  }
+}
+
+/** The program wrapped as an async function's body, its first line on the wrapper's line (lines stay). */
+function wrap(source: string): string {
+  return `(async () => {${source}\n})()`;
+}
+
+/** The UTF-8 length of `text`, without encoding it. */
+function utf8Length(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit < 0x80) bytes += 1;
+    else if (unit < 0x800) bytes += 2;
+    else if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length) (bytes += 4), i++;
+    else bytes += 3;
+  }
+  return bytes;
+}
+
+/** A message for an error the host's call rejected with. */
+function hostErrorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Defines the sandbox's globals; false when its memory limit leaves no room for them. */
+function defineGlobals(context: QuickJSContext, host: SandboxHost): boolean {
+  try {
+    defineSandboxGlobals(context, host);
+    return true;
+  } catch (error) {
+    if (error instanceof RangeError) throw error;
+    return false;
+  }
+}
+
+/**
+ * Runs `program` on `module`, in a runtime and context of its own, disposed before this resolves.
+ *
+ * @param module The loaded QuickJS module (one WebAssembly instance).
+ * @param program The program, its host call and its limits.
+ */
+export async function runInSandbox(module: QuickJSWASMModule, program: Program): Promise<SandboxRun> {
+  const { limits, signal } = program;
+  const logs: string[] = [];
+  if (signal?.aborted) return { outcome: stopped("aborted"), broken: false };
+
+  const deadline = Date.now() + limits.timeMs;
+  let stop: Exclude<StopReason, "syntax" | "thrown"> | undefined;
+  let outputBytes = 0;
+  let inFlight = 0;
+  let alive = true;
+  let wake: (() => void) | undefined;
+  const deferreds = new Set<QuickJSDeferredPromise>();
+  const halt = (reason: NonNullable<typeof stop>) => {
+    stop ??= reason;
+    wake?.();
+  };
+  const onAbort = () => halt("aborted");
+  signal?.addEventListener("abort", onAbort);
+
+  function stopped(reason: NonNullable<typeof stop>): Outcome {
+    return { ok: false, reason, message: limitMessage(reason, limits), logs };
+  }
+
+  const runtime = module.newRuntime();
+  let context: QuickJSContext | undefined;
+  const handles: QuickJSHandle[] = [];
+  let broken = false;
+  try {
+    runtime.setMemoryLimit(limits.memoryBytes);
+    runtime.setMaxStackSize(Math.max(1, limits.stackBytes));
+    const ctx = context = runtime.newContext();
+    // QuickJS's own limit, in this build, bounds one allocation and the count of blocks, not their bytes
+    // (quickjs-emscripten#271): the heap's size is measured here too, as often as costs a tenth of the time.
+    // Strings built by concatenation (ropes) escape that measure: the instance's growth during the run
+    // bounds them (a run beside this one can be the cause, which stops this one too).
+    const memory = module.getWasmMemory();
+    const grownFrom = memory.buffer.byteLength;
+    let memoryCheckAt = 0;
+    runtime.setInterruptHandler(() => {
+      const now = Date.now();
+      if (stop === undefined && now > deadline) stop = "time";
+      if (stop === undefined && memory.buffer.byteLength - grownFrom > limits.memoryBytes) stop = "memory";
+      if (stop === undefined && now >= memoryCheckAt) {
+        if (heapBytes(runtime, ctx) > limits.memoryBytes) stop = "memory";
+        memoryCheckAt = Date.now() + Math.max(MEMORY_CHECK_MS, (Date.now() - now) * 10);
+      }
+      return stop !== undefined;
+    });
+    // The sandbox's own JSON.stringify, taken before the program can replace it, for the result.
+    const sandboxJson = ctx.getProp(ctx.global, "JSON");
+    handles.push(sandboxJson);
+    const stringify = ctx.getProp(sandboxJson, "stringify");
+    handles.push(stringify);
+
+    /** Settles a host call's promise in the sandbox; a no-op once the program has ended. */
+    const settle = (deferred: QuickJSDeferredPromise, fulfilled: boolean, value: unknown) => {
+      inFlight--;
+      deferreds.delete(deferred);
+      if (!alive || !deferred.alive) return;
+      try {
+        if (fulfilled) {
+          let json: string | undefined;
+          try {
+            json = JSON.stringify(value);
+          } catch (error) {
+            fulfilled = false;
+            value = new TypeError(`the tool's result is not JSON: ${hostErrorMessage(error)}`);
+          }
+          if (fulfilled) {
+            const text = json === undefined ? undefined : ctx.newString(json);
+            deferred.resolve(text);
+            text?.dispose();
+          }
+        }
+        if (!fulfilled) {
+          const error = ctx.newError(hostErrorMessage(value));
+          deferred.reject(error);
+          error.dispose();
+        }
+      } catch {
+        broken = true;
+        halt("memory");
+      } finally {
+        deferred.dispose();
+        wake?.();
+      }
+    };
+
+    const defined = defineGlobals(ctx, {
+      emit(level, line) {
+        // Past a limit, the console throws: a loop that only logs ends now, not at the next interrupt.
+        if (stop !== undefined) throw new Error(limitMessage(stop, limits));
+        const text = level === "warn" || level === "error" ? `[${level}] ${line}` : line;
+        outputBytes += utf8Length(text) + 1;
+        if (outputBytes > limits.outputBytes) {
+          halt("output");
+          throw new Error(limitMessage("output", limits));
+        }
+        logs.push(text);
+      },
+      call(name, argsJson) {
+        if (stop !== undefined) throw new Error(limitMessage(stop, limits));
+        if (inFlight >= limits.pendingCalls) {
+          halt("calls");
+          throw new Error(limitMessage("calls", limits));
+        }
+        const deferred = ctx.newPromise();
+        deferreds.add(deferred);
+        inFlight++;
+        Promise.resolve()
+          .then(() => program.call(name, argsJson === undefined ? undefined : JSON.parse(argsJson)))
+          .then((value) => settle(deferred, true, value), (error) => settle(deferred, false, error));
+        return deferred.handle;
+      },
+    });
+    if (!defined) return { outcome: stopped("memory"), broken };
+
+    const evaluated = ctx.evalCode(wrap(program.source), "program.js");
+    if (evaluated.error) {
+      handles.push(evaluated.error);
+      return { outcome: failure(ctx, evaluated.error, true), broken };
+    }
+    const promise = evaluated.value;
+    handles.push(promise);
+
+    let turnStarted = Date.now();
+    for (;;) {
+      const jobs = runtime.executePendingJobs(JOBS_PER_TURN);
+      if (jobs.error) {
+        handles.push(jobs.error);
+        return { outcome: failure(ctx, jobs.error, false), broken };
+      }
+      if (stop !== undefined) return { outcome: stopped(stop), broken };
+      const state = ctx.getPromiseState(promise);
+      if (state.type === "fulfilled") {
+        handles.push(state.value);
+        return { outcome: result(ctx, state.value, stringify), broken };
+      }
+      if (state.type === "rejected") {
+        handles.push(state.error);
+        return { outcome: failure(ctx, state.error, false), broken };
+      }
+      if (runtime.hasPendingJob()) {
+        if (Date.now() - turnStarted >= TURN_MS) {
+          await new Promise((resolve) => setTimeout(resolve, 0));
+          turnStarted = Date.now();
+        }
+        continue;
+      }
+      if (inFlight === 0) {
+        return { outcome: { ok: false, reason: "time", message: stalledMessage(limits), logs }, broken };
+      }
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+        timer = setTimeout(resolve, Math.max(0, deadline - Date.now()));
+      });
+      wake = undefined;
+      clearTimeout(timer);
+      if (stop === undefined && Date.now() >= deadline) stop = "time";
+      if (stop !== undefined) return { outcome: stopped(stop), broken };
+      turnStarted = Date.now();
+    }
+  } catch (error) {
+    // Only an error of the host escapes QuickJS: its stack overflowed inside it (a RangeError), or the
+    // instance aborted. Its heap may be mid-change: nothing more runs on it, nor is anything freed in it.
+    broken = true;
+    const reason = stop ?? (error instanceof RangeError ? "stack" : "memory");
+    return { outcome: stopped(reason), broken };
+  } finally {
+    alive = false;
+    signal?.removeEventListener("abort", onAbort);
+    if (!broken) {
+      try {
+        for (const handle of handles) if (handle.alive) handle.dispose();
+        for (const deferred of deferreds) deferred.dispose();
+        context?.dispose();
+        runtime.dispose();
+      } catch {
+        broken = true;
+      }
+    }
+  }
+
+  /** The outcome of an exception: a limit's, when QuickJS raised it for one, else the program's. */
+  function failure(ctx: QuickJSContext, error: QuickJSHandle, parsing: boolean): Outcome {
+    if (stop !== undefined) return stopped(stop);
+    let dumped: unknown;
+    try {
+      dumped = ctx.dump(error);
+    } catch {
+      return stopped("memory");
+    }
+    const limit = limitOfError(dumped);
+    if (limit !== undefined) return stopped(limit);
+    const syntax = parsing && (dumped as { name?: unknown } | null)?.name === "SyntaxError";
+    return { ok: false, reason: syntax ? "syntax" : "thrown", message: thrownMessage(dumped), logs };
+  }
+
+  /** The outcome of the program's result: its JSON, if it has one and it fits the output limit. */
+  function result(ctx: QuickJSContext, value: QuickJSHandle, stringify: QuickJSHandle): Outcome {
+    const type = ctx.typeof(value);
+    if (type === "undefined") return { ok: true, value: undefined, logs };
+    if (type === "function" || type === "symbol" || type === "bigint") {
+      return { ok: false, reason: "thrown", message: notJsonMessage(`a ${type}`), logs };
+    }
+    const text = ctx.callFunction(stringify, ctx.undefined, value);
+    if (text.error) {
+      handles.push(text.error);
+      if (stop !== undefined) return stopped(stop);
+      const dumped = ctx.dump(text.error);
+      const limit = limitOfError(dumped);
+      if (limit !== undefined) return stopped(limit);
+      return { ok: false, reason: "thrown", message: notJsonMessage(thrownMessage(dumped)), logs };
+    }
+    handles.push(text.value);
+    if (ctx.typeof(text.value) !== "string") {
+      return { ok: false, reason: "thrown", message: notJsonMessage("it has no JSON form"), logs };
+    }
+    const serialised = ctx.getString(text.value);
+    outputBytes += utf8Length(serialised);
+    if (outputBytes > limits.outputBytes) return stopped("output");
+    return { ok: true, value: JSON.parse(serialised), logs };
+  }
+}

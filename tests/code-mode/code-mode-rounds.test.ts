@@ -1,0 +1,117 @@
+/**
+ * codeMode() where a program needs more than one request: a destructive call confirmed by the user (accepted,
+ * declined; the inner calls made before the question are not made again when the program runs again after the
+ * answer), a program that outlives `promiseAfterMs` answering with a promise redeemed later, and each inner call a
+ * span under the execute call's, with `otel()`. One server, one sandbox load.
+ */
+import { after, describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { type AnyTool, type CallOutcome, createServer, defineTool, type Server } from "../../mod.ts";
+import { codeMode } from "../../src/code-mode/mod.ts";
+import { createClient, type ElicitAnswer } from "../../src/client/mod.ts";
+import { otel } from "../../src/otel/mod.ts";
+import type { InputRequiredOutcome } from "../../src/binding.ts";
+import { SECRET, waitFor } from "../helpers/long-running.ts";
+import { registerSdk } from "../otel/telemetry.ts";
+
+const sdk = registerSdk();
+after(() => sdk.close());
+
+let counted = 0;
+let purged = 0;
+let release: (value: string) => void = () => {};
+const gate = () => new Promise<string>((resolve) => release = resolve);
+let opened = gate();
+
+const app = createServer({
+  name: "ops",
+  version: "1.0.0",
+  secret: SECRET,
+  codeMode: codeMode({ confirmDestructive: true, promiseAfterMs: 50, limits: { timeMs: 10_000 } }),
+})
+  .tool(defineTool("count").describe("Counts a visit").handle(() => ++counted))
+  .tool(
+    defineTool("purge").describe("Deletes every draft").annotations({ destructiveHint: true }).handle(() => {
+      purged++;
+      return "purged";
+    }),
+  )
+  .tool(defineTool("slow").describe("Waits for the test").handle(() => opened))
+  .use(otel()) as unknown as Server<Record<string, AnyTool>>;
+
+const PROGRAM = `
+  const before = await tools.count();
+  let said;
+  try { said = await tools.purge(); } catch (error) { said = error.message; }
+  const after = await tools.count();
+  return { before, said, after };
+`;
+
+function asked(outcome: CallOutcome): InputRequiredOutcome {
+  assert.equal(outcome.kind, "input_required", JSON.stringify(outcome));
+  return outcome as InputRequiredOutcome;
+}
+
+describe("codeMode() over more than one request", () => {
+  it("asks before a destructive call; accepted, it runs once and the calls made before the question are not made again", async () => {
+    counted = purged = 0;
+    const first = asked(await app.call("execute_code", { code: PROGRAM }));
+    assert.deepEqual(Object.keys(first.requests), ["confirm-2"]);
+    assert.match(
+      String(first.requests["confirm-2"].params.message),
+      /^A program wants to call "purge", which may delete/,
+    );
+    assert.deepEqual([counted, purged], [1, 0]);
+    const done = await app.call("execute_code", { code: PROGRAM }, {
+      inputResponses: { "confirm-2": { action: "accept", content: {} } },
+      requestState: first.requestState,
+    });
+    assert.equal(done.kind, "answer");
+    assert.deepEqual(done.kind === "answer" && done.result.structuredContent, {
+      result: { before: 1, said: "purged", after: 2 },
+      logs: [],
+    });
+    assert.deepEqual([counted, purged], [2, 1], "count ran once before the question and once after; purge once");
+  });
+
+  it("fails the destructive call in the program when the user declines, through a client's handler", async () => {
+    counted = purged = 0;
+    const client = createClient(app, { onElicit: () => ({ action: "decline" }) as ElicitAnswer });
+    const result = await client.call("execute_code", { code: PROGRAM }) as { result: Record<string, unknown> };
+    assert.deepEqual(result.result, {
+      before: 1,
+      said: 'The user did not allow the call of "purge" (decline)',
+      after: 2,
+    });
+    assert.deepEqual([counted, purged], [2, 0]);
+  });
+
+  it("answers a program still running after promiseAfterMs with a promise, redeemed once it ends", async () => {
+    opened = gate();
+    const first = await app.call("execute_code", { code: 'const word = await tools.slow();\nreturn word + "!";' });
+    assert.equal(first.kind, "promise", JSON.stringify(first));
+    const token = (first as { token: string }).token;
+    const pending = await app.call("redeem", { promise: token });
+    assert.equal(pending.kind, "promise");
+    release("done");
+    let outcome: CallOutcome = pending;
+    await waitFor(async () => (outcome = await app.call("redeem", { promise: token })).kind !== "promise", 5_000);
+    assert.equal(outcome.kind, "answer", JSON.stringify(outcome));
+    assert.deepEqual(outcome.kind === "answer" && outcome.result.structuredContent, { result: "done!", logs: [] });
+  });
+
+  it("makes each inner call a span under the execute call's span", async () => {
+    sdk.reset();
+    const outcome = await app.call("execute_code", { code: "await tools.count();\nreturn await tools.count();" });
+    assert.equal(outcome.kind, "answer");
+    const spans = sdk.spans();
+    const execute = spans.find((span) => span.name === "tools/call execute_code");
+    assert.ok(execute, spans.map((span) => span.name).join());
+    const inner = spans.filter((span) => span.name === "tools/call count");
+    assert.equal(inner.length, 2);
+    for (const span of inner) {
+      assert.equal(span.parentSpanContext?.spanId, execute.spanContext().spanId);
+      assert.equal(span.spanContext().traceId, execute.spanContext().traceId);
+    }
+  });
+});
