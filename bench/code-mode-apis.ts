@@ -77,7 +77,7 @@ export function githubServer(codeMode?: Capability): Promise<Server> {
 export function stripeServer(codeMode?: Capability): Promise<Server> {
   return apiServer("stripe.com.json", "https://api.stripe.com", (document) => {
     const schemas = (document.components as { schemas: Record<string, Json> }).schemas;
-    const made = (name: string, fields: Json) => ({ ...synthesized(schemas, schemas[name], 0), ...fields });
+    const made = (name: string, fields: Json) => ({ ...synthesized(schemas, schemas[name], 0) as Json, ...fields });
     const customer = made("customer", { id: "cus_NffrFeUfNV2Hib", email: CUSTOMER_EMAIL, name: "Jenny Rosen" });
     const list = (url: string, data: unknown[]) => ({ object: "list", data, has_more: false, url });
     // Ten charges, one a day; the third and the seventh were charged twice, a minute apart.
@@ -112,7 +112,9 @@ export function stripeServer(codeMode?: Capability): Promise<Server> {
         const form = new URLSearchParams(await request.text());
         const charge = charges.find((c) => c.id === form.get("charge"));
         if (charge === undefined) return json({ error: { message: "No such charge" } }, 404);
-        return json(made("refund", { id: `re_${charge.id.slice(3)}`, charge: charge.id, amount: charge.amount }));
+        return json(
+          made("refund", { id: `re_${String(charge.id).slice(3)}`, charge: charge.id, amount: charge.amount }),
+        );
       }
       return json({ error: { message: "Unrecognized request URL" } }, 404);
     };

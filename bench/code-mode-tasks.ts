@@ -126,10 +126,20 @@ async function listed(server: Server): Promise<number> {
 }
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+/** The bytes of `discover_tools`' answer for the task's tools: their declarations, what the program is written from. */
+async function discovered(server: Server, names: readonly string[]): Promise<number> {
+  const result = await rpc(server, "tools/call", { name: "discover_tools", arguments: { names } });
+  return encoder.encode((result.content as { text?: string }[]).map((c) => c.text ?? "").join("")).byteLength;
+}
+
 for (
-  const [label, make, direct, program] of [
-    ["GitHub", githubServer, githubDirect, githubProgram],
-    ["Stripe", stripeServer, stripeDirect, stripeProgram],
+  const [label, make, direct, program, names] of [
+    ["GitHub", githubServer, githubDirect, githubProgram, [
+      "pulls_list",
+      "pulls_list-reviews",
+      "pulls_request-reviewers",
+    ]],
+    ["Stripe", stripeServer, stripeDirect, stripeProgram, ["GetCustomers", "GetCharges", "PostRefunds"]],
   ] as const
 ) {
   const plain = await make();
@@ -148,6 +158,11 @@ for (
   console.log(
     `  code mode: ${after.turns} round trip, 1 execute, ${after.bytes} B to the model ` +
       `(${(before.bytes / after.bytes).toFixed(0)}× fewer bytes, ${before.turns}× fewer round trips)`,
+  );
+  const declared = await discovered(coded, names);
+  console.log(
+    `  with discovery first: 2 round trips, ${kb(declared + after.bytes)} to the model ` +
+      `(discover_tools of the ${names.length} tools: ${kb(declared)} of declarations)`,
   );
   console.log(`  tools/list: ${kb(await listed(plain))} direct, ${kb(await listed(coded))} with code mode`);
 }

@@ -12,8 +12,11 @@ const client = createClient(`${process.argv[2] ?? "http://127.0.0.1:8000"}/mcp`)
 console.log("tools:", (await client.listTools()).map((tool) => tool.name).join(", "));
 
 const names = ["everything.get-structured-content", "everything.get-sum", "everything.echo"];
-const declarations = await client.call("discover_tools", { names }) as string | { declarations?: string };
-console.log(typeof declarations === "string" ? declarations : JSON.stringify(declarations, null, 2));
+const found = await client.call("discover_tools", { names }, { wait: false });
+// Its text is the TypeScript the model writes its program against.
+if (found.kind === "complete") {
+  console.log(found.result.content.map((block) => "text" in block ? block.text : "").join(""));
+}
 
 // The program a model writes against those declarations: TypeScript, run in the server's sandbox.
 const program = `
