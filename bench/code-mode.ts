@@ -5,8 +5,9 @@
  *   WebAssembly module loaded once, as a server keeps it), and the same with a new executor each time (the module
  *   compiled too: a server's first program);
  * - **per inner call**: one `execute_code` (MCP-lite `tools/call` through `server.fetch`) of a program making N
- *   sequential calls of `add`, against N direct `tools/call`s of `add` through the same `fetch` (each row's floor).
- *   The cost of one inner call is the slope, (execute of 50 − execute of 1) ÷ 49, printed after the table beside a
+ *   sequential calls of `add`, against N direct `tools/call`s of `add` through the same `fetch` (each row's floor);
+ *   and the executor alone, a program making N `__call`s that the host answers at once (its share of the cost).
+ *   The cost of one call is the slope of the medians, (50 calls − 1 call) ÷ 49, printed after the table beside a
  *   direct call's.
  *
  * Run: `bun bench/code-mode.ts` · `deno run -A bench/code-mode.ts` · `node bench/code-mode.ts` (Node 22.18 or later).
@@ -36,6 +37,14 @@ async function start(on = executor): Promise<string> {
   return JSON.stringify(outcome);
 }
 
+/** The executor alone: a program making N `__call`s, one after the other, each answered at once by the host. */
+async function hostCalls(n: number): Promise<string> {
+  const source = `let sum = 0;
+for (let i = 0; i < ${n}; i++) sum += await __call("one", {});
+return sum;`;
+  return JSON.stringify(await executor.execute({ source, call: () => Promise.resolve(1), limits: LIMITS }));
+}
+
 const ADD = lite("/calltools", "tools/call", ADD_PARAMS);
 /** N direct `tools/call`s of `add`, one after the other; the last answer. */
 async function direct(n: number): Promise<string> {
@@ -61,6 +70,12 @@ const result = await runScenario("code mode", [
     expect: '"value":1',
     floor: "sandbox start: execute `return 1` (module loaded)",
   },
+  ...[1, 50].map((n) => ({
+    name: `executor alone: ${n} × __call, answered at once`,
+    fn: () => hostCalls(n),
+    expect: `"value":${n}`,
+    floor: "sandbox start: execute `return 1` (module loaded)",
+  })),
   ...[1, 10, 50].flatMap((n) => [
     {
       name: `direct: ${n} × tools/call add`,
@@ -77,11 +92,17 @@ const result = await runScenario("code mode", [
   ]),
 ]);
 
-const avg = (name: string) => result.cases[name].avg / 1e3;
-const slope = (avg("code mode: 1 execute_code, 50 × add") - avg("code mode: 1 execute_code, 1 × add")) / 49;
-const once = avg("direct: 1 × tools/call add");
+// Slopes from the medians (p50), which the shared machine's bursts move least.
+const p50 = (name: string) => result.cases[name].p50 / 1e3;
+const slope = (first: string, last: string) => (p50(last) - p50(first)) / 49;
+const inner = slope("code mode: 1 execute_code, 1 × add", "code mode: 1 execute_code, 50 × add");
+const alone = slope("executor alone: 1 × __call, answered at once", "executor alone: 50 × __call, answered at once");
+const once = p50("direct: 1 × tools/call add");
 console.log(
-  `\none inner call (slope 1 → 50): ${slope.toFixed(2)} µs; one direct tools/call: ${once.toFixed(2)} µs ` +
-    `(${(slope / once).toFixed(2)}×); an execute_code's fixed cost (1 call − 1 direct): ` +
-    `${(avg("code mode: 1 execute_code, 1 × add") - once - slope).toFixed(0)} µs`,
+  `\nper call (p50 slope 1 → 50): inner call ${inner.toFixed(1)} µs, of which the executor's round trip ` +
+    `${alone.toFixed(1)} µs; a direct tools/call ${once.toFixed(1)} µs (inner ÷ direct ${
+      (inner / once).toFixed(1)
+    }×); ` +
+    `an execute_code's fixed cost (1 call − 1 direct − 1 inner): ` +
+    `${(p50("code mode: 1 execute_code, 1 × add") - once - inner).toFixed(0)} µs`,
 );
