@@ -91,11 +91,6 @@ export const ENTRY_POINTS = {
     purpose: "MCP Events (SEP-3415, ChatGPT's MCP Events): events a server defines and delivers to webhooks.",
     guide: "guides/events",
   },
-  "./code-mode": {
-    purpose:
-      "Code mode: the model runs one program against the server's tools, in a sandbox (QuickJS) on every runtime.",
-    guide: "guides/code-mode",
-  },
   "./apps": { purpose: "MCP Apps (SEP-1865) on the server: a tool's interactive `ui://` view.", guide: "guides/apps" },
   "./apps/view": {
     purpose: "MCP Apps in the browser: the view connects to its host and calls tools back, typed.",
@@ -120,4 +115,8 @@ export const ENTRY_POINTS = {
     guide: "guides/own-store-or-queue",
   },
   "./otel": { purpose: "OpenTelemetry traces and metrics of a server and its clients.", guide: "guides/observability" },
+  "./code-mode": {
+    purpose: "Code mode: a model's program against the server's tools, run in a sandbox (QuickJS in WebAssembly).",
+    guide: "guides/code-mode",
+  },
 };

@@ -54,9 +54,12 @@ export interface ExecuteToolSettings {
   readonly confirmDestructive: boolean;
 }
 
-/** The namespace the program calls the tools through, over the sandbox's one `__call` (`then` left out: not a thenable). */
+/**
+ * The namespace the program calls the tools through, over the sandbox's one `__call` (`then` left out: not a
+ * thenable). On the program's first line, so that the lines an error names are the program's.
+ */
 const PRELUDE = 'const tools = new Proxy({}, { get: (_, name) => typeof name === "string" && name !== "then" ? ' +
-  "(input) => __call(name, input === undefined ? {} : input) : undefined });\n";
+  "(input) => __call(name, input === undefined ? {} : input) : undefined }); ";
 
 /**
  * The execute tool's description.
@@ -145,6 +148,7 @@ export function executeCodeTool(
       signal: stop.signal,
     });
     const answer = (outcome: Outcome): ToolResult => {
+      stop.abort(); // what an inner call left open on its signal (a proxied call's stream) ends with the program
       const asked = calls.asked();
       if (asked !== undefined) throw asked; // the call ends with the question; the program runs again with the answer
       return outcome.ok ? answered(outcome) : failed(outcome);

@@ -4,7 +4,7 @@
  * answer), a program that outlives `promiseAfterMs` answering with a promise redeemed later, and each inner call a
  * span under the execute call's, with `otel()`. One server, one sandbox load.
  */
-import { after, describe, it } from "node:test";
+import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { type AnyTool, type CallOutcome, createServer, defineTool, type Server } from "../../mod.ts";
 import { codeMode } from "../../src/code-mode/mod.ts";
@@ -27,7 +27,7 @@ const app = createServer({
   name: "ops",
   version: "1.0.0",
   secret: SECRET,
-  codeMode: codeMode({ confirmDestructive: true, promiseAfterMs: 50, limits: { timeMs: 10_000 } }),
+  codeMode: codeMode({ confirmDestructive: true, promiseAfterMs: 250, limits: { timeMs: 10_000 } }),
 })
   .tool(defineTool("count").describe("Counts a visit").handle(() => ++counted))
   .tool(
@@ -53,6 +53,11 @@ function asked(outcome: CallOutcome): InputRequiredOutcome {
 }
 
 describe("codeMode() over more than one request", () => {
+  before(async () => {
+    // The sandbox loads with the first program: then each answers well within promiseAfterMs.
+    assert.equal((await app.call("execute_code", { code: "return 1;" })).kind, "answer");
+  });
+
   it("asks before a destructive call; accepted, it runs once and the calls made before the question are not made again", async () => {
     counted = purged = 0;
     const first = asked(await app.call("execute_code", { code: PROGRAM }));
@@ -96,8 +101,9 @@ describe("codeMode() over more than one request", () => {
     release("done");
     let outcome: CallOutcome = pending;
     await waitFor(async () => (outcome = await app.call("redeem", { promise: token })).kind !== "promise", 5_000);
-    assert.equal(outcome.kind, "answer", JSON.stringify(outcome));
-    assert.deepEqual(outcome.kind === "answer" && outcome.result.structuredContent, { result: "done!", logs: [] });
+    const ended = outcome as CallOutcome;
+    assert.equal(ended.kind, "answer", JSON.stringify(ended));
+    assert.deepEqual(ended.kind === "answer" && ended.result.structuredContent, { result: "done!", logs: [] });
   });
 
   it("makes each inner call a span under the execute call's span", async () => {

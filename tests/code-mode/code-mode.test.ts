@@ -9,6 +9,7 @@ import * as v from "valibot";
 import { type AnyTool, createServer, defineTool, type Server, toolSearch } from "../../mod.ts";
 import { defineApp } from "../../src/apps/mod.ts";
 import { codeMode } from "../../src/code-mode/mod.ts";
+import { post } from "../helpers/request.ts";
 
 const issue = v.object({ id: v.number(), title: v.string(), open: v.boolean(), author: v.string() });
 const ISSUES = [
@@ -67,17 +68,9 @@ async function discover(args: object, auth?: { subject: string; scopes: string[]
 }
 
 async function listed(server: Server<Record<string, AnyTool>>): Promise<string[]> {
-  const response = await server.fetch(
-    new Request("http://localhost/mcp", {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-        "mcp-protocol-version": "2025-11-25",
-      },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
-    }),
-  );
+  const list = { jsonrpc: "2.0", id: 1, method: "tools/list" };
+  const headers = { accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25" };
+  const response = await server.fetch(post("/mcp", list, headers));
   return (await response.json()).result.tools.map((tool: { name: string }) => tool.name);
 }
 
@@ -196,7 +189,7 @@ describe("codeMode()", () => {
     const thrown = await run('console.log("before");\nthrow new RangeError("nope");');
     assert.match(
       (thrown.content[0] as { text: string }).text,
-      /^The program threw RangeError: nope\n\nConsole:\nbefore$/,
+      /^The program threw RangeError: nope \(at program\.js:2:\d+\)\n\nConsole:\nbefore$/,
     );
     assert.deepEqual((await run("return 1 + 1;")).structuredContent, { result: 2, logs: [] });
   });
