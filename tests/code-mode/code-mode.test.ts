@@ -8,7 +8,8 @@ import assert from "node:assert/strict";
 import * as v from "valibot";
 import { type AnyTool, createServer, defineTool, type Server, toolSearch } from "../../mod.ts";
 import { defineApp } from "../../src/apps/mod.ts";
-import { codeMode } from "../../src/code-mode/mod.ts";
+import { ToolError } from "../../src/errors/mod.ts";
+import { codeMode, quickjsExecutor } from "../../src/code-mode/mod.ts";
 import { post } from "../helpers/request.ts";
 
 const issue = v.object({ id: v.number(), title: v.string(), open: v.boolean(), author: v.string() });
@@ -18,6 +19,8 @@ const ISSUES = [
   { id: 3, title: "Slow search", open: true, author: "bob" },
 ];
 const view = defineApp("ui://tracker/board").html("<p>board</p>");
+/** One sandbox for every server of the file: its WebAssembly module loads once. */
+const executor = quickjsExecutor();
 
 function tracker(): Server<Record<string, AnyTool>> {
   const crm = createServer({ name: "crm", version: "1.0.0" })
@@ -28,7 +31,7 @@ function tracker(): Server<Record<string, AnyTool>> {
   return createServer({
     name: "tracker",
     version: "1.0.0",
-    codeMode: codeMode({ limits: { calls: 12, timeMs: 5_000 } }),
+    codeMode: codeMode({ executor, limits: { calls: 12, timeMs: 5_000 } }),
   })
     .tool(
       defineTool("issues.list").describe("Lists the issues of a repository")
@@ -39,6 +42,11 @@ function tracker(): Server<Record<string, AnyTool>> {
     .tool(
       defineTool("users.get").describe("Reads a user").input(v.object({ login: v.string() }))
         .handle(({ login }) => JSON.stringify({ login, name: login === "ada" ? "Ada Lovelace" : "Bob" })),
+    )
+    .tool(
+      defineTool("stock.reserve").describe("Reserves stock").handle(() => {
+        throw new ToolError("out of stock: sku 42");
+      }),
     )
     .tool(defineTool("whoami").describe("Tells who you are").handle((_args, ctx) => ctx.auth?.subject ?? "nobody"))
     .tool(
@@ -89,6 +97,22 @@ describe("codeMode()", () => {
       () => createServer({ name: "c", version: "1.0.0", codeMode: codeMode(), toolSearch: toolSearch() }),
       (error) => error instanceof TypeError && /codeMode and toolSearch/.test(error.message),
     );
+  });
+
+  it("serves a grouped server's code mode under the group's prefix: its lists, names and calls", async () => {
+    const child = createServer({ name: "kid", version: "1.0.0", codeMode: codeMode({ executor }) })
+      .tool(
+        defineTool("add").describe("Adds two numbers").input(v.object({ a: v.number(), b: v.number() }))
+          .handle(({ a, b }) => a + b),
+      );
+    const parent = createServer({ name: "home", version: "1.0.0" })
+      .tool(defineTool("ping").describe("Answers pong").handle(() => "pong"))
+      .group("kid", child) as unknown as Server<Record<string, AnyTool>>;
+    assert.deepEqual((await listed(parent)).sort(), ["kid.discover_tools", "kid.execute_code", "ping", "redeem"]);
+    const found = await parent.call("kid.discover_tools", { query: "add two numbers" });
+    assert.match(found.kind === "answer" ? (found.result.content[0] as { text: string }).text : "", /"kid\.add"\(/);
+    const ran = await parent.call("kid.execute_code", { code: 'return await tools["kid.add"]({ a: 2, b: 3 });' });
+    assert.deepEqual(ran.kind === "answer" && ran.result.structuredContent, { result: 5, logs: [] });
   });
 
   it("runs a TypeScript program that calls three tools (one of a group) and answers only what it kept", async () => {
@@ -157,6 +181,7 @@ describe("codeMode()", () => {
         unknown: () => tools["issues.lsit"]({ repo: "acme/app" }),
         nesting: () => tools.execute_code({ code: "return 1" }),
         invalid: () => tools["users.get"]({ login: 42 }),
+        failing: () => tools["stock.reserve"](),
       };
       const said = {};
       for (const [name, attempt] of Object.entries(tries)) {
@@ -172,6 +197,7 @@ describe("codeMode()", () => {
     assert.match(said.unknown, /^Tool not found: "?issues\.lsit"?; did you mean "issues\.list"/);
     assert.match(said.nesting, /a program may not run a program \(nesting\)/);
     assert.match(said.invalid, /login/);
+    assert.equal(said.failing, "out of stock: sku 42");
     const admin = await run('return await tools["admin.purge"]();', { subject: "ada", scopes: ["admin"] });
     assert.deepEqual(admin.structuredContent, { result: "purged", logs: [] });
   });

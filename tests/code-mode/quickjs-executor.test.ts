@@ -14,7 +14,7 @@ const executor = quickjsExecutor();
 
 /** Short limits, so that a program stopped by one ends fast on a loaded machine. */
 const LIMITS = {
-  timeMs: 2000,
+  timeMs: 10_000,
   memoryBytes: 8 << 20,
   stackBytes: 128 << 10,
   outputBytes: 16 << 10,

@@ -63,6 +63,20 @@ function heapBytes(runtime: QuickJSRuntime, context: QuickJSContext): number {
   }
 }
 
+/**
+ * `handle` if QuickJS made it, else null, the exception it raised (out of memory) cleared: a value made
+ * from the host that fails is an exception marker, with the error left pending in the runtime.
+ */
+function created(context: QuickJSContext, handle: QuickJSHandle, type: "string" | "object"): QuickJSHandle | null {
+  if (context.typeof(handle) === type) return handle;
+  handle.dispose();
+  // Throwing replaces (and frees) the pending exception; the thrown value is then freed with its handle.
+  const thrown = context.evalCode("throw 0");
+  thrown.error?.dispose();
+  if (!thrown.error) thrown.value.dispose();
+  return null;
+}
+
 /** The program wrapped as an async function's body, its first line on the wrapper's line (lines stay). */
 function wrap(source: string): string {
   return `(async () => {${source}\n})()`;
@@ -130,27 +144,65 @@ export async function runInSandbox(module: QuickJSWASMModule, program: Program):
   let context: QuickJSContext | undefined;
   const handles: QuickJSHandle[] = [];
   let broken = false;
+  let outcome: Outcome;
   try {
+    outcome = await drive();
+  } catch (error) {
+    // Only an error of the host escapes QuickJS: its stack overflowed inside it (a RangeError), or the
+    // instance aborted. Its heap may be mid-change: nothing more runs on it, nor is anything freed in it.
+    broken = true;
+    outcome = stopped(stop ?? (error instanceof RangeError ? "stack" : "memory"));
+  }
+  alive = false;
+  signal?.removeEventListener("abort", onAbort);
+  if (!broken) {
+    // QuickJS asserts, freeing a runtime, that nothing of it is left: a leak aborts here, and is reported.
+    try {
+      for (const handle of handles) if (handle.alive) handle.dispose();
+      for (const deferred of deferreds) deferred.dispose();
+      context?.dispose();
+      runtime.dispose();
+    } catch {
+      broken = true;
+    }
+  }
+  return { outcome, broken };
+
+  /** Sets the sandbox up, runs the program and drives its promise to an outcome. */
+  async function drive(): Promise<Outcome> {
     runtime.setMemoryLimit(limits.memoryBytes);
     runtime.setMaxStackSize(Math.max(1, limits.stackBytes));
     const ctx = context = runtime.newContext();
     // QuickJS's own limit, in this build, bounds one allocation and the count of blocks, not their bytes
     // (quickjs-emscripten#271): the heap's size is measured here too, as often as costs a tenth of the time.
-    // Strings built by concatenation (ropes) escape that measure: the instance's growth during the run
-    // bounds them (a run beside this one can be the cause, which stops this one too).
+    // Strings built by concatenation (ropes) escape that measure: the instance's growth while this program
+    // runs bounds them (one program runs at a time on the host's thread, so growth then is its own).
     const memory = module.getWasmMemory();
-    const grownFrom = memory.buffer.byteLength;
+    let grown = 0;
+    let sliceFrom = -1;
+    /** Runs `work` as a slice of this program's, whose growth of the instance counts as its. */
+    const slice = <T>(work: () => T): T => {
+      sliceFrom = memory.buffer.byteLength;
+      try {
+        return work();
+      } finally {
+        grown += memory.buffer.byteLength - sliceFrom;
+        sliceFrom = -1;
+      }
+    };
     let memoryCheckAt = 0;
-    runtime.setInterruptHandler(() => {
+    const checkLimits = () => {
       const now = Date.now();
       if (stop === undefined && now > deadline) stop = "time";
-      if (stop === undefined && memory.buffer.byteLength - grownFrom > limits.memoryBytes) stop = "memory";
+      const growth = grown + (sliceFrom < 0 ? 0 : memory.buffer.byteLength - sliceFrom);
+      if (stop === undefined && growth > limits.memoryBytes) stop = "memory";
       if (stop === undefined && now >= memoryCheckAt) {
         if (heapBytes(runtime, ctx) > limits.memoryBytes) stop = "memory";
         memoryCheckAt = Date.now() + Math.max(MEMORY_CHECK_MS, (Date.now() - now) * 10);
       }
       return stop !== undefined;
-    });
+    };
+    runtime.setInterruptHandler(checkLimits);
     // The sandbox's own JSON.stringify, taken before the program can replace it, for the result.
     const sandboxJson = ctx.getProp(ctx.global, "JSON");
     handles.push(sandboxJson);
@@ -172,18 +224,22 @@ export async function runInSandbox(module: QuickJSWASMModule, program: Program):
             value = new TypeError(`the tool's result is not JSON: ${hostErrorMessage(error)}`);
           }
           if (fulfilled) {
-            const text = json === undefined ? undefined : ctx.newString(json);
+            // A result longer than the whole heap allowed is refused before it is copied in.
+            if (json !== undefined && json.length > limits.memoryBytes) return halt("memory");
+            const text = json === undefined ? undefined : slice(() => created(ctx, ctx.newString(json), "string"));
+            if (text === null) return halt("memory");
             deferred.resolve(text);
             text?.dispose();
           }
         }
         if (!fulfilled) {
-          const error = ctx.newError(hostErrorMessage(value));
+          const error = created(ctx, ctx.newError(hostErrorMessage(value)), "object");
+          if (error === null) return halt("memory");
           deferred.reject(error);
           error.dispose();
         }
-      } catch {
-        broken = true;
+      } catch (error) {
+        if (error instanceof RangeError) broken = true;
         halt("memory");
       } finally {
         deferred.dispose();
@@ -218,32 +274,33 @@ export async function runInSandbox(module: QuickJSWASMModule, program: Program):
         return deferred.handle;
       },
     });
-    if (!defined) return { outcome: stopped("memory"), broken };
+    if (!defined) return stopped("memory");
 
-    const evaluated = ctx.evalCode(wrap(program.source), "program.js");
+    const evaluated = slice(() => ctx.evalCode(wrap(program.source), "program.js"));
     if (evaluated.error) {
       handles.push(evaluated.error);
-      return { outcome: failure(ctx, evaluated.error, true), broken };
+      return failure(ctx, evaluated.error, true);
     }
     const promise = evaluated.value;
     handles.push(promise);
 
     let turnStarted = Date.now();
     for (;;) {
-      const jobs = runtime.executePendingJobs(JOBS_PER_TURN);
+      const jobs = slice(() => runtime.executePendingJobs(JOBS_PER_TURN));
       if (jobs.error) {
         handles.push(jobs.error);
-        return { outcome: failure(ctx, jobs.error, false), broken };
+        return failure(ctx, jobs.error, false);
       }
-      if (stop !== undefined) return { outcome: stopped(stop), broken };
+      // Native work (a large JSON.parse, a host result copied in) may have run with no interrupt between.
+      if (checkLimits()) return stopped(stop ?? "memory");
       const state = ctx.getPromiseState(promise);
       if (state.type === "fulfilled") {
         handles.push(state.value);
-        return { outcome: result(ctx, state.value, stringify), broken };
+        return slice(() => result(ctx, state.value, stringify));
       }
       if (state.type === "rejected") {
         handles.push(state.error);
-        return { outcome: failure(ctx, state.error, false), broken };
+        return failure(ctx, state.error, false);
       }
       if (runtime.hasPendingJob()) {
         if (Date.now() - turnStarted >= TURN_MS) {
@@ -253,7 +310,7 @@ export async function runInSandbox(module: QuickJSWASMModule, program: Program):
         continue;
       }
       if (inFlight === 0) {
-        return { outcome: { ok: false, reason: "time", message: stalledMessage(limits), logs }, broken };
+        return { ok: false, reason: "time", message: stalledMessage(limits), logs };
       }
       let timer: ReturnType<typeof setTimeout> | undefined;
       await new Promise<void>((resolve) => {
@@ -263,27 +320,8 @@ export async function runInSandbox(module: QuickJSWASMModule, program: Program):
       wake = undefined;
       clearTimeout(timer);
       if (stop === undefined && Date.now() >= deadline) stop = "time";
-      if (stop !== undefined) return { outcome: stopped(stop), broken };
+      if (stop !== undefined) return stopped(stop);
       turnStarted = Date.now();
-    }
-  } catch (error) {
-    // Only an error of the host escapes QuickJS: its stack overflowed inside it (a RangeError), or the
-    // instance aborted. Its heap may be mid-change: nothing more runs on it, nor is anything freed in it.
-    broken = true;
-    const reason = stop ?? (error instanceof RangeError ? "stack" : "memory");
-    return { outcome: stopped(reason), broken };
-  } finally {
-    alive = false;
-    signal?.removeEventListener("abort", onAbort);
-    if (!broken) {
-      try {
-        for (const handle of handles) if (handle.alive) handle.dispose();
-        for (const deferred of deferreds) deferred.dispose();
-        context?.dispose();
-        runtime.dispose();
-      } catch {
-        broken = true;
-      }
     }
   }
 
