@@ -147,7 +147,6 @@ describe("hostile programs: the host is out of reach", () => {
       JSON.parse = () => ({ hijacked: true });
       JSON.stringify = () => '"hijacked"';
       Promise.prototype.then = function () { throw new Error("hijacked"); };
-      Object.prototype.__proto__;
       const answer = await __call("echo", { n: 1 });
       return { answer, own: ({}).polluted };
     `);

@@ -40,6 +40,11 @@ const JOBS_PER_TURN = 4096;
 /** How long the sandbox's jobs may hold the host's event loop before it yields a turn, in milliseconds. */
 const TURN_MS = 20;
 
+/**
+ * The most interrupts QuickJS makes in a millisecond (an empty loop, on a fast machine, makes about 5):
+ * where the clock stands still, this many interrupts count as a millisecond.
+ */
+const INTERRUPTS_PER_MS = 10;
 /** The least time between two measures of a program's heap, in milliseconds. */
 const MEMORY_CHECK_MS = 5;
 
@@ -190,10 +195,15 @@ export async function runInSandbox(module: QuickJSWASMModule, program: Program):
         sliceFrom = -1;
       }
     };
-    let memoryCheckAt = 0;
+    let memoryCheckAt = Date.now() + MEMORY_CHECK_MS; // a short program is not measured (the walk costs)
+    let clock = 0;
+    let sameClock = 0;
     const checkLimits = () => {
       const now = Date.now();
       if (stop === undefined && now > deadline) stop = "time";
+      // Workers may hold Date.now() still while code runs (it moves on I/O): interrupts count instead there.
+      if (now !== clock) (clock = now), (sameClock = 0);
+      else if (++sameClock > limits.timeMs * INTERRUPTS_PER_MS) stop ??= "time";
       const growth = grown + (sliceFrom < 0 ? 0 : memory.buffer.byteLength - sliceFrom);
       if (stop === undefined && growth > limits.memoryBytes) stop = "memory";
       if (stop === undefined && now >= memoryCheckAt) {
