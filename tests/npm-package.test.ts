@@ -147,6 +147,7 @@ import { nodeHandler } from "@mcplite/sdk/node";
 import { webSocketBinding } from "@mcplite/sdk/websocket";
 import { createClient } from "@mcplite/sdk/client";
 import { defineEvent, eventWebhook } from "@mcplite/sdk/events";
+import { codeMode } from "@mcplite/sdk/code-mode";
 import { server as tools } from "./tools.ts";
 
 const at = { port: 0, hostname: "127.0.0.1", quiet: true };
@@ -196,8 +197,13 @@ await createClient(\`\${shopListener.url}/mcp\`, { transport: "mcp" }).events
   .subscribe("order.shipped", { url: \`\${hook.url}/\`, secret });
 await shop.emit("order.shipped", { orderId: "o1" });
 for (let i = 0; i < 500 && got.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+// Code mode from the package: a TypeScript program in QuickJS (its WebAssembly from the installed package) calls add.
+const coded = createServer({ name: "coded", version: "1.0.0", codeMode: codeMode() }).tool(tools.tools[0]);
+const program = "const { sum }: { sum: number } = await tools.add({ a: 2, b: 3 });\\nreturn sum * 2;";
+const ran = await coded.call("execute_code", { code: program });
 
 console.log(JSON.stringify({
+  codeMode: ran.kind === "answer" ? ran.result.structuredContent : ran,
   events: got,
   serve: await both(served.url),
   websocket,
@@ -367,7 +373,7 @@ describe("the npm package", () => {
   });
 
   it(
-    "serves WebSocket, nodeHandler() in Express, the Hono mount and MCP Events on Node 22 from the package",
+    "serves WebSocket, nodeHandler() in Express, the Hono mount, MCP Events and code mode on Node 22 from the package",
     LONG,
     async (t) => {
       const [ready, node] = await Promise.all([install(), node22()]);
@@ -376,6 +382,7 @@ describe("the npm package", () => {
       const checked = await run(node, ["node-checks.ts"], 60_000, ready.app);
       assert.equal(checked.code, 0, checked.stderr);
       assert.deepEqual(answer(checked), {
+        codeMode: { result: 10, logs: [] },
         events: [{ orderId: "o1" }],
         serve: [200, true, 200, true],
         websocket: "pong",

@@ -113,7 +113,9 @@ export function codeMode(options: CodeModeOptions = {}): Capability<"codeMode"> 
   const limit = options.limit ?? 5;
   if (!Number.isInteger(limit) || limit < 1 || limit > 50) throw new TypeError("codeMode(): limit is 1 to 50");
   const promiseAfterMs = options.promiseAfterMs ?? 5_000;
-  if (!(promiseAfterMs >= 0)) throw new TypeError("codeMode(): promiseAfterMs is 0 or more");
+  if (!Number.isInteger(promiseAfterMs) || promiseAfterMs < 0 || promiseAfterMs > 2_147_483_647) {
+    throw new TypeError("codeMode(): promiseAfterMs is an integer from 0 to 2147483647 (a timer's range)");
+  }
   const discoverName = options.discoverTool ?? "discover_tools";
   const executeName = options.executeTool ?? "execute_code";
   assertToolName(discoverName);

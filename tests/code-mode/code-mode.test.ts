@@ -89,7 +89,7 @@ describe("codeMode()", () => {
     assert.equal(direct.kind, "answer");
   });
 
-  it("lists every tool beside them with listing: beside; refuses toolSearch with it", async () => {
+  it("lists every tool beside them with listing: beside; refuses toolSearch with it, and options out of range", async () => {
     const beside = createServer({ name: "b", version: "1.0.0", codeMode: codeMode({ listing: "beside" }) })
       .tool(defineTool("ping").describe("Answers pong").handle(() => "pong"));
     assert.deepEqual((await listed(beside as never)).sort(), ["discover_tools", "execute_code", "ping", "redeem"]);
@@ -97,6 +97,9 @@ describe("codeMode()", () => {
       () => createServer({ name: "c", version: "1.0.0", codeMode: codeMode(), toolSearch: toolSearch() }),
       (error) => error instanceof TypeError && /codeMode and toolSearch/.test(error.message),
     );
+    assert.throws(() => codeMode({ limits: { calls: 0 } }), /limits\.calls is a positive integer/);
+    assert.throws(() => codeMode({ discoverTool: "run", executeTool: "run" }), /two names/);
+    assert.throws(() => codeMode({ promiseAfterMs: Infinity }), /promiseAfterMs/);
   });
 
   it("serves a grouped server's code mode under the group's prefix: its lists, names and calls", async () => {

@@ -203,6 +203,48 @@ describe("hostile programs: limits", () => {
     await assertRefused(outcome, "time", /200 ms time limit/);
   });
 
+  // Unguarded, these four ran 107 s (QuickJS asks its interrupt handler once per 10,000 of such calls).
+  it("stops endless loops around one native call on large data", { timeout: 30_000 }, async () => {
+    const setup = `const text = JSON.stringify(Array.from({ length: 20000 }, (_, i) => ({ i, name: "item " + i })));
+      const list = JSON.parse(text);`;
+    for (
+      const loop of ["JSON.parse(text);", "list.slice().sort();", "text.indexOf('none');", "JSON.stringify(list);"]
+    ) {
+      const outcome = await run(`${setup} for (;;) { try { ${loop} } catch {} }`, SHORT);
+      await assertRefused(outcome, "time", /200 ms time limit/);
+    }
+  });
+
+  it("keeps the built-ins a program calls working as the language says, guarded or not", async () => {
+    const outcome = await run(`
+      const list = [3, 1, 2];
+      return {
+        sorted: list.slice().sort(),
+        joined: list.join("-"),
+        found: [list.indexOf(1), list.includes(5), "abc".indexOf("c")],
+        names: [[].sort.name, "".replace.name, JSON.parse.name, [].sort.length, "".padStart.length],
+        generic: Array.prototype.join.call({ length: 2, 0: "a", 1: "b" }, "+"),
+        strings: ["a,b".split(","), "x".repeat(3), "Ab".toLowerCase(), String.fromCharCode(104, 105)],
+        parsed: JSON.parse('{"a":[1]}', (key, value) => (key === "a" ? value.length : value)),
+        typed: Array.from(new Uint8Array([3, 1, 2]).sort()),
+      };
+    `);
+    assert.deepEqual(outcome, {
+      ok: true,
+      value: {
+        sorted: [1, 2, 3],
+        joined: "3-1-2",
+        found: [1, false, 2],
+        names: ["sort", "replace", "parse", 1, 1],
+        generic: "a+b",
+        strings: [["a", "b"], "xxx", "ab", "hi"],
+        parsed: { a: 1 },
+        typed: [1, 2, 3],
+      },
+      logs: [],
+    });
+  });
+
   it("stops a result whose toJSON never returns", async () => {
     await assertRefused(await run(`return { toJSON() { for (;;) {} } };`, SHORT), "time", /200 ms time limit/);
   });

@@ -2,19 +2,16 @@
  * One program in QuickJS: a fresh runtime and context with the program's limits, its source evaluated as the
  * body of an async function, its promise driven by running the sandbox's pending jobs whenever a host call
  * settles, and everything disposed after, on every path. Time is checked by the interrupt handler while the
- * sandbox computes (it is what stops a synchronous loop) and by a host timer while it awaits the host.
+ * sandbox computes (it is what stops a synchronous loop) and by a host timer while it awaits the host;
+ * time and memory are metered by sandbox-meter.ts.
  *
  * @module
  */
-import type {
-  QuickJSContext,
-  QuickJSDeferredPromise,
-  QuickJSHandle,
-  QuickJSRuntime,
-  QuickJSWASMModule,
-} from "quickjs-emscripten-core";
+import type { QuickJSContext, QuickJSDeferredPromise, QuickJSHandle, QuickJSWASMModule } from "quickjs-emscripten-core";
 import type { CodeExecutor } from "../executor.ts";
+import { guardNatives } from "./native-guards.ts";
 import { defineSandboxGlobals, type SandboxHost } from "./sandbox-globals.ts";
+import { sandboxMeter } from "./sandbox-meter.ts";
 import {
   limitMessage,
   limitOfError,
@@ -39,34 +36,6 @@ export interface SandboxRun {
 const JOBS_PER_TURN = 4096;
 /** How long the sandbox's jobs may hold the host's event loop before it yields a turn, in milliseconds. */
 const TURN_MS = 20;
-
-/**
- * The most interrupts QuickJS makes in a millisecond (an empty loop, on a fast machine, makes about 5):
- * where the clock stands still, this many interrupts count as a millisecond.
- */
-const INTERRUPTS_PER_MS = 10;
-/** The least time between two measures of a program's heap, in milliseconds. */
-const MEMORY_CHECK_MS = 5;
-
-/** The bytes a runtime's heap holds, as QuickJS counts them walking it (Infinity when it cannot). */
-function heapBytes(runtime: QuickJSRuntime, context: QuickJSContext): number {
-  try {
-    const usage = runtime.computeMemoryUsage();
-    try {
-      const used = context.getProp(usage, "memory_used_size");
-      try {
-        return context.typeof(used) === "number" ? context.getNumber(used) : Infinity;
-      } finally {
-        used.dispose();
-      }
-    } finally {
-      usage.dispose();
-    }
-  } catch (error) {
-    if (error instanceof RangeError) throw error;
-    return Infinity;
-  }
-}
 
 /**
  * `handle` if QuickJS made it, else null, the exception it raised (out of memory) cleared: a value made
@@ -105,10 +74,11 @@ function hostErrorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** Defines the sandbox's globals; false when its memory limit leaves no room for them. */
-function defineGlobals(context: QuickJSContext, host: SandboxHost): boolean {
+/** Defines the sandbox's globals and guards; false when its memory limit leaves no room for them. */
+function defineGlobals(context: QuickJSContext, host: SandboxHost, check: () => void): boolean {
   try {
     defineSandboxGlobals(context, host);
+    guardNatives(context, check);
     return true;
   } catch (error) {
     if (error instanceof RangeError) throw error;
@@ -178,38 +148,10 @@ export async function runInSandbox(module: QuickJSWASMModule, program: Program):
     runtime.setMemoryLimit(limits.memoryBytes);
     runtime.setMaxStackSize(Math.max(1, limits.stackBytes));
     const ctx = context = runtime.newContext();
-    // QuickJS's own limit, in this build, bounds one allocation and the count of blocks, not their bytes
-    // (quickjs-emscripten#271): the heap's size is measured here too, as often as costs a tenth of the time.
-    // Strings built by concatenation (ropes) escape that measure: the instance's growth while this program
-    // runs bounds them (one program runs at a time on the host's thread, so growth then is its own).
-    const memory = module.getWasmMemory();
-    let grown = 0;
-    let sliceFrom = -1;
-    /** Runs `work` as a slice of this program's, whose growth of the instance counts as its. */
-    const slice = <T>(work: () => T): T => {
-      sliceFrom = memory.buffer.byteLength;
-      try {
-        return work();
-      } finally {
-        grown += memory.buffer.byteLength - sliceFrom;
-        sliceFrom = -1;
-      }
-    };
-    let memoryCheckAt = Date.now() + MEMORY_CHECK_MS; // a short program is not measured (the walk costs)
-    let clock = 0;
-    let sameClock = 0;
+    const meter = sandboxMeter(module, runtime, ctx, limits, deadline);
+    const slice = meter.slice;
     const checkLimits = () => {
-      const now = Date.now();
-      if (stop === undefined && now > deadline) stop = "time";
-      // Workers may hold Date.now() still while code runs (it moves on I/O): interrupts count instead there.
-      if (now !== clock) (clock = now), (sameClock = 0);
-      else if (++sameClock > limits.timeMs * INTERRUPTS_PER_MS) stop ??= "time";
-      const growth = grown + (sliceFrom < 0 ? 0 : memory.buffer.byteLength - sliceFrom);
-      if (stop === undefined && growth > limits.memoryBytes) stop = "memory";
-      if (stop === undefined && now >= memoryCheckAt) {
-        if (heapBytes(runtime, ctx) > limits.memoryBytes) stop = "memory";
-        memoryCheckAt = Date.now() + Math.max(MEMORY_CHECK_MS, (Date.now() - now) * 10);
-      }
+      stop ??= meter.passed();
       return stop !== undefined;
     };
     runtime.setInterruptHandler(checkLimits);
@@ -283,6 +225,8 @@ export async function runInSandbox(module: QuickJSWASMModule, program: Program):
           .then((value) => settle(deferred, true, value), (error) => settle(deferred, false, error));
         return deferred.handle;
       },
+    }, () => {
+      if (checkLimits()) throw new Error(limitMessage(stop ?? "time", limits));
     });
     if (!defined) return stopped("memory");
 
