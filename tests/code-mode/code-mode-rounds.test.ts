@@ -1,18 +1,26 @@
 /**
  * codeMode() where a program needs more than one request: a destructive call confirmed by the user (accepted,
  * declined; the inner calls made before the question are not made again when the program runs again after the
- * answer), a program that outlives `promiseAfterMs` answering with a promise redeemed later, and each inner call a
- * span under the execute call's, with `otel()`. One server, one sandbox load.
+ * answer; over MCP 2025's stream, the official v1 client asked mid-call), a program that outlives `promiseAfterMs`
+ * answering with a promise redeemed later, and each inner call a span under the execute call's, with `otel()`. One
+ * server, one sandbox load.
  */
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { type AnyTool, type CallOutcome, createServer, defineTool, type Server } from "../../mod.ts";
+import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client";
+import { type AnyTool, type CallOutcome, createServer, defineTool, serve, type Server } from "../../mod.ts";
 import { codeMode } from "../../src/code-mode/mod.ts";
 import { createClient, type ElicitAnswer } from "../../src/client/mod.ts";
 import { otel } from "../../src/otel/mod.ts";
 import type { InputRequiredOutcome } from "../../src/binding.ts";
 import { SECRET, waitFor } from "../helpers/long-running.ts";
 import { registerSdk } from "../otel/telemetry.ts";
+
+// deno-lint-ignore no-explicit-any
+type Any = any;
+const V1 = "@modelcontextprotocol/sdk"; // its `.js` subpaths, which Deno's checker does not resolve
+const { StreamableHTTPClientTransport: HttpV1 } = await import(`${V1}/client/streamableHttp.js`) as Any;
+const { ElicitRequestSchema } = await import(`${V1}/types.js`) as Any;
 
 const sdk = registerSdk();
 after(() => sdk.close());
@@ -89,6 +97,27 @@ describe("codeMode() over more than one request", () => {
       after: 2,
     });
     assert.deepEqual([counted, purged], [2, 0]);
+  });
+
+  it("asks mid-call over MCP 2025's stream (the official v1 client): the program runs once", async () => {
+    counted = purged = 0;
+    const listener = await serve(app, { port: 0, hostname: "127.0.0.1", quiet: true });
+    const v1 = new ClientV1({ name: "v1", version: "1.0.0" }, { capabilities: { elicitation: { form: {} } } });
+    const asked: string[] = [];
+    v1.setRequestHandler(ElicitRequestSchema, (request: Any) => {
+      asked.push(request.params.message);
+      return { action: "accept", content: {} };
+    });
+    try {
+      await v1.connect(new HttpV1(new URL(`${listener.url}/mcp`)));
+      const result = await v1.callTool({ name: "execute_code", arguments: { code: PROGRAM } }) as Any;
+      assert.deepEqual(result.structuredContent, { result: { before: 1, said: "purged", after: 2 }, logs: [] });
+      assert.equal(asked.length, 1);
+      assert.deepEqual([counted, purged], [2, 1]);
+    } finally {
+      await v1.close();
+      await listener.close();
+    }
   });
 
   it("answers a program still running after promiseAfterMs with a promise, redeemed once it ends", async () => {

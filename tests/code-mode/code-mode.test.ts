@@ -205,7 +205,7 @@ describe("codeMode()", () => {
     assert.deepEqual(admin.structuredContent, { result: "purged", logs: [] });
   });
 
-  it("stops a flood of calls at limits.calls, refuses a program that does not parse, and says what it threw", async () => {
+  it("stops a flood of calls at limits.calls and an endless loop at limits.timeMs, refuses a program that does not parse, says what it threw", async () => {
     const flood = await run("let n = 0;\nfor (;;) { await tools.whoami(); n++; }");
     assert.equal(flood.isError, true);
     assert.match(
@@ -221,5 +221,19 @@ describe("codeMode()", () => {
       /^The program threw RangeError: nope \(at program\.js:2:\d+\)\n\nConsole:\nbefore$/,
     );
     assert.deepEqual((await run("return 1 + 1;")).structuredContent, { result: 2, logs: [] });
+    // A limit stops the program, says which, and the server goes on serving.
+    const quick = createServer({
+      name: "q",
+      version: "1.0.0",
+      codeMode: codeMode({ executor, limits: { timeMs: 200 } }),
+    });
+    const looped = await quick.call("execute_code" as never, { code: "for (;;) {}" } as never);
+    assert.equal(looped.kind, "failure");
+    assert.match(
+      (looped.kind === "failure" ? looped.result.content[0] as { text: string } : { text: "" }).text,
+      /^The program was stopped \(time\): /,
+    );
+    const after = await quick.call("execute_code" as never, { code: "return 3;" } as never);
+    assert.deepEqual(after.kind === "answer" && after.result.structuredContent, { result: 3, logs: [] });
   });
 });
