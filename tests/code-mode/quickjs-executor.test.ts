@@ -197,7 +197,7 @@ describe("quickjsExecutor: time and memory", () => {
     await assertStillRuns();
   });
 
-  it("runs many programs one after the other on one executor without growing (no leaked runtime)", async () => {
+  it("runs fifty programs in a row on one executor (sandbox-run.test.ts checks what each frees)", async () => {
     for (let i = 0; i < 50; i++) {
       const outcome = await run(`const r = await __call("echo", ${i}); console.log(r.args); return r.args + 1;`);
       assert.deepEqual(outcome, { ok: true, value: i + 1, logs: [String(i)] });

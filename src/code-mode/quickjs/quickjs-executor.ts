@@ -33,13 +33,16 @@ const RETIRE_BASE_BYTES = 32 << 20;
  * and while it awaits the host), memory, stack, output bytes, `__call`s in flight, and the request's abort.
  * Inside, nothing of the host is reachable: the sandbox's global holds the language's built-ins, `console`
  * and `__call` only (no `process`, `Deno`, `Bun`, `require`, `fetch`, timers, `WebAssembly`), and values
- * cross only as JSON.
+ * cross only as JSON. A program computes on the host's thread: `timeMs` is also how long a runaway one may
+ * hold it, and a loop that only spreads large arrays (`for (;;) [...list]`) can overrun it (QuickJS checks
+ * the time every 10,000 steps, and a step may copy a large array).
  *
  * The WebAssembly is compiled from the file that `@jitl/quickjs-wasmfile-release-sync` ships (read from
  * disk on Deno, Bun and Node), once per executor, when its first program runs; should the host's own stack
  * overflow inside it (a deeply nested program can do that, whatever `stackBytes` says), that program
- * stops with `"stack"` and the next one gets a new instance. Workers refuse to compile WebAssembly from bytes:
- * there, import the `.wasm` file as a module and pass it as `wasmModule`.
+ * stops with `"stack"` and the next one gets a new instance (for recursion, a `stackBytes` of 128 KiB keeps
+ * clear of it on Node's and Deno's default stacks; 384 KiB does not). Workers refuse to compile
+ * WebAssembly from bytes: there, import the `.wasm` file as a module and pass it as `wasmModule`.
  *
  * @param options `wasmModule`: the compiled `emscripten-module.wasm` of
  *   `@jitl/quickjs-wasmfile-release-sync` 0.32.0 (`import wasm from
