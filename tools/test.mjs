@@ -94,6 +94,7 @@ const ONCE = [
   "tests/docs/composing-sections.test.ts", // the composing guide's blocks, run by `deno` and `bun`
   "tests/docs/composing.test.ts", // the composing guide's gateway and its remotes, run by `deno` as children
   "tests/docs/events-guide.test.ts", // the events guide's blocks, run by `deno` and `bun`
+  "tests/docs/code-mode-guide.test.ts", // the code mode guide's blocks, run by `deno` and `bun`
   "tests/bindings/grpc/without-types-node.test.ts", // `deno check` of a consumer without @types/node
   "tests/jsr-score.test.ts", // `deno doc --json` and the sources' dynamic imports
   "tests/release-workflow.test.ts", // the release workflow file, validated by a child

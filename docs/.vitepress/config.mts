@@ -38,6 +38,7 @@ export const sidebar = [
       { text: "Webtools", link: "/guides/webtools" },
       { text: "OpenAPI", link: "/guides/openapi" },
       { text: "Composing servers", link: "/guides/composing" },
+      { text: "Code mode", link: "/guides/code-mode" },
       { text: "MCP Apps", link: "/guides/apps" },
       { text: "Agent Skills", link: "/guides/skills" },
       { text: "Events", link: "/guides/events" },
