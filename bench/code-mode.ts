@@ -32,7 +32,14 @@ const add = defineTool("add")
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 const server = createServer({ name: "bench", version: "1.0.0", logger: quiet, codeMode: codeMode() }).tool(add);
 
-const LIMITS = { timeMs: 30_000, memoryBytes: 64 << 20, stackBytes: 512 << 10, outputBytes: 65_536, pendingCalls: 16 };
+const LIMITS = {
+  timeMs: 30_000,
+  cpuMs: 1_000,
+  memoryBytes: 64 << 20,
+  stackBytes: 128 << 10,
+  outputBytes: 65_536,
+  pendingCalls: 16,
+};
 const noCall = () => Promise.reject(new Error("no tools here"));
 const executor = quickjsExecutor();
 

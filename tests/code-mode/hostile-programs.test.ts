@@ -316,7 +316,7 @@ describe("hostile programs: limits", () => {
     await assertRefused(
       outcome,
       "calls",
-      /more than 8 __call\(\)s in flight at once: await them in batches of at most 8/,
+      /more than 8 tool calls in flight at once: await them in batches of at most 8/,
     );
     assert.equal(called, 8, "no call past the limit reached the host");
   });

@@ -43,7 +43,7 @@ export function limitMessage(reason: Exclude<StopReason, "syntax" | "thrown">, l
       return `the program's output (console lines and result together) passed its ${size(limits.outputBytes)} ` +
         `limit: log less, and return only what is needed (filter, slice or summarise first)`;
     case "calls":
-      return `the program had more than ${limits.pendingCalls} __call()s in flight at once: await them in ` +
+      return `the program had more than ${limits.pendingCalls} tool calls in flight at once: await them in ` +
         `batches of at most ${limits.pendingCalls} (Promise.all over slices of the list)`;
     case "aborted":
       return "the request was cancelled, so the program was stopped before its end";
@@ -52,7 +52,7 @@ export function limitMessage(reason: Exclude<StopReason, "syntax" | "thrown">, l
 
 /** The message of a program that awaits a promise nothing can settle. */
 export function stalledMessage(limits: Program["limits"]): string {
-  return `the program awaits a promise that nothing can settle (no __call() is in flight and no timers exist), ` +
+  return `the program awaits a promise that nothing can settle (no tool call is in flight and no timers exist), ` +
     `so it would never end within its ${limits.timeMs} ms time limit: resolve every promise it creates`;
 }
 
