@@ -20,20 +20,11 @@ import { programSource } from "./program-source.ts";
 /** A program's outcome, as the executor answers it. */
 type Outcome = Awaited<ReturnType<CodeExecutor["execute"]>>;
 
+/** The limits the executor enforces, as its contract names them. */
+type ExecutorLimits = Parameters<CodeExecutor["execute"]>[0]["limits"];
+
 /** The limits of one program: the executor's, and the transform's own. */
-export interface ProgramLimits {
-  /** Wall time, in ms. */
-  readonly timeMs: number;
-  /** CPU time, in ms. */
-  readonly cpuMs: number;
-  /** Heap, in bytes. */
-  readonly memoryBytes: number;
-  /** Stack, in bytes. */
-  readonly stackBytes: number;
-  /** Console lines and result JSON, in bytes. */
-  readonly outputBytes: number;
-  /** Calls in flight at once. */
-  readonly pendingCalls: number;
+export interface ProgramLimits extends ExecutorLimits {
   /** Calls in all. */
   readonly calls: number;
   /** Programs a program's call may run below it. */
@@ -97,6 +88,7 @@ export function executeCodeTool(
   // deno-lint-ignore no-explicit-any
 ): Tool<string, any, any, any> {
   const { limits } = settings;
+  const { calls: _calls, nesting: _nesting, ...executorLimits } = limits; // the transform's own stay here
   const longRunning = registry.longRunning !== undefined;
   const declared = defineTool(settings.name)
     .describe(executeDescription(settings))
@@ -140,14 +132,7 @@ export function executeCodeTool(
     const running = settings.executor.execute({
       source: PRELUDE + program.source,
       call: calls.call,
-      limits: {
-        timeMs: limits.timeMs,
-        cpuMs: limits.cpuMs,
-        memoryBytes: limits.memoryBytes,
-        stackBytes: limits.stackBytes,
-        outputBytes: limits.outputBytes,
-        pendingCalls: limits.pendingCalls,
-      },
+      limits: executorLimits,
       signal: stop.signal,
     });
     const answer = (outcome: Outcome): ToolResult => {
