@@ -5,49 +5,17 @@
  * grant, and the client, with `enterpriseAuth()`, prints what the README says.
  */
 import assert from "node:assert/strict";
-import { type ChildProcess, spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { spawn } from "node:child_process";
 import process from "node:process";
-import { after, describe, it } from "node:test";
-import { shellBlocks } from "../helpers/markdown.ts";
+import { describe, it } from "node:test";
 import { freePort, listening, ROOT, run } from "../helpers/process.ts";
+import { killedAfter, readmeCommands } from "../helpers/readme-commands.ts";
 
 const README = "examples/auth-server/README.md";
-const blocks = shellBlocks(readFileSync(`${ROOT}${README}`, "utf8"), README);
-const commands = blocks.flatMap((block) => block.code.split("\n").map((line) => line.trim()));
-/** The runtime the README's command lines start with, for this test's runtime. */
-const RUNTIME = "Deno" in globalThis ? "deno" : "bun";
-
-/** The README's command line that starts `file` on this runtime: its environment and its arguments. */
-function commandOf(file: string): { env: Record<string, string>; argv: string[] } {
-  const line = commands.find((text) => text.endsWith(file) && text.split(/\s+/).includes(RUNTIME));
-  assert.ok(line !== undefined, `${README} starts ${file} on ${RUNTIME}`);
-  const words = line.split(/\s+/);
-  const env: Record<string, string> = {};
-  while (/^[A-Z_]+=/.test(words[0])) {
-    const [name, ...value] = words.shift()!.split("=");
-    env[name] = value.join("=");
-  }
-  return { env, argv: words };
-}
-
-/** Step 1's settings: its `export NAME=value` lines without a shell expansion (PATH is this test's). */
-const settings: Record<string, string> = {};
-for (const line of commands) {
-  const setting = /^export ([A-Z_]+)=([^$\s]+)$/.exec(line);
-  if (setting !== null) settings[setting[1]] = setting[2];
-}
+const { runtime: RUNTIME, blocks, settings, commandOf } = readmeCommands(README);
 const callBlock = blocks.find((block) => block.code.includes("examples/auth-server/client.ts"));
 
-const children: ChildProcess[] = [];
-after(async () => {
-  for (const child of children) {
-    if (child.exitCode !== null || child.signalCode !== null) continue;
-    const exited = new Promise((resolve) => child.once("exit", resolve));
-    child.kill("SIGKILL");
-    await exited;
-  }
-});
+const children = killedAfter();
 
 describe(`${README}: Acme's user calls the notes service through its authorization server`, () => {
   it("names the settings, the command lines on this runtime, and the block to run", () => {
