@@ -148,6 +148,7 @@ import { webSocketBinding } from "@mcplite/sdk/websocket";
 import { createClient } from "@mcplite/sdk/client";
 import { defineEvent, eventWebhook } from "@mcplite/sdk/events";
 import { codeMode } from "@mcplite/sdk/code-mode";
+import { authorizationServer } from "@mcplite/sdk/auth-server";
 import { server as tools } from "./tools.ts";
 
 const at = { port: 0, hostname: "127.0.0.1", quiet: true };
@@ -201,8 +202,42 @@ for (let i = 0; i < 500 && got.length === 0; i++) await new Promise((resolve) =>
 const coded = createServer({ name: "coded", version: "1.0.0", codeMode: codeMode() }).tool(tools.tools[0]);
 const program = "const { sum }: { sum: number } = await tools.add({ a: 2, b: 3 });\\nreturn sum * 2;";
 const ran = await coded.call("execute_code", { code: program });
+// The authorization server from the package: an ID-JAG signed with Web Crypto by an IdP it trusts, redeemed once
+// (RFC 9068 token), refused the second time (its jti is known).
+const b64u = (data) => Buffer.from(data).toString("base64url");
+const idpKeys = await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, ["sign", "verify"]);
+const idpJwk = { ...(await crypto.subtle.exportKey("jwk", idpKeys.publicKey)), kid: "idp-1", alg: "ES256" };
+const authz = authorizationServer({
+  issuer: "https://as.example.com",
+  resources: { "https://mcp.example.com": { scopes: ["read"] } },
+  trustedIssuers: [{ issuer: "https://idp.example.com", jwks: { keys: [idpJwk] }, accepts: ["id-jag"] }],
+  clients: { app: { secret: "app-secret" } },
+});
+const jwks = await authz.fetch(new Request("https://as.example.com/jwks")); // its key made, its memory begun
+const now = Math.floor(Date.now() / 1000);
+const jagHead = b64u(JSON.stringify({ alg: "ES256", typ: "oauth-id-jag+jwt", kid: "idp-1" }));
+const jagBody = b64u(JSON.stringify({
+  iss: "https://idp.example.com", sub: "ada", aud: "https://as.example.com", client_id: "app",
+  resource: "https://mcp.example.com", scope: "read", jti: crypto.randomUUID(), iat: now, exp: now + 300,
+}));
+const jagSig = await crypto.subtle.sign(
+  { name: "ECDSA", hash: "SHA-256" }, idpKeys.privateKey, new TextEncoder().encode(\`\${jagHead}.\${jagBody}\`),
+);
+const redeem = async () => {
+  const response = await authz.fetch(new Request("https://as.example.com/token", {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded", authorization: "Basic " + btoa("app:app-secret") },
+    body: new URLSearchParams({
+      grant_type: "urn:ietf:params:oauth:grant-type:jwt-bearer",
+      assertion: \`\${jagHead}.\${jagBody}.\${b64u(new Uint8Array(jagSig))}\`,
+    }),
+  }));
+  const answer = await response.json();
+  return [response.status, answer.token_type ?? answer.error];
+};
 
 console.log(JSON.stringify({
+  authServer: [jwks.status, ...(await redeem()), ...(await redeem())],
   codeMode: ran.kind === "answer" ? ran.result.structuredContent : ran,
   events: got,
   serve: await both(served.url),
@@ -373,7 +408,7 @@ describe("the npm package", () => {
   });
 
   it(
-    "serves WebSocket, nodeHandler() in Express, the Hono mount, MCP Events and code mode on Node 22 from the package",
+    "serves WebSocket, nodeHandler() in Express, the Hono mount, MCP Events, code mode and the authorization server on Node 22 from the package",
     LONG,
     async (t) => {
       const [ready, node] = await Promise.all([install(), node22()]);
@@ -382,6 +417,7 @@ describe("the npm package", () => {
       const checked = await run(node, ["node-checks.ts"], 60_000, ready.app);
       assert.equal(checked.code, 0, checked.stderr);
       assert.deepEqual(answer(checked), {
+        authServer: [200, 200, "Bearer", 400, "invalid_grant"],
         codeMode: { result: 10, logs: [] },
         events: [{ orderId: "o1" }],
         serve: [200, true, 200, true],
