@@ -37,6 +37,8 @@ export interface TrustedIssuer {
 /** The server's configuration, checked. */
 export interface ServerConfig {
   readonly issuer: string;
+  /** Where the metadata says the authorization endpoint is: it refuses every request (as-metadata.ts). */
+  readonly authorizationEndpoint: string;
   readonly tokenEndpoint: string;
   readonly jwksUri: string;
   readonly resources: ReadonlyMap<string, readonly string[]>;
@@ -81,6 +83,7 @@ export function configOf(options: AuthorizationServerOptions): ServerConfig {
   if (!(ttl > 0)) throw new TypeError("authorizationServer: accessTokenTtlSec is a positive number of seconds");
   return {
     issuer,
+    authorizationEndpoint: `${issuer}/authorize`,
     tokenEndpoint: `${issuer}/token`,
     jwksUri: `${issuer}/jwks`,
     resources,
