@@ -52,6 +52,18 @@ export interface AuthorizationServerOptions {
     readonly jwks?: JSONWebKeySet;
     readonly algorithms?: readonly string[];
     readonly accepts: readonly ("id-jag" | "workload")[];
+    /**
+     * The longest this issuer's JWTs may live, `exp` − `iat`, in seconds (default 3600, at most 86400): one
+     * without `exp` or `iat`, or living longer, is refused (`invalid_grant`, the refusal naming this option).
+     * An ID-JAG is redeemed once (its `jti` is remembered until it expires); a workload's JWT is not used up:
+     * the same one is taken again, for one resource or several, until it expires (RFC 7523 §3 item 7 makes
+     * `jti` tracking a MAY; SEP-1933's platforms hand one token to every request of its life, and a workload
+     * asks one token per resource), so this bound is what a leaked one is worth. Raise it only for a platform
+     * that cannot issue shorter-lived tokens for this audience (a Kubernetes service account token projected
+     * for this audience lives an hour unless `expirationSeconds` says otherwise; a GitHub Actions OIDC token,
+     * minutes).
+     */
+    readonly maxLifetimeSec?: number;
   }[];
   /**
    * The clients, by `client_id`. How one authenticates at the token endpoint (RFC 6749 §2.3, RFC 7523 §2.2):
