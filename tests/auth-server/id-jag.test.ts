@@ -182,7 +182,10 @@ describe("authorizationServer(): ID-JAGs", () => {
     );
     assert.equal(code.status, 400);
     assert.equal((await code.json()).error, "unsupported_grant_type");
-    const untyped = await idp.sign(idJagClaims("desktop")); // no typ: not an ID-JAG, and the IdP is no workload issuer
-    await refused(redeem(untyped), "invalid_grant");
+    // No typ, or a plain JWT's, from an IdP trusted for ID-JAGs only: an ID-JAG with the wrong typ, refused as one.
+    for (const header of [{}, { typ: "JWT" }]) {
+      const mistyped = await idp.sign(idJagClaims("desktop"), header);
+      assert.match(await refused(redeem(mistyped), "invalid_grant"), /^the ID-JAG's typ is not oauth-id-jag\+jwt$/);
+    }
   });
 });
