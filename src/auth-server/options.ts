@@ -99,7 +99,10 @@ export interface AuthorizationServerOptions {
   readonly accessTokenTtlSec?: number;
   /** Clock skew tolerated on assertions' `exp`, `nbf` and `iat`, in seconds (default 60, at most 300). */
   readonly clockToleranceSec?: number;
-  /** Require server-issued nonces in DPoP proofs at the token endpoint (RFC 9449 §8; default `false`). */
+  /**
+   * Require server-issued nonces in DPoP proofs at the token endpoint (RFC 9449 §8; default `false`: none is
+   * asked for, not even in a new store's first minute, as a resource asks one of a proof that may predate it).
+   */
   readonly dpopNonce?: boolean;
 }
 
