@@ -4,6 +4,12 @@
  * DPoP algorithms (RFC 9449 §5.1), and where it is served: `/.well-known/oauth-authorization-server` with
  * the issuer's path appended (RFC 8414 §3.1), and under the issuer's path as some clients look for it.
  *
+ * No grant this server takes uses an authorization endpoint, so RFC 8414 §2 would let the metadata omit
+ * `authorization_endpoint`; clients whose schema requires it (the official TypeScript SDK 2.x's
+ * `CrossAppAccessProvider`) then refuse the whole document. It names `<issuer>/authorize`, which exists and
+ * refuses every request (`unsupported_response_type`), and `response_types_supported` is empty (§2: the
+ * response types it supports, none), so no client is led to expect a browser flow here.
+ *
  * @module
  */
 import type { ServerConfig } from "./server-config.ts";
@@ -38,6 +44,7 @@ export function metadataOf(config: ServerConfig, dpopAlgorithms: readonly string
   }
   return Object.freeze({
     issuer: config.issuer,
+    authorization_endpoint: config.authorizationEndpoint,
     token_endpoint: config.tokenEndpoint,
     jwks_uri: config.jwksUri,
     grant_types_supported: grantTypes,

@@ -1,7 +1,8 @@
 /**
  * `authorizationServer()`: the authorization server of MCP servers that accept enterprise-managed
  * authorization (ID-JAGs, SEP-990) and workload identity federation (SEP-1933): its metadata (RFC 8414),
- * its token endpoint (RFC 6749 §3.2, RFC 7523), its JWK Set, as one fetch handler.
+ * its token endpoint (RFC 6749 §3.2, RFC 7523), its JWK Set, as one fetch handler, and the authorization
+ * endpoint its metadata names, which refuses every request (as-metadata.ts says why it is named).
  *
  * @module
  */
@@ -12,6 +13,10 @@ import type { AuthorizationServer, AuthorizationServerOptions } from "./options.
 import { checkSigningKeys, loadSigningKeys, type SigningKeys } from "./signing-keys.ts";
 import { tokenDpop } from "./token-dpop.ts";
 import { tokenEndpoint } from "./token-endpoint.ts";
+
+/** What the authorization endpoint answers: no response type is served (`response_types_supported` is empty). */
+const NO_BROWSER_FLOW = "this authorization server has no browser flow: redeem an ID-JAG or a workload's JWT at its " +
+  "token endpoint (RFC 7523), or use client credentials";
 
 /** Public documents: cached a while, readable by browser clients on any origin. */
 const PUBLIC_JSON = Object.freeze({
@@ -90,20 +95,28 @@ export function authorizationServer(options: AuthorizationServerOptions): Author
     async fetch(request: Request): Promise<Response> {
       const path = new URL(request.url).pathname;
       if (path === `${base}/token`) return await tokenEndpoint(request, parts);
+      if (path === `${base}/authorize`) {
+        // RFC 6749 §4.1.2.1: no client has a redirection URI here, so the refusal is answered, not redirected.
+        return refusal(400, "unsupported_response_type", NO_BROWSER_FLOW);
+      }
       const read = request.method === "GET" || request.method === "HEAD";
       if (documents.has(path) || path === `${base}/jwks`) {
-        if (!read) return notFound(405, "method_not_allowed", "use GET");
+        if (!read) return refusal(405, "method_not_allowed", "use GET");
         const body = documents.has(path) ? metadataBody : JSON.stringify((await keys()).jwks);
         return new Response(request.method === "HEAD" ? null : body, { status: 200, headers: PUBLIC_JSON });
       }
-      return notFound(404, "not_found", `no endpoint at ${path}`);
+      return refusal(404, "not_found", `no endpoint at ${path}`);
     },
   });
 }
 
-function notFound(status: number, error: string, description: string): Response {
+function refusal(status: number, error: string, description: string): Response {
   return new Response(JSON.stringify({ error, error_description: description }), {
     status,
-    headers: { "content-type": "application/json", ...(status === 405 ? { allow: "GET, HEAD" } : {}) },
+    headers: {
+      "content-type": "application/json",
+      "cache-control": "no-store",
+      ...(status === 405 ? { allow: "GET, HEAD" } : {}),
+    },
   });
 }

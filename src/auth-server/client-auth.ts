@@ -12,14 +12,17 @@ import { sha256 } from "../internal/sha256.ts";
 import type { RegisteredClient, ServerConfig } from "./server-config.ts";
 import { useOnce } from "./replay.ts";
 import { TokenError } from "./oauth-error.ts";
-import { unverifiedClaims, verifyAssertion } from "./verify-assertion.ts";
+import { type LifetimeBound, unverifiedClaims, verifyAssertion } from "./verify-assertion.ts";
 import { verifyWorkload } from "./workload.ts";
 
 /** RFC 7523 §2.2. */
 const CLIENT_ASSERTION_TYPE = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer";
 
-/** The furthest a `private_key_jwt` assertion's `exp` may be. */
-const MAX_CLIENT_ASSERTION_SEC = 3600;
+/**
+ * How long a `private_key_jwt` assertion may live: its `jti` is remembered until it expires, so a short life
+ * (RFC 7523 §3 item 4). `iat` is optional (§3): without it, its `exp` at most this far from now.
+ */
+const CLIENT_ASSERTION_LIFETIME: LifetimeBound = Object.freeze({ maxSec: 3600, iatRequired: false });
 
 /** Who the request comes from. */
 export type ClientIdentity =
@@ -111,12 +114,9 @@ async function assertionAuth(jwt: string, clientId: string | undefined, config: 
         audience: [config.issuer, config.tokenEndpoint],
         toleranceSec: config.toleranceSec,
         what: "the client assertion",
+        lifetime: CLIENT_ASSERTION_LIFETIME,
       });
       if (typeof payload.jti !== "string" || payload.jti === "") throw invalidClient("the client assertion has no jti");
-      // Its jti is remembered until it expires: a short life, as RFC 7523 §3 item 4 asks.
-      if (payload.exp! > Date.now() / 1000 + MAX_CLIENT_ASSERTION_SEC) {
-        throw invalidClient(`the client assertion expires more than ${MAX_CLIENT_ASSERTION_SEC} s from now`);
-      }
       await useOnce(config.store, {
         issuer: `client:${own.id}`,
         jti: payload.jti,

@@ -1,7 +1,8 @@
 /**
  * Redeeming an Identity Assertion JWT Authorization Grant (draft-ietf-oauth-identity-assertion-authz-grant
  * §4.4, as MCP's SEP-990 profiles it): `typ` `oauth-id-jag+jwt`, signed by an IdP trusted for ID-JAGs,
- * `aud` this issuer (one value), `client_id` the authenticated client, `jti` used once, a bounded lifetime,
+ * `aud` this issuer (one value), `client_id` the authenticated client, `jti` used once, `iat` and `exp` at
+ * most its issuer's `maxLifetimeSec` apart (an hour by default, verify-assertion.ts),
  * and a `resource` this server serves: the token is for that resource and no other, whatever the request's
  * `resource` says (no resource injection), with scopes within the ID-JAG's and the resource's.
  *
@@ -14,9 +15,6 @@ import { unverifiedClaims, verifyAssertion } from "./verify-assertion.ts";
 
 /** The ID-JAG's JWT type (§3.1; RFC 8725 §3.11). */
 export const ID_JAG_TYP = "oauth-id-jag+jwt";
-
-/** The longest an ID-JAG may live (`exp` − `iat`): its `jti` is remembered that long. */
-const MAX_LIFETIME_SEC = 3600;
 
 /** What a redeemed ID-JAG grants. */
 export interface IdJagGrant {
@@ -57,6 +55,8 @@ export async function redeemIdJag(
     audience: config.issuer,
     toleranceSec: config.toleranceSec,
     what,
+    // Its `jti` is remembered until it expires: the bound is also how long.
+    lifetime: trusted.lifetime,
   });
   // A media type, compared without case, its "application/" prefix optional (RFC 7515 §4.1.9).
   if (typ?.toLowerCase().replace(/^application\//, "") !== ID_JAG_TYP) {
@@ -70,13 +70,9 @@ export async function redeemIdJag(
   if (typeof payload.sub !== "string" || payload.sub === "") {
     throw new TokenError("invalid_grant", `${what} has no sub`);
   }
-  const { jti, iat, exp } = payload;
+  const { jti } = payload;
   if (typeof jti !== "string" || jti === "" || jti.length > 256) {
     throw new TokenError("invalid_grant", `${what} has no valid jti`);
-  }
-  if (typeof iat !== "number") throw new TokenError("invalid_grant", `${what} has no iat`);
-  if (exp! - iat > MAX_LIFETIME_SEC) {
-    throw new TokenError("invalid_grant", `${what} lives longer than ${MAX_LIFETIME_SEC} s`);
   }
   const { resource, configured } = grantedResource(payload.resource, request.resource, config);
   const allowed = parseScope(payload.scope);
@@ -91,7 +87,7 @@ export async function redeemIdJag(
     scopes,
     ...(cnf !== undefined ? { jkt: cnf.jkt as string } : {}),
     // Used last, by the token endpoint: a refused request leaves the ID-JAG to a correct one.
-    once: { issuer: claims.iss as string, jti, iat, exp: exp! },
+    once: { issuer: claims.iss as string, jti, iat: payload.iat!, exp: payload.exp! },
   };
 }
 

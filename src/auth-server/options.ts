@@ -52,6 +52,18 @@ export interface AuthorizationServerOptions {
     readonly jwks?: JSONWebKeySet;
     readonly algorithms?: readonly string[];
     readonly accepts: readonly ("id-jag" | "workload")[];
+    /**
+     * The longest this issuer's JWTs may live, `exp` − `iat`, in seconds (default 3600, at most 86400): one
+     * without `exp` or `iat`, or living longer, is refused (`invalid_grant`, the refusal naming this option).
+     * An ID-JAG is redeemed once (its `jti` is remembered until it expires); a workload's JWT is not used up:
+     * the same one is taken again, for one resource or several, until it expires (RFC 7523 §3 item 7 makes
+     * `jti` tracking a MAY; SEP-1933's platforms hand one token to every request of its life, and a workload
+     * asks one token per resource), so this bound is what a leaked one is worth. Raise it only for a platform
+     * that cannot issue shorter-lived tokens for this audience (a Kubernetes service account token projected
+     * for this audience lives an hour unless `expirationSeconds` says otherwise; a GitHub Actions OIDC token,
+     * minutes).
+     */
+    readonly maxLifetimeSec?: number;
   }[];
   /**
    * The clients, by `client_id`. How one authenticates at the token endpoint (RFC 6749 §2.3, RFC 7523 §2.2):
@@ -87,7 +99,10 @@ export interface AuthorizationServerOptions {
   readonly accessTokenTtlSec?: number;
   /** Clock skew tolerated on assertions' `exp`, `nbf` and `iat`, in seconds (default 60, at most 300). */
   readonly clockToleranceSec?: number;
-  /** Require server-issued nonces in DPoP proofs at the token endpoint (RFC 9449 §8; default `false`). */
+  /**
+   * Require server-issued nonces in DPoP proofs at the token endpoint (RFC 9449 §8; default `false`: none is
+   * asked for, not even in a new store's first minute, as a resource asks one of a proof that may predate it).
+   */
   readonly dpopNonce?: boolean;
 }
 

@@ -8,6 +8,12 @@
 import { createMemoryResultStore, type ResultStore } from "../jobs/result-store.ts";
 import { type KeySet, keySetOf } from "./key-sets.ts";
 import type { AuthorizationServerOptions } from "./options.ts";
+import type { LifetimeBound } from "./verify-assertion.ts";
+
+/** The longest a trusted issuer's JWT lives by default (`exp` − `iat`), as ID-JAGs and client assertions do. */
+const DEFAULT_MAX_LIFETIME_SEC = 3600;
+/** The most `maxLifetimeSec` may be: a JWT living longer is a standing credential, not a short-lived one. */
+const MAX_LIFETIME_CEILING_SEC = 24 * 3600;
 
 /** A grant profile a client may use. */
 export type GrantProfile = "id-jag" | "workload" | "client_credentials";
@@ -28,15 +34,18 @@ export interface RegisteredClient {
   readonly grants: ReadonlySet<GrantProfile>;
 }
 
-/** A trusted issuer: its keys and what its JWTs are taken for. */
+/** A trusted issuer: its keys, what its JWTs are taken for, and how long they may live (`iat` required). */
 export interface TrustedIssuer {
   readonly keySet: KeySet;
   readonly accepts: ReadonlySet<"id-jag" | "workload">;
+  readonly lifetime: LifetimeBound;
 }
 
 /** The server's configuration, checked. */
 export interface ServerConfig {
   readonly issuer: string;
+  /** Where the metadata says the authorization endpoint is: it refuses every request (as-metadata.ts). */
+  readonly authorizationEndpoint: string;
   readonly tokenEndpoint: string;
   readonly jwksUri: string;
   readonly resources: ReadonlyMap<string, readonly string[]>;
@@ -70,7 +79,16 @@ export function configOf(options: AuthorizationServerOptions): ServerConfig {
     if (accepts.size === 0 || [...accepts].some((what) => what !== "id-jag" && what !== "workload")) {
       throw new TypeError(`authorizationServer: trustedIssuers[${index}].accepts is "id-jag" and/or "workload"`);
     }
-    issuers.set(trusted.issuer, { keySet: keySetOf(`trustedIssuers[${index}]`, trusted), accepts });
+    const maxSec = trusted.maxLifetimeSec ?? DEFAULT_MAX_LIFETIME_SEC;
+    const setting = `trustedIssuers[${index}].maxLifetimeSec`;
+    if (!(maxSec > 0 && maxSec <= MAX_LIFETIME_CEILING_SEC)) {
+      throw new TypeError(`authorizationServer: ${setting} is a number of seconds above 0, at most 86400 (a day)`);
+    }
+    issuers.set(trusted.issuer, {
+      keySet: keySetOf(`trustedIssuers[${index}]`, trusted),
+      accepts,
+      lifetime: { maxSec, iatRequired: true, setting },
+    });
   }
   const clients = new Map<string, RegisteredClient>();
   for (const [id, client] of Object.entries(options.clients ?? {})) {
@@ -81,6 +99,7 @@ export function configOf(options: AuthorizationServerOptions): ServerConfig {
   if (!(ttl > 0)) throw new TypeError("authorizationServer: accessTokenTtlSec is a positive number of seconds");
   return {
     issuer,
+    authorizationEndpoint: `${issuer}/authorize`,
     tokenEndpoint: `${issuer}/token`,
     jwksUri: `${issuer}/jwks`,
     resources,

@@ -2,8 +2,14 @@
  * DPoP at the token endpoint (RFC 9449 §5): a `DPoP` proof with a token request is verified by the same
  * checks a protected resource makes (`dpop-proof.ts`, `dpop-checks.ts`: `typ`, the signature by its `jwk`,
  * `htm` `POST`, `htu` the token endpoint, `iat` within 60 s, one use across the instances sharing the store,
- * nonces when asked for), without `ath` (no access token yet); the token issued is bound to its key
+ * nonces with `dpopNonce: true`), without `ath` (no access token yet); the token issued is bound to its key
  * (`cnf.jkt`, §6.1). Refusals are the token endpoint's `invalid_dpop_proof` or `use_dpop_nonce` (§8), 400.
+ *
+ * Without `dpopNonce`, no nonce is asked for, not even of a proof that may predate the store's memory of
+ * proofs, which a resource asks one of (dpop-epoch.ts: a store that came back empty, or a new one, for its
+ * first 60 s). At a resource a replayed proof with its token is access; here it only earns a token bound to
+ * the proof's key, which the replayer does not hold, and the grants that are used once (ID-JAGs, client
+ * assertions) keep their own memory (replay.ts).
  *
  * @module
  */
@@ -49,11 +55,22 @@ export function tokenDpop(config: ServerConfig, nonce: boolean): TokenDpop {
     nonce,
   });
   const checks = policy.checks(config.store);
+  /** Verifies the one proof a request without nonces carries (§4.3), as the checks would but for the memory guard. */
+  const verifiedProof = async (header: string, request: Request): Promise<DpopProof> => {
+    if (header.includes(",")) throw new TokenError("invalid_dpop_proof", "send exactly one DPoP proof");
+    try {
+      return await policy.verifyProof(header.trim(), { method: request.method, url: request.url, token: undefined });
+    } catch (error) {
+      const reason = error instanceof Error && error.message !== "" ? error.message : "the DPoP proof is invalid";
+      throw new TokenError("invalid_dpop_proof", reason);
+    }
+  };
   return {
     algorithms: policy.algorithms,
     async proofOf(request) {
       const header = request.headers.get("dpop");
       if (header === null) return undefined;
+      if (!nonce) return await verifiedProof(header, request);
       try {
         return await checks.presented(request, undefined, "DPoP");
       } catch (error) {

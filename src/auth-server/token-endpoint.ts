@@ -19,6 +19,7 @@ import { grantedScopes, parseScope } from "./granted-scopes.ts";
 import type { SigningKeys } from "./signing-keys.ts";
 import type { TokenDpop } from "./token-dpop.ts";
 import { TokenError, tokenErrorResponse } from "./oauth-error.ts";
+import { unverifiedClaims } from "./verify-assertion.ts";
 import { verifyWorkload } from "./workload.ts";
 
 /** The largest token request read: assertions are a few KiB. */
@@ -99,7 +100,7 @@ async function grantOf(request: Request, form: URLSearchParams, parts: TokenEndp
   if (grantType === JWT_BEARER) {
     const assertion = form.get("assertion");
     if (assertion === null || assertion === "") throw new TokenError("invalid_request", "assertion is missing");
-    if (isIdJag(assertion)) {
+    if (assertionKind(assertion, config) === "id-jag") {
       const client = idJagClient(identity, config);
       const redeemed = await redeemIdJag(assertion, client, requested, config);
       // §8.6.2: an ID-JAG bound to a key is redeemed only with a proof by that key.
@@ -128,14 +129,26 @@ async function grantOf(request: Request, form: URLSearchParams, parts: TokenEndp
   return proof === undefined ? grant : { ...grant, jkt: proof.jkt };
 }
 
-/** Whether the assertion declares itself an ID-JAG (its `typ`; the rest is checked when it is verified). */
-function isIdJag(assertion: string): boolean {
+/**
+ * What the JWT-bearer grant's assertion is (unverified: the rest is checked when it is verified): an ID-JAG
+ * by its `typ` (draft-ietf-oauth-identity-assertion-authz-grant §3.1; explicit typing, RFC 8725 §3.11),
+ * else a workload's JWT. One from an issuer trusted for ID-JAGs and not for workloads is an ID-JAG with
+ * another `typ`, refused as one.
+ */
+function assertionKind(assertion: string, config: ServerConfig): "id-jag" | "workload" {
+  let typ: string | undefined;
   try {
-    const typ = decodeProtectedHeader(assertion).typ?.toLowerCase();
-    return typ === ID_JAG_TYP || typ === `application/${ID_JAG_TYP}`;
+    typ = decodeProtectedHeader(assertion).typ?.toLowerCase();
   } catch {
     throw new TokenError("invalid_grant", "the assertion is not a JWT");
   }
+  if (typ === ID_JAG_TYP || typ === `application/${ID_JAG_TYP}`) return "id-jag";
+  const { iss } = unverifiedClaims(assertion, "the assertion");
+  const accepts = typeof iss === "string" ? config.issuers.get(iss)?.accepts : undefined;
+  if (accepts?.has("id-jag") && !accepts.has("workload")) {
+    throw new TokenError("invalid_grant", `the ID-JAG's typ is not ${ID_JAG_TYP}`);
+  }
+  return "workload";
 }
 
 /** The client redeeming an ID-JAG: authenticated, and allowed the profile (confidential clients only, §8.1). */

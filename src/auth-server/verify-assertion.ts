@@ -1,7 +1,11 @@
 /**
  * Verifies a JWT presented to the token endpoint (RFC 7523 §3): its signature by its issuer's keys with an
  * accepted asymmetric algorithm (`none` and HMAC never), `iss`, `aud`, `exp` required and not passed, `nbf`,
- * and an `iat` not in the future, each within the tolerated skew. A refusal says why without the JWT.
+ * and an `iat` not in the future, each within the tolerated skew; and its lifetime within a bound (§3 items
+ * 4 and 5 let the server refuse an `exp` too far ahead and an `iat` too far back): `exp` − `iat` at most the
+ * bound, or, for a JWT without `iat` where the bound does not require it, `exp` at most the bound (and the
+ * skew) from now. Every assertion this server takes is bounded here: ID-JAGs, workloads' JWTs, client
+ * assertions. A refusal says why without the JWT, and names the bound and what sets it.
  *
  * @module
  */
@@ -12,6 +16,16 @@ import { decodeJwt, errors, jwtVerify } from "jose";
 import { ProtocolError } from "../errors/error.ts";
 import type { KeySet } from "./key-sets.ts";
 import { TokenError } from "./oauth-error.ts";
+
+/** The longest a JWT may live, and what a refusal names to change it. */
+export interface LifetimeBound {
+  /** The longest `exp` − `iat` (or `exp` − now, without `iat` where it is optional), in seconds. */
+  readonly maxSec: number;
+  /** Whether the JWT must carry `iat`: without it, only what is left of its life could be bounded. */
+  readonly iatRequired: boolean;
+  /** The option that sets the bound (`trustedIssuers[0].maxLifetimeSec`), if one does. */
+  readonly setting?: string;
+}
 
 /** What a verified assertion holds. */
 export interface VerifiedAssertion {
@@ -40,15 +54,22 @@ export function unverifiedClaims(jwt: string, what: string): JWTPayload {
  *
  * @param jwt The JWT.
  * @param keySet The issuer's keys and algorithms.
- * @param expected The issuer, the accepted audiences, the skew in seconds, and what it is (for messages).
- * @returns The claims and the `typ` header.
- * @throws {TokenError} `invalid_grant` when it does not verify; `temporarily_unavailable` (503) when the
- *   issuer's keys cannot be read.
+ * @param expected The issuer, the accepted audiences, the skew in seconds, what it is (for messages), and
+ *   the bound of its lifetime.
+ * @returns The claims (`exp` present) and the `typ` header.
+ * @throws {TokenError} `invalid_grant` when it does not verify or lives too long; `temporarily_unavailable`
+ *   (503) when the issuer's keys cannot be read.
  */
 export async function verifyAssertion(
   jwt: string,
   keySet: KeySet,
-  expected: { issuer: string; audience: string | string[]; toleranceSec: number; what: string },
+  expected: {
+    issuer: string;
+    audience: string | string[];
+    toleranceSec: number;
+    what: string;
+    lifetime: LifetimeBound;
+  },
 ): Promise<VerifiedAssertion> {
   const { what } = expected;
   let payload: JWTPayload;
@@ -71,19 +92,52 @@ export async function verifyAssertion(
         cause: error,
       });
     }
-    throw new TokenError("invalid_grant", reasonOf(error, what));
+    throw new TokenError("invalid_grant", reasonOf(error, what, expected.lifetime));
   }
-  if (typeof payload.iat === "number" && payload.iat > Date.now() / 1000 + expected.toleranceSec) {
+  const now = Date.now() / 1000;
+  if (typeof payload.iat === "number" && payload.iat > now + expected.toleranceSec) {
     throw new TokenError("invalid_grant", `${what} is issued in the future (iat)`);
   }
+  checkLifetime(payload.exp!, payload.iat, now, expected);
   return { payload, typ };
 }
 
+/** Refuses a JWT that lives longer than its bound (or may: no `iat` where the bound requires one). */
+function checkLifetime(
+  exp: number,
+  iat: number | undefined,
+  now: number,
+  expected: { toleranceSec: number; what: string; lifetime: LifetimeBound },
+): void {
+  const { what, lifetime } = expected;
+  if (typeof iat === "number") {
+    // Both times are the issuer's clock: no skew between them to tolerate.
+    if (exp - iat <= lifetime.maxSec) return;
+    throw new TokenError("invalid_grant", `${what} lives ${exp - iat} s (exp - iat): ${limit(lifetime)}`);
+  }
+  if (lifetime.iatRequired) {
+    throw new TokenError("invalid_grant", `${what} has no iat, so how long it lives is unknown: ${limit(lifetime)}`);
+  }
+  // Without `iat` (RFC 7523 §3 leaves it optional), what is left of its life, read on two clocks.
+  if (exp - now > lifetime.maxSec + expected.toleranceSec) {
+    throw new TokenError("invalid_grant", `${what} expires ${Math.round(exp - now)} s from now: ${limit(lifetime)}`);
+  }
+}
+
+/** The bound, as a refusal names it. */
+function limit(lifetime: LifetimeBound): string {
+  const set = lifetime.setting === undefined ? "" : ` (${lifetime.setting} sets it)`;
+  return `this server takes JWTs that live at most ${lifetime.maxSec} s${set}`;
+}
+
 /** A reason safe to send back in `error_description` (jose's messages never contain the token). */
-function reasonOf(error: unknown, what: string): string {
+function reasonOf(error: unknown, what: string, lifetime: LifetimeBound): string {
   if (error instanceof errors.JWTExpired) return `${what} expired`;
   if (error instanceof errors.JWTClaimValidationFailed) {
     switch (error.claim) {
+      case "exp":
+        if (error.reason === "missing") return `${what} has no exp: ${limit(lifetime)}`;
+        return `${what}'s exp claim is invalid`;
       case "aud":
         return `${what} is for another audience`;
       case "iss":

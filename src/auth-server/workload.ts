@@ -2,8 +2,20 @@
  * Workload identity federation (SEP-1933; RFC 7523): a JWT a trusted workload platform issued (a Kubernetes
  * service account token, a cloud's or a CI's OIDC token) stands for the client whose `workloads` name its
  * issuer and `sub`, either as the JWT-bearer grant's assertion (§2.1) or as the client's `client_assertion`
- * (§2.2). Platforms hand the same JWT out for many requests until it nears expiry, so its `jti` is not
- * used up (ID-JAGs' are): its audience (this server) and lifetime bound it.
+ * (§2.2).
+ *
+ * Its lifetime is bounded: `exp` and `iat` required, `exp` − `iat` at most its issuer's `maxLifetimeSec`
+ * (an hour by default), by the check every assertion passes (verify-assertion.ts). `iat` is required, not
+ * only `exp`: without it only what is left of the JWT's life could be bounded, and a year-long token kept
+ * until its last hour would pass; every platform SEP-1933 names sets it.
+ *
+ * Replay policy: a workload's JWT is not used up. The same one is taken again, for one resource or several,
+ * until it expires, `jti` or not. RFC 7523 §3 item 7 makes remembering `jti`s a MAY; platforms hand one
+ * token to every request of its life (a projected Kubernetes token is rewritten to its file near the end of
+ * its life, not per read) and a workload asks one access token per resource (RFC 8707), so using it up would
+ * refuse the workload's second request. What bounds a leaked one is its audience (this server, §3 item 3)
+ * and its lifetime; ID-JAGs and `private_key_jwt` assertions, which their client mints per request, are
+ * used once (replay.ts).
  *
  * @module
  */
@@ -61,6 +73,7 @@ export async function verifyWorkload(
     audience: workload.audience ?? [config.issuer, config.tokenEndpoint],
     toleranceSec: config.toleranceSec,
     what,
+    lifetime: trusted.lifetime,
   });
   if (!WORKLOAD_TYPES.has(typ?.toLowerCase())) {
     throw new TokenError("invalid_grant", `${what}'s typ ${typ} is not a JWT's`);

@@ -1,6 +1,7 @@
 /**
  * authorizationServer()'s documents and its token endpoint's edges: the RFC 8414 metadata (with the ID-JAG
- * grant profile) at the path-inserted well-known URI of an issuer with a path (§3.1), the JWK Set with
+ * grant profile, and an authorization endpoint that refuses every response type) at the path-inserted
+ * well-known URI of an issuer with a path (§3.1), the JWK Set with
  * public keys only, 404 elsewhere; a token request by GET, of another content type, too large, with a
  * parameter twice, with two client authentications, or malformed Basic credentials, answered cleanly.
  */
@@ -52,6 +53,14 @@ describe("authorizationServer(): metadata, JWKS, and the token endpoint's edges"
     assert.equal(metadata.issuer, ISSUER);
     assert.equal(metadata.token_endpoint, `${ISSUER}/token`);
     assert.equal(metadata.jwks_uri, `${ISSUER}/jwks`);
+    // Named for clients whose schema requires it, with no response type: it refuses every request.
+    assert.equal(metadata.authorization_endpoint, `${ISSUER}/authorize`);
+    assert.deepEqual(metadata.response_types_supported, []);
+    await refusal(
+      await as.fetch(new Request(`${ISSUER}/authorize?response_type=code&client_id=desktop`)),
+      400,
+      "unsupported_response_type",
+    );
     assert.deepEqual(metadata.grant_types_supported, [JWT_BEARER, "client_credentials"]);
     assert.deepEqual(metadata.authorization_grant_profiles_supported, ["urn:ietf:params:oauth:grant-profile:id-jag"]);
     assert.deepEqual(metadata.token_endpoint_auth_methods_supported, [

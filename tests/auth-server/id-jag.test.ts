@@ -127,14 +127,19 @@ describe("authorizationServer(): ID-JAGs", () => {
     assert.match(await refused(redeem(hmac), "invalid_grant"), /algorithm/);
   });
 
-  it("refuses an expired ID-JAG, one issued in the future, one that lives too long, one without jti", async () => {
+  it("refuses an expired ID-JAG, one issued in the future, living too long or without iat or jti", async () => {
     const now = Math.floor(Date.now() / 1000);
     const expired = idJagClaims("desktop", { iat: now - 900, exp: now - 600 });
     assert.match(await refused(redeem(await idJag(idp, expired)), "invalid_grant"), /expired/);
     const future = idJagClaims("desktop", { iat: now + 600, exp: now + 900 });
     assert.match(await refused(redeem(await idJag(idp, future)), "invalid_grant"), /future/);
     const long = idJagClaims("desktop", { exp: now + 7200 });
-    assert.match(await refused(redeem(await idJag(idp, long)), "invalid_grant"), /longer/);
+    assert.match(
+      await refused(redeem(await idJag(idp, long)), "invalid_grant"),
+      /lives 7200 s \(exp - iat\): .* at most 3600 s \(trustedIssuers\[0\]\.maxLifetimeSec sets it\)/,
+    );
+    const undated = idJagClaims("desktop", { iat: undefined });
+    assert.match(await refused(redeem(await idJag(idp, undated)), "invalid_grant"), /has no iat/);
     await refused(redeem(await idJag(idp, idJagClaims("desktop", { jti: undefined }))), "invalid_grant");
   });
 
@@ -177,7 +182,10 @@ describe("authorizationServer(): ID-JAGs", () => {
     );
     assert.equal(code.status, 400);
     assert.equal((await code.json()).error, "unsupported_grant_type");
-    const untyped = await idp.sign(idJagClaims("desktop")); // no typ: not an ID-JAG, and the IdP is no workload issuer
-    await refused(redeem(untyped), "invalid_grant");
+    // No typ, or a plain JWT's, from an IdP trusted for ID-JAGs only: an ID-JAG with the wrong typ, refused as one.
+    for (const header of [{}, { typ: "JWT" }]) {
+      const mistyped = await idp.sign(idJagClaims("desktop"), header);
+      assert.match(await refused(redeem(mistyped), "invalid_grant"), /^the ID-JAG's typ is not oauth-id-jag\+jwt$/);
+    }
   });
 });

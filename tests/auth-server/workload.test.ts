@@ -3,18 +3,21 @@
  * `sub` a client lists is taken as the JWT-bearer grant's assertion (the client only named, as
  * `workloadIdentity()` sends it) and as the `client_assertion` of a client-credentials grant, and refused for
  * another audience, an unknown subject, another client, an untrusted platform; `private_key_jwt` and
- * `client_secret_post` clients, each by its registered method only.
+ * `client_secret_post` clients, each by its registered method only. A workload's JWT lives at most its
+ * issuer's `maxLifetimeSec` (an hour by default; two hours, a year, no `exp` or no `iat` refused), and is
+ * not used up: the same one is taken again, for several resources, until it expires.
  */
 import assert from "node:assert/strict";
-import { describe, it } from "node:test";
+import { before, describe, it } from "node:test";
 import { exportJWK, generateKeyPair, SignJWT } from "jose";
-import { authorizationServer } from "../../src/auth-server/mod.ts";
+import { type AuthorizationServer, authorizationServer } from "../../src/auth-server/mod.ts";
 import {
   AS_ISSUER,
   claimsOf,
   JWT_BEARER,
   PLATFORM,
   RESOURCE,
+  type Signer,
   signer,
   TOKEN_ENDPOINT,
   tokenRequest,
@@ -145,5 +148,110 @@ describe("authorizationServer(): workload identity", () => {
     assert.equal(viaBasic.status, 401); // registered for client_secret_post
     const unauthenticated = await token({ grant_type: "client_credentials", client_id: "reporting-job" });
     assert.deepEqual([unauthenticated.status, unauthenticated.body.error], [401, "invalid_client"]);
+  });
+});
+
+describe("authorizationServer(): a workload JWT's lifetime and reuse", () => {
+  const REPORTS = "https://reports.example.com/mcp";
+  const CI = "https://token.actions.githubusercontent.com";
+  const CI_SUBJECT = "repo:acme/reports:ref:refs/heads/main";
+  const HOUR = 3600;
+  let ci: Signer;
+  let bounded: AuthorizationServer;
+  before(async () => {
+    ci = await signer("ci-1");
+    bounded = authorizationServer({
+      issuer: AS_ISSUER,
+      resources: { [RESOURCE]: { scopes: ["reports:write"] }, [REPORTS]: { scopes: ["reports:read"] } },
+      trustedIssuers: [
+        { issuer: PLATFORM, jwks: platform.jwks, accepts: ["workload"] }, // an hour, by default
+        { issuer: CI, jwks: ci.jwks, accepts: ["workload"], maxLifetimeSec: 3 * HOUR },
+      ],
+      clients: {
+        "reporting-job": {
+          workloads: [{ issuer: PLATFORM, subject: WORKLOAD_SUBJECT }, { issuer: CI, subject: CI_SUBJECT }],
+        },
+      },
+    });
+  });
+  /** A JWT issued now that lives `seconds` (`iat` or `exp` removed when `undefined`). */
+  const living = (seconds: number, overrides: Record<string, unknown> = {}) => {
+    const now = Math.floor(Date.now() / 1000);
+    return { iat: now, exp: now + seconds, jti: crypto.randomUUID(), ...overrides };
+  };
+  /** Redeems a workload's JWT as the grant, and as the client assertion of a client-credentials grant. */
+  async function redeemBothWays(jwt: string, resource = RESOURCE) {
+    const ask = async (params: Record<string, string>) => {
+      const response = await bounded.fetch(tokenRequest({ client_id: "reporting-job", resource, ...params }));
+      return { status: response.status, body: await response.json() as Record<string, string> };
+    };
+    return [
+      await ask({ grant_type: JWT_BEARER, assertion: jwt }),
+      await ask({ grant_type: "client_credentials", client_assertion_type: CLIENT_ASSERTION, client_assertion: jwt }),
+    ];
+  }
+  /** Asserts both ways refused: `invalid_grant` as the grant, `invalid_client` as the client's assertion. */
+  async function refusedBothWays(jwt: string, reason: RegExp): Promise<void> {
+    const [grant, assertion] = await redeemBothWays(jwt);
+    assert.deepEqual([grant.status, grant.body.error], [400, "invalid_grant"], JSON.stringify(grant.body));
+    assert.deepEqual([assertion.status, assertion.body.error], [401, "invalid_client"], JSON.stringify(assertion.body));
+    assert.match(grant.body.error_description, reason);
+    assert.match(assertion.body.error_description, reason);
+  }
+
+  it("refuses by default a JWT living two hours or a year, or without exp or iat, naming the bound", async () => {
+    const bound = /at most 3600 s \(trustedIssuers\[0\]\.maxLifetimeSec sets it\)/;
+    for (const seconds of [2 * HOUR, 365 * 24 * HOUR]) {
+      await refusedBothWays(await workloadJwt(platform, living(seconds)), new RegExp(`lives ${seconds} s`));
+      await refusedBothWays(await workloadJwt(platform, living(seconds)), bound);
+    }
+    await refusedBothWays(await workloadJwt(platform, living(600, { exp: undefined })), /has no exp/);
+    // Without iat only what is left of its life could be bounded: a year-long token kept until its last hour.
+    await refusedBothWays(await workloadJwt(platform, living(600, { iat: undefined })), /has no iat/);
+    for (const answer of await redeemBothWays(await workloadJwt(platform, living(HOUR)))) {
+      assert.equal(answer.status, 200, JSON.stringify(answer.body)); // exactly the bound
+    }
+  });
+
+  it("takes a JWT within its issuer's raised bound, and still refuses one beyond it", async () => {
+    const fromCi = (seconds: number) => workloadJwt(ci, { iss: CI, sub: CI_SUBJECT, ...living(seconds) });
+    for (const answer of await redeemBothWays(await fromCi(2 * HOUR))) {
+      assert.equal(answer.status, 200, JSON.stringify(answer.body));
+      assert.equal(claimsOf(answer.body.access_token).sub, CI_SUBJECT);
+    }
+    await refusedBothWays(
+      await fromCi(365 * 24 * HOUR),
+      /at most 10800 s \(trustedIssuers\[1\]\.maxLifetimeSec sets it\)/,
+    );
+  });
+
+  it("takes the same JWT again until it expires, for several resources: a workload's JWT is not used up", async () => {
+    // The policy (workload.ts): platforms hand one token to every request of its life, a workload asks one access
+    // token per resource, so the JWT is reused, its jti notwithstanding; its audience and lifetime bound it.
+    const jwt = await workloadJwt(platform, living(HOUR / 2));
+    const issued = new Set<string>();
+    for (const resource of [RESOURCE, REPORTS, RESOURCE]) {
+      for (const answer of await redeemBothWays(jwt, resource)) {
+        assert.equal(answer.status, 200, JSON.stringify(answer.body));
+        assert.equal(claimsOf(answer.body.access_token).aud, resource);
+        issued.add(answer.body.access_token);
+      }
+    }
+    assert.equal(issued.size, 6, "a new access token each time");
+  });
+
+  it("refuses a maxLifetimeSec that is not a number of seconds above 0, at most a day", () => {
+    for (const maxLifetimeSec of [0, -1, Number.NaN, 24 * HOUR + 1]) {
+      assert.throws(
+        () =>
+          authorizationServer({
+            issuer: AS_ISSUER,
+            resources: { [RESOURCE]: { scopes: [] } },
+            trustedIssuers: [{ issuer: PLATFORM, jwks: platform.jwks, accepts: ["workload"], maxLifetimeSec }],
+            clients: {},
+          }),
+        /trustedIssuers\[0\]\.maxLifetimeSec/,
+      );
+    }
   });
 });
