@@ -14,6 +14,8 @@ import { calculateJwkThumbprint, decodeJwt, decodeProtectedHeader, type JWK } fr
 import { createClient } from "../../src/client/mod.ts";
 import { enterpriseAuth, workloadIdentity } from "../../src/client/oauth/mod.ts";
 import type { ClientAuth } from "../../src/client/http.ts";
+import { isAuthorizationFailure } from "../../src/client/errors.ts";
+import { McpliteError } from "../../src/errors/mod.ts";
 import { type AuthServerStack, DESKTOP, REPORTER, startAuthServerStack } from "../helpers/auth-server-stack.ts";
 import { IDP_CLIENT_ID } from "../helpers/enterprise-idp.ts";
 import { node22, NODE22_MISSING } from "../helpers/node22.ts";
@@ -97,6 +99,34 @@ describe("enterpriseAuth() → the IdP's ID-JAG → our authorization server →
     const asBearer = await callWith({ authorization: `Bearer ${call.token}` });
     await asBearer.body?.cancel();
     assert.equal(asBearer.status, 401, "a bound token presented as a bearer token (RFC 9449 §7.2)");
+  });
+});
+
+describe("a refusal of our authorization server reaches the caller as it answered (RFC 6749 §5.2)", () => {
+  it("a wrong client secret: invalid_client and its description, not the Basic challenge beside them", async () => {
+    // The secret went in `Authorization: Basic`, so the refusal carries `WWW-Authenticate: Basic` (§5.2) too.
+    const auth = enterpriseAuth({
+      idp: { tokenEndpoint: stack.idp.tokenEndpoint, clientId: IDP_CLIENT_ID },
+      idToken: () => stack.idp.idToken("ada"),
+      clientId: DESKTOP.id,
+      clientSecret: "not the desktop's secret",
+    });
+    await assert.rejects(whoami(auth, "mcp-lite"), (error: unknown) => {
+      assert.ok(error instanceof McpliteError && isAuthorizationFailure(error), String(error));
+      assert.equal(error.message, "The token request failed: invalid_client (the client secret is wrong)");
+      assert.deepEqual(error.data, { error: "invalid_client", error_description: "the client secret is wrong" });
+      return true;
+    });
+  });
+
+  it("a grant it refuses: the error code and description, as answered in the body", async () => {
+    const auth = workloadIdentity({ clientId: REPORTER.id, token: () => "not-a-jwt" });
+    await assert.rejects(whoami(auth, "mcp-lite"), (error: unknown) => {
+      assert.ok(error instanceof McpliteError && isAuthorizationFailure(error), String(error));
+      assert.match(error.message, /^The token request failed: invalid_grant \(.+\)$/);
+      assert.equal((error.data as { error: string }).error, "invalid_grant");
+      return true;
+    });
   });
 });
 

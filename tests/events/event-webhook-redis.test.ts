@@ -1,6 +1,7 @@
 /**
  * `eventWebhook({ store })` on two receivers (two instances) sharing one Redis (`redisResultStore()`): a delivery
- * sent to both at once, and again later, runs `onEvent` once in all; a failed one (503) runs again on its retry.
+ * sent to both at once, and again later, runs `onEvent` once in all; a failed one (503) runs again on its retry; a
+ * captured one replayed under other `X-MCP-Subscription-Id`s, to either instance, runs nothing more.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
@@ -26,8 +27,7 @@ after(async () => {
   await server?.stop();
 });
 
-function delivery(eventId: string): Request {
-  const at = new Date();
+function delivery(eventId: string, subscription = "sub_a", at = new Date()): Request {
   const body = JSON.stringify({ eventId, name: "order.shipped", timestamp: at.toISOString(), data: { orderId: "o1" } });
   return new Request("http://127.0.0.1/hook", {
     method: "POST",
@@ -36,7 +36,7 @@ function delivery(eventId: string): Request {
       "webhook-id": eventId,
       "webhook-timestamp": String(Math.floor(at.getTime() / 1000)),
       "webhook-signature": new Webhook(SECRET).sign(eventId, at, body),
-      "x-mcp-subscription-id": "sub_a",
+      "x-mcp-subscription-id": subscription,
     },
     body,
   });
@@ -68,5 +68,13 @@ describe("eventWebhook() with a store shared by instances (Redis)", { skip: REDI
     assert.equal((await receivers.at(-1)!(delivery("evt_fail"))).status, 204);
     assert.equal((await receivers[0](delivery("evt_fail"))).status, 204);
     assert.equal(ran.filter((r) => r.endsWith(":evt_fail")).length, 1, ran.join());
+
+    // The subscription id is a header the signature does not cover: a replay under another one is the same delivery.
+    const at = new Date();
+    assert.equal((await receivers[0](delivery("evt_2", "sub_a", at))).status, 204);
+    for (const [i, receive] of receivers.entries()) {
+      assert.equal((await receive(delivery("evt_2", `sub_replayed_${i}`, at))).status, 204);
+    }
+    assert.equal(ran.filter((r) => r.endsWith(":evt_2")).length, 1, ran.join());
   });
 });

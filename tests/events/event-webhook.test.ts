@@ -102,12 +102,58 @@ describe("eventWebhook()", () => {
     assert.equal(events.length, 1);
   });
 
-  it("drops a duplicate webhook-id (204, onEvent once), per subscription", async () => {
+  it("drops a duplicate webhook-id (204, onEvent once)", async () => {
     const { receive, events } = collecting();
     assert.equal((await receive(delivery())).status, 204);
     assert.equal((await receive(delivery())).status, 204);
-    // ChatGPT's profile: one occurrence, two subscriptions, one webhook-id (the eventId): both run.
-    assert.equal((await receive(delivery({ subscription: "sub_b" }))).status, 204);
+    assert.equal(events.length, 1);
+  });
+
+  it("runs onEvent once for a captured delivery replayed with any other X-MCP-Subscription-Id (one secret)", async () => {
+    // The header is outside what Standard Webhooks signs (webhook-id, webhook-timestamp, body): a replay within the
+    // five minutes' tolerance carries the same signature under whatever subscription id the sender writes.
+    const at = new Date();
+    const store = createMemoryResultStore();
+    for (const options of [{}, { store }]) {
+      const { receive, events } = collecting(options);
+      assert.equal((await receive(delivery({ at }))).status, 204);
+      for (const subscription of ["sub_b", "sub_a ", "SUB_A", "sub_a.evt_1", crypto.randomUUID()]) {
+        assert.equal((await receive(delivery({ at, subscription }))).status, 204, subscription);
+      }
+      assert.deepEqual(events.map((e) => (e as { subscriptionId: string }).subscriptionId), ["sub_a"]);
+    }
+  });
+
+  it("runs onEvent once for a replay under another subscription that secretFor gives the same secret", async () => {
+    const at = new Date();
+    const { receive, events } = collecting({ secret: undefined, secretFor: () => SECRET });
+    assert.equal((await receive(delivery({ at }))).status, 204);
+    assert.equal((await receive(delivery({ at, subscription: "sub_b" }))).status, 204);
+    assert.equal(events.length, 1);
+  });
+
+  it("proves the subscription with a secret of its own (secretFor): each runs, a replay under another is 401", async () => {
+    const at = new Date();
+    const { receive, events } = collecting({
+      secret: undefined,
+      secretFor: (id) => id === "sub_a" ? SECRET : id === "sub_b" ? OTHER : undefined,
+    });
+    // ChatGPT's profile: one occurrence to two subscriptions, one webhook-id (the eventId), each signed with its own.
+    assert.equal((await receive(delivery({ at }))).status, 204);
+    assert.equal((await receive(delivery({ at, subscription: "sub_b", secrets: [OTHER] }))).status, 204);
+    assert.equal((await receive(delivery({ at, subscription: "sub_b" }))).status, 401); // sub_a's, replayed
+    assert.deepEqual(events.map((e) => (e as { subscriptionId: string }).subscriptionId), ["sub_a", "sub_b"]);
+  });
+
+  it("proves the subscription by SEP-3415's signed webhook-id: each runs, a mismatching header is 400", async () => {
+    const at = new Date();
+    const { receive, events } = collecting();
+    const body = JSON.stringify({ eventId: "evt_1", name: "n", timestamp: at.toISOString(), data: {} });
+    const sep = (subscription: string, id = `${subscription}.evt_1`) => delivery({ at, body, id, subscription });
+    assert.equal((await receive(sep("sub_a"))).status, 204);
+    assert.equal((await receive(sep("sub_b"))).status, 204); // the same occurrence, another subscription
+    assert.equal((await receive(sep("sub_c", "sub_a.evt_1"))).status, 400);
+    assert.equal((await receive(sep("sub_a", "sub_a.evt_1"))).status, 204); // a duplicate, dropped
     assert.deepEqual(events.map((e) => (e as { subscriptionId: string }).subscriptionId), ["sub_a", "sub_b"]);
   });
 

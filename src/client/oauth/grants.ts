@@ -9,6 +9,7 @@ import { DEFAULT_MAX_RESPONSE_BYTES, readBoundedText } from "../response-bound.t
 import * as o4w from "oauth4webapi";
 import { authorizationError } from "../errors.ts";
 import { messageOf } from "../http.ts";
+import { isObject } from "../../internal/is-object.ts";
 import { authorizationFailure, type DiscoveryHttp, requestOptions } from "./discovery.ts";
 import type { StoredClient } from "./token-store.ts";
 import type { ClientCredentialsOptions, OAuthOptions } from "./oauth-options.ts";
@@ -237,8 +238,9 @@ export function tokenOptions(
 
 /**
  * Runs a token request; an authorization server's `use_dpop_nonce` error is answered once with the
- * nonce it sent (RFC 9449 §8), which the DPoP handle has kept. A refusal becomes an `unauthenticated` `McpliteError`; an
- * authorization server that cannot be reached, a `transport` error.
+ * nonce it sent (RFC 9449 §8), which the DPoP handle has kept. A refusal becomes an `unauthenticated` `McpliteError`
+ * that says the server's error (RFC 6749 §5.2: `error` and `error_description`, also its `data`); an authorization
+ * server that cannot be reached, a `transport` error.
  *
  * @param run Sends the request and processes the response.
  * @returns The token response.
@@ -249,9 +251,44 @@ export async function tokenRequest(run: () => Promise<o4w.TokenEndpointResponse>
       return await run();
     } catch (error) {
       if (!retried && o4w.isDPoPNonceError(error)) continue;
-      throw authorizationFailure("The token request failed", error);
+      const answered = await oauthErrorOf(error);
+      if (answered === undefined) throw authorizationFailure("The token request failed", error);
+      const { error: code, error_description: description } = answered;
+      const said = description === undefined ? code : `${code} (${description})`;
+      throw authorizationError(`The token request failed: ${said}`, { cause: error, data: answered });
     }
   }
+}
+
+/** An authorization server's error response (RFC 6749 §5.2). */
+interface OAuthErrorResponse {
+  readonly error: string;
+  readonly error_description?: string;
+}
+
+/**
+ * The error response in what oauth4webapi threw: a `ResponseBodyError` has read it; a refusal with a
+ * `WWW-Authenticate` challenge (401 `invalid_client` after `client_secret_basic`, which §5.2 requires to carry one)
+ * is thrown before its body is read, so the body is read here (bounded), else the challenge's own `error`.
+ */
+async function oauthErrorOf(error: unknown): Promise<OAuthErrorResponse | undefined> {
+  if (error instanceof o4w.ResponseBodyError) return errorResponse(error.error, error.error_description);
+  if (!(error instanceof o4w.WWWAuthenticateChallengeError)) return undefined;
+  try {
+    const body: unknown = JSON.parse(await readBoundedText(error.response, DEFAULT_MAX_RESPONSE_BYTES));
+    const found = isObject(body) ? errorResponse(body.error, body.error_description) : undefined;
+    if (found !== undefined) return found;
+  } catch {
+    // not JSON, or unreadable: the challenge may say it
+  }
+  const { parameters } = error.cause[0] ?? { parameters: {} };
+  return errorResponse(parameters.error, parameters.error_description);
+}
+
+/** The §5.2 fields, when `error` is a string. */
+function errorResponse(error: unknown, description: unknown): OAuthErrorResponse | undefined {
+  if (typeof error !== "string" || error === "") return undefined;
+  return typeof description === "string" && description !== "" ? { error, error_description: description } : { error };
 }
 
 /**

@@ -2,12 +2,14 @@
  * `eventWebhook()`: the receiver of MCP Events' webhook deliveries (ChatGPT's profile and SEP-3415) as a fetch
  * handler, for `serve()`, `nodeHandler()`, Workers, `Deno.serve` and `Bun.serve`. It reads at most 256 KiB, checks
  * the Standard Webhooks signature and timestamp, answers the verification challenge, runs `onEvent` once per
- * delivery (a duplicate `webhook-id` is dropped) and tells the server to retry (503) when it throws.
+ * signed delivery (a duplicate `webhook-id` is dropped, whatever `X-MCP-Subscription-Id` says) and tells the server
+ * to retry (503) when it throws.
  *
  * @module
  */
 import { Webhook } from "standardwebhooks";
 import { isObject } from "../../internal/is-object.ts";
+import { sha256Hex } from "../../internal/sha256.ts";
 import type { ResultStore } from "../../jobs/result-store.ts";
 import { ProtocolError } from "../../errors/error.ts";
 import { type BodyLimits, readBody } from "../../server/read-body.ts";
@@ -23,6 +25,14 @@ const BODY_LIMITS: BodyLimits = { maxBodyBytes: MAX_BODY_BYTES, bodyTimeoutMs: 1
 /**
  * An event as `onEvent` receives it (one delivery's JSON body): for `eventWebhook<typeof server>`, a union
  * discriminated by `name` whose `data` is that event's payload; otherwise any name and an unknown payload.
+ *
+ * Everything here is signed (Standard Webhooks signs the body with `webhook-id` and `webhook-timestamp`); the body
+ * names no subscription (SEP-3415, ChatGPT's MCP Events). The `subscriptionId` beside it comes from the unsigned
+ * `X-MCP-Subscription-Id` header and proves only what the key proves: with `secretFor` giving each subscription a
+ * secret of its own, it is proven (the key that verified was chosen by it); on SEP-3415's profile, too (the signed
+ * `webhook-id` is `<subscriptionId>.<eventId>`, and a header that disagrees is refused, 400); with one `secret` for
+ * several subscriptions on ChatGPT's profile, it is a routing hint, not proof, and an occurrence that matched several
+ * of them runs `onEvent` once, under the first id to arrive (its copies are signed alike: a replay under another id).
  *
  * @typeParam S The server type (`typeof server`), or a description `{ events: { [name]: { payload: … } } }`.
  */
@@ -77,21 +87,32 @@ export type ReceivedEvent<S = unknown> = (unknown extends S ? { [name: string]: 
  * @typeParam S The server type (`typeof server`), which types `onEvent`'s events.
  */
 export interface EventWebhookOptions<S = unknown> {
-  /** The subscription's secret (`whsec_…`, the one given to `client.events.subscribe()`). */
+  /**
+   * The subscription's secret (`whsec_…`, the one given to `client.events.subscribe()`). Several subscriptions may
+   * share it; then the subscription id is not proven, and a delivery runs once whatever id it arrives under.
+   */
   secret?: string;
   /** Several secrets, any of which may sign (rotation: the old and the new, for the grace period). */
   secrets?: readonly string[];
-  /** The secret(s) of a subscription, looked up by its id (`X-MCP-Subscription-Id`); none known: refused (401). */
+  /**
+   * The secret(s) of a subscription, looked up by its id (`X-MCP-Subscription-Id`); none known: refused (401). A
+   * secret of each subscription's own proves its id; subscriptions given the same secrets are one, for duplicates.
+   */
   secretFor?: (
     subscriptionId: string,
   ) => string | readonly string[] | undefined | Promise<string | readonly string[] | undefined>;
   /**
-   * Runs once per delivery, then the receiver answers 204; when it throws (or rejects), 503, so that the server
-   * retries (the same `webhook-id`, which runs it again). Resolve once the event is safely taken.
+   * Runs once per signed delivery (its `webhook-id`, under the key that verified it), then the receiver answers 204;
+   * when it throws (or rejects), 503, so that the server retries (the same `webhook-id`, which runs it again).
+   * Resolve once the event is safely taken.
    */
   onEvent: (
     delivery: {
-      /** The subscription it was delivered for (`X-MCP-Subscription-Id`). */
+      /**
+       * The subscription it was delivered for (`X-MCP-Subscription-Id`, which the signature does not cover): proven
+       * with `secretFor` (a secret per subscription) or SEP-3415's `webhook-id`; with a shared secret, a hint
+       * ({@link ReceivedEvent}).
+       */
       readonly subscriptionId: string;
       /** The Standard Webhooks message id: the same on every attempt of one delivery. */
       readonly webhookId: string;
@@ -100,7 +121,11 @@ export interface EventWebhookOptions<S = unknown> {
   /** A signed `gap` control (SEP-3415): occurrences were lost before `cursor`. */
   onGap?: (
     delivery: {
-      /** The subscription it was delivered for (`X-MCP-Subscription-Id`). */
+      /**
+       * The subscription it was delivered for (`X-MCP-Subscription-Id`, which the signature does not cover): proven
+       * with `secretFor` (a secret per subscription) or SEP-3415's `webhook-id`; with a shared secret, a hint
+       * ({@link ReceivedEvent}).
+       */
       readonly subscriptionId: string;
       /** The Standard Webhooks message id: the same on every attempt of one delivery. */
       readonly webhookId: string;
@@ -109,7 +134,11 @@ export interface EventWebhookOptions<S = unknown> {
   /** A signed `terminated` control (SEP-3415): the server ended the subscription, for the reason in `error`. */
   onTerminated?: (
     delivery: {
-      /** The subscription it was delivered for (`X-MCP-Subscription-Id`). */
+      /**
+       * The subscription it was delivered for (`X-MCP-Subscription-Id`, which the signature does not cover): proven
+       * with `secretFor` (a secret per subscription) or SEP-3415's `webhook-id`; with a shared secret, a hint
+       * ({@link ReceivedEvent}).
+       */
       readonly subscriptionId: string;
       /** The Standard Webhooks message id: the same on every attempt of one delivery. */
       readonly webhookId: string;
@@ -131,7 +160,8 @@ export interface EventWebhookOptions<S = unknown> {
 /**
  * Creates the receiver of MCP Events' webhook deliveries: a fetch handler `(request) => Promise<Response>`. It
  * accepts a POST of JSON (405, 415), at most 256 KiB (413) arriving within 10 s (408), signed per Standard Webhooks
- * by a known secret within five minutes (401); answers the verification challenge (`{ challenge }`); drops a duplicate `webhook-id` (204);
+ * by a known secret within five minutes (401); answers the verification challenge (`{ challenge }`); drops a duplicate
+ * `webhook-id` (204), under any `X-MCP-Subscription-Id` unless `secretFor` proves it (see {@link ReceivedEvent});
  * runs `onGap`, `onTerminated` or `onEvent` and answers 204, or 503 when it throws (the server retries).
  *
  * @typeParam S The server type (`eventWebhook<typeof server>`): `onEvent`'s events are a union by `name`.
@@ -194,8 +224,16 @@ export function eventWebhook<S = unknown>(options: EventWebhookOptions<S>): (req
       "webhook-signature": h.get("webhook-signature") ?? "",
     };
     let body: unknown;
+    // The duplicate check's scope: what the verifying key proves. The receiver's own secrets prove no subscription
+    // (one scope); `secretFor`'s prove the subscriptions they were given for (one scope per secret list).
+    let scope = "";
     try {
-      const keys = signers.length > 0 ? signers : (await secretsOf(options.secretFor!, subscriptionId)).map(signer);
+      let keys = signers;
+      if (keys.length === 0) {
+        const secrets = await secretsOf(options.secretFor!, subscriptionId);
+        keys = secrets.map(signer);
+        scope = await fingerprint(secrets);
+      }
       body = verified(keys, text, signed);
     } catch (error) {
       if (error instanceof Unsigned) return new Response(null, { status: 401 });
@@ -211,7 +249,9 @@ export function eventWebhook<S = unknown>(options: EventWebhookOptions<S>): (req
     if (subscriptionId === "" || !wellFormed(body, webhookId, subscriptionId)) {
       return new Response(null, { status: 400 });
     }
-    const key = `${subscriptionId} ${webhookId}`;
+    // Standard Webhooks §Verifying: the signature covers webhook-id, webhook-timestamp and the body, not
+    // X-MCP-Subscription-Id; a delivery is its signed webhook-id within its key's scope, whatever that header says.
+    const key = `${scope} ${webhookId}`;
     try {
       if (!await seen.claim(key)) return new Response(null, { status: 204 });
     } catch (error) {
@@ -252,6 +292,14 @@ async function secretsOf(
   const list = found === undefined ? [] : typeof found === "string" ? [found] : [...found];
   if (list.length === 0) throw new Unsigned();
   return list;
+}
+
+/**
+ * A short name of a secret list (SHA-256, 128 bits), to scope the ids a store keeps without writing the secrets.
+ * Two subscriptions given the same secrets are one scope: a delivery signed for one is a duplicate for the other.
+ */
+async function fingerprint(secrets: readonly string[]): Promise<string> {
+  return (await sha256Hex(new TextEncoder().encode([...secrets].sort().join(" ")))).slice(0, 32);
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
- * The deliveries a webhook receiver has taken, by subscription and `webhook-id` (Standard Webhooks §Idempotency: a
- * message id is the same on every attempt), so that a retried or duplicated delivery runs `onEvent` once. In memory
- * (the newest `size` ids, a bounded LRU) or in a shared store with the ResultStore contract, across instances.
+ * The deliveries a webhook receiver has taken, by signed `webhook-id` within the verifying key's scope (Standard
+ * Webhooks §Idempotency: a message id is the same on every attempt), so that a retried, duplicated or replayed
+ * delivery runs `onEvent` once. In memory (the newest `size` ids, a bounded LRU) or in a shared store with the
+ * ResultStore contract, across instances.
  *
  * @module
  */
