@@ -17,9 +17,6 @@ import { describeResultStore } from "../helpers/result-store-conformance.ts";
 
 if (POSTGRES_MISSING) console.error(`postgres: skipped: ${POSTGRES_MISSING}`);
 
-/** The most a wait for PostgreSQL to have done something may take on a loaded machine (a bound, not a measure). */
-const LOADED_MS = 60_000;
-
 let server: PostgresServer | undefined;
 let pool: pg.Pool | undefined;
 let shared: ResultStore | undefined;
@@ -70,7 +67,7 @@ describe("postgresResultStore", { skip: POSTGRES_MISSING }, () => {
       server!.resume();
     }
     let read: unknown;
-    await waitFor(async () => (read = await store.get("a").catch(() => undefined)) !== undefined, LOADED_MS);
+    await waitFor(async () => (read = await store.get("a").catch(() => undefined)) !== undefined);
     assert.deepEqual(read, entry);
   });
 
@@ -84,7 +81,7 @@ describe("postgresResultStore", { skip: POSTGRES_MISSING }, () => {
     assert.deepEqual([await exists(`${table}_sets`), await exists(`${table}_members`)], [true, true]);
     // A new store sweeps at its first add, once: nothing adds again while the test waits for the rows to go.
     await postgresResultStore(pool!, { table }).addMember!("kept", "m", 60_000);
-    await waitFor(async () => await rowsOf(table, "gone") === 0, LOADED_MS);
+    await waitFor(async () => await rowsOf(table, "gone") === 0);
     assert.deepEqual(await store.members!("kept"), ["m"]);
   });
 
@@ -103,16 +100,16 @@ describe("postgresResultStore", { skip: POSTGRES_MISSING }, () => {
       await holder.query(`BEGIN; SELECT 1 FROM ${members} WHERE id = 'gone' FOR UPDATE`);
       const store = postgresResultStore(pool!, { table });
       const renewed = store.addMember!("gone", "m", 60_000);
-      await waitFor(async () => await waitingOnLock(`INSERT INTO ${sets}`), LOADED_MS);
+      await waitFor(async () => await waitingOnLock(`INSERT INTO ${sets}`));
       // A new store's first add sweeps; the sweep waits for the set the add renewed.
       await postgresResultStore(pool!, { table }).addMember!("kept", "m", 60_000);
-      await waitFor(async () => await waitingOnLock(`DELETE FROM ${sets}`), LOADED_MS);
+      await waitFor(async () => await waitingOnLock(`DELETE FROM ${sets}`));
       await holder.query("COMMIT");
       await renewed;
     } finally {
       holder.release();
     }
-    await waitFor(async () => !await running(`DELETE FROM ${sets}`), LOADED_MS);
+    await waitFor(async () => !await running(`DELETE FROM ${sets}`));
     assert.deepEqual(await postgresResultStore(pool!, { table }).members!("gone"), ["m"], "the renewed set");
     assert.equal(await rowsOf(table, "gone"), 2, "the set and its member, which a later sweep deletes together");
   });
@@ -130,12 +127,12 @@ describe("postgresResultStore", { skip: POSTGRES_MISSING }, () => {
     try {
       await holder.query(`BEGIN; UPDATE ${table} SET expires_at = now() + interval '1 minute' WHERE id = 'x'`);
       await store.set("y", { status: "working" }, 60_000); // the store's first write sweeps
-      await waitFor(async () => await waitingOnLock(`DELETE FROM ${table}`), LOADED_MS);
+      await waitFor(async () => await waitingOnLock(`DELETE FROM ${table}`));
       await holder.query("COMMIT");
     } finally {
       holder.release();
     }
-    await waitFor(async () => !await running(`DELETE FROM ${table}`), LOADED_MS);
+    await waitFor(async () => !await running(`DELETE FROM ${table}`));
     assert.deepEqual(await store.get("x"), entry);
   });
 });

@@ -11,6 +11,7 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { describe, it } from "node:test";
+import { LOADED_MS } from "../helpers/long-running.ts";
 import { ROOT } from "../helpers/process.ts";
 import { runtimeCommand } from "../helpers/stdio.ts";
 import { call } from "../websocket/fixture.ts";
@@ -32,7 +33,7 @@ const BURST = 16;
  * The most any one step may take on a loaded machine (a bound, not a measure): a step is the server starting, or
  * the host reading up to 64 MiB (20 s failed once in CI, at a sixth of a core).
  */
-const STEP_MS = 60_000;
+const STEP_MS = LOADED_MS;
 
 /** The memory server over stdio, the calls it started, and the ids of the answers its host read. */
 function stdioServer() {

@@ -251,12 +251,12 @@ describe("the direct Connect unary path", () => {
         answer(request(CALL, { ...json({ name: "slow", arguments: { ms: 30_000 } }), signal: abort.signal }))!,
       );
     const both = Promise.all([call(p.direct).then(seen), call(p.connect).then(seen)]);
-    await waitFor(() => slowProbe.started === started + 2, 10_000);
+    await waitFor(() => slowProbe.started === started + 2);
     abort.abort();
     const [direct, connect] = await both;
     assert.deepEqual(direct, connect);
     assert.equal((direct.body as { code: string }).code, "canceled");
-    await waitFor(() => slowProbe.aborted >= aborted + 2, 10_000);
+    await waitFor(() => slowProbe.aborted >= aborted + 2);
     assert.equal(slowProbe.aborted, aborted + 2);
   });
 
