@@ -13,6 +13,9 @@ const TABLE_NAME = /^([a-z_][a-z0-9_]*\.)?[a-z_][a-z0-9_]*$/;
 /** How often, at most, a store deletes rows that expired (reads never see them): once a minute. */
 const SWEEP_EVERY_MS = 60_000;
 
+/** What makes a statement sent after it, in the same simple query, run on one snapshot. */
+const ONE_SNAPSHOT = "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ;";
+
 const utf8 = new TextEncoder();
 
 /**
@@ -107,14 +110,19 @@ export function postgresResultStore(
       what().catch(() => sweptAt = 0);
     };
   };
+  // Each sweep runs on one snapshot (REPEATABLE READ, one simple query: an implicit transaction). Under READ
+  // COMMITTED, a row a write renews while the sweep waits for its lock would be deleted anyway (the rows chosen
+  // as expired are not read again), and a set's members added by that write, which the sweep's snapshot does not
+  // hold, would outlive it, unread and never swept. On one snapshot the sweep fails instead ("could not serialize
+  // access", PostgreSQL 15 §13.2.2), deleting nothing, and the next write sweeps again.
   const sweep = sweeper(() => {
     const expired = `SELECT id FROM ${table} WHERE expires_at < clock_timestamp() LIMIT 1000`;
-    return query(`DELETE FROM ${table} WHERE id IN (${expired})`, []);
+    return query(`${ONE_SNAPSHOT} DELETE FROM ${table} WHERE id IN (${expired})`, []);
   });
   const sweepSets = sweeper(() => {
     const expired = `SELECT id FROM ${sets} WHERE expires_at < clock_timestamp() LIMIT 1000`;
     return setQuery(
-      `WITH gone AS (DELETE FROM ${sets} WHERE id IN (${expired}) RETURNING id) ` +
+      `${ONE_SNAPSHOT} WITH gone AS (DELETE FROM ${sets} WHERE id IN (${expired}) RETURNING id) ` +
         `DELETE FROM ${members} WHERE id IN (SELECT id FROM gone)`,
       [],
     );

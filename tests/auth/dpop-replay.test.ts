@@ -21,6 +21,7 @@ import { denoKvResultStore } from "../../src/deno-kv/mod.ts";
 import { BASE, post, toolsCall } from "../helpers/request.ts";
 import { dpopHeaders, dpopIssuer, dpopKey, ISSUER, withNonce, youngMemoryNonce } from "../helpers/dpop.ts";
 import { REDIS_MISSING, startRedis } from "../helpers/redis-server.ts";
+import { waitFor } from "../helpers/long-running.ts";
 
 const issuer = await dpopIssuer();
 const key = await dpopKey();
@@ -58,15 +59,6 @@ async function assertSharedReplays(a: Instance, b: Instance): Promise<void> {
   await replayed.body?.cancel();
   assert.equal((await call(b, await proof())).status, 200);
   assert.equal((await call(a, await proof())).status, 200);
-}
-
-/** Polls `ready` every 100 ms until it holds, failing after `ms`. */
-async function waitFor(ready: () => Promise<boolean>, ms: number): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await ready())) {
-    if (Date.now() > deadline) throw new Error(`not ready after ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 if (REDIS_MISSING) console.error(`redis: skipped: ${REDIS_MISSING}`);
@@ -138,7 +130,7 @@ describe("DPoP replays across instances", () => {
       }
       await redis.kill();
       redis = await startRedis({ port }); // empty: no persistence
-      await waitFor(() => Promise.resolve(clients.every((client) => client.isReady)), 10_000);
+      await waitFor(() => clients.every((client) => client.isReady));
       let accepted = 0;
       let unavailable = 0;
       const reasons = new Set<string>();

@@ -2,14 +2,15 @@
  * codeMode() where a program needs more than one request: a destructive call confirmed by the user (accepted,
  * declined; the inner calls made before the question are not made again when the program runs again after the
  * answer; over MCP 2025's stream, the official v1 client asked mid-call), a program that outlives `promiseAfterMs`
- * answering with a promise redeemed later, and each inner call a span under the execute call's, with `otel()`. One
- * server, one sandbox load.
+ * answering with a promise redeemed later, and each inner call a span under the execute call's, with `otel()`. Two
+ * servers on one sandbox: one whose programs always answer (no promise within their time limit, however loaded the
+ * machine), one that promises a program still running at once.
  */
-import { after, before, describe, it } from "node:test";
+import { after, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client";
 import { type AnyTool, type CallOutcome, createServer, defineTool, serve, type Server } from "../../mod.ts";
-import { codeMode } from "../../src/code-mode/mod.ts";
+import { codeMode, quickjsExecutor } from "../../src/code-mode/mod.ts";
 import { createClient, type ElicitAnswer } from "../../src/client/mod.ts";
 import { otel } from "../../src/otel/mod.ts";
 import type { InputRequiredOutcome } from "../../src/binding.ts";
@@ -31,21 +32,27 @@ let release: (value: string) => void = () => {};
 const gate = () => new Promise<string>((resolve) => release = resolve);
 let opened = gate();
 
-const app = createServer({
-  name: "ops",
-  version: "1.0.0",
-  secret: SECRET,
-  codeMode: codeMode({ confirmDestructive: true, promiseAfterMs: 250, limits: { timeMs: 10_000 } }),
-})
-  .tool(defineTool("count").describe("Counts a visit").handle(() => ++counted))
-  .tool(
-    defineTool("purge").describe("Deletes every draft").annotations({ destructiveHint: true }).handle(() => {
-      purged++;
-      return "purged";
-    }),
-  )
-  .tool(defineTool("slow").describe("Waits for the test").handle(() => opened))
-  .use(otel()) as unknown as Server<Record<string, AnyTool>>;
+/** The test's server with `mode`: the three tools, and a span per call. */
+const opsServer = (mode: ReturnType<typeof codeMode>) =>
+  createServer({ name: "ops", version: "1.0.0", secret: SECRET, codeMode: mode })
+    .tool(defineTool("count").describe("Counts a visit").handle(() => ++counted))
+    .tool(
+      defineTool("purge").describe("Deletes every draft").annotations({ destructiveHint: true }).handle(() => {
+        purged++;
+        return "purged";
+      }),
+    )
+    .tool(defineTool("slow").describe("Waits for the test").handle(() => opened))
+    .use(otel()) as unknown as Server<Record<string, AnyTool>>;
+
+/** One sandbox for both servers, loaded by the first program. */
+const executor = quickjsExecutor();
+/** A program that ends answers, however loaded the machine: no promise within its time limit. */
+const app = opsServer(
+  codeMode({ executor, confirmDestructive: true, promiseAfterMs: 60_000, limits: { timeMs: 60_000 } }),
+);
+/** A program still running is promised at once: the one that waits for the test always is. */
+const promising = opsServer(codeMode({ executor, promiseAfterMs: 0, limits: { timeMs: 60_000 } }));
 
 const PROGRAM = `
   const before = await tools.count();
@@ -61,11 +68,6 @@ function asked(outcome: CallOutcome): InputRequiredOutcome {
 }
 
 describe("codeMode() over more than one request", () => {
-  before(async () => {
-    // The sandbox loads with the first program: then each answers well within promiseAfterMs.
-    assert.equal((await app.call("execute_code", { code: "return 1;" })).kind, "answer");
-  });
-
   it("asks before a destructive call; accepted, it runs once and the calls made before the question are not made again", async () => {
     counted = purged = 0;
     const first = asked(await app.call("execute_code", { code: PROGRAM }));
@@ -122,14 +124,18 @@ describe("codeMode() over more than one request", () => {
 
   it("answers a program still running after promiseAfterMs with a promise, redeemed once it ends", async () => {
     opened = gate();
-    const first = await app.call("execute_code", { code: 'const word = await tools.slow();\nreturn word + "!";' });
+    const code = 'const word = await tools.slow();\nreturn word + "!";';
+    const first = await promising.call("execute_code", { code });
     assert.equal(first.kind, "promise", JSON.stringify(first));
     const token = (first as { token: string }).token;
-    const pending = await app.call("redeem", { promise: token });
+    const pending = await promising.call("redeem", { promise: token });
     assert.equal(pending.kind, "promise");
     release("done");
     let outcome: CallOutcome = pending;
-    await waitFor(async () => (outcome = await app.call("redeem", { promise: token })).kind !== "promise", 5_000);
+    await waitFor(
+      async () => (outcome = await promising.call("redeem", { promise: token })).kind !== "promise",
+      60_000,
+    );
     const ended = outcome as CallOutcome;
     assert.equal(ended.kind, "answer", JSON.stringify(ended));
     assert.deepEqual(ended.kind === "answer" && ended.result.structuredContent, { result: "done!", logs: [] });

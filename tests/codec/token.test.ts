@@ -68,7 +68,7 @@ describe("createTokenCodec", () => {
 
   it("gives every token a fresh nonce", async () => {
     const codec = createTokenCodec({ secret: SECRET });
-    const input = { kind: "promise", scope: "t", state: 1, ttlMs: 1000 };
+    const input = { kind: "promise", scope: "t", state: 1, ttlMs: 60_000 };
     const [a, b] = [await codec.sign(input), await codec.sign(input)];
     assert.notEqual(a, b);
     assert.notEqual(
@@ -79,12 +79,13 @@ describe("createTokenCodec", () => {
 
   it("never gives two tokens the same nonce or IV, across many signs in flight at once", async () => {
     // A bound token awaits the caller's hash after drawing its randomness: 300 in flight outlast
-    // several draws from the CSPRNG, and each must keep the bytes it drew (NIST SP 800-38D §8.2).
+    // several draws from the CSPRNG, and each must keep the bytes it drew (NIST SP 800-38D §8.2). They live a
+    // minute: read one after the other on the real clock, at a sixth of a core, the last outlived a second.
     const codec = createTokenCodec({ secret: SECRET });
     const tokens = await Promise.all(
       Array.from(
         { length: 300 },
-        () => codec.sign({ kind: "promise", scope: "t", state: 1, ttlMs: 1000, caller: "u" }),
+        () => codec.sign({ kind: "promise", scope: "t", state: 1, ttlMs: 60_000, caller: "u" }),
       ),
     );
     const nonces = new Set<string>();
@@ -172,7 +173,7 @@ describe("createTokenCodec", () => {
 
   it("accepts an unbound token from any caller", async () => {
     const codec = createTokenCodec({ secret: SECRET });
-    const token = await codec.sign({ kind: "promise", scope: "t", state: null, ttlMs: 1000 });
+    const token = await codec.sign({ kind: "promise", scope: "t", state: null, ttlMs: 60_000 });
     assert.equal((await codec.verify(token, { kind: "promise", caller: "anyone" })).bound, false);
   });
 
@@ -280,8 +281,8 @@ describe("createTokenCodec", () => {
     const warnings: string[] = [];
     const a = createTokenCodec({ warn: (m) => warnings.push(m) });
     const b = createTokenCodec({ warn: () => {} });
-    const token = await a.sign({ kind: "promise", scope: "t", state: 1, ttlMs: 1000 });
-    await a.sign({ kind: "promise", scope: "t", state: 2, ttlMs: 1000 });
+    const token = await a.sign({ kind: "promise", scope: "t", state: 1, ttlMs: 60_000 });
+    await a.sign({ kind: "promise", scope: "t", state: 2, ttlMs: 60_000 });
     assert.equal((await b.verify(token, { kind: "promise" })).state, 1); // same process, same key
     assert.equal(warnings.length, 1);
     assert.match(warnings[0], /MCPLITE_SECRET/);
@@ -293,9 +294,9 @@ describe("createTokenCodec", () => {
     writeEnv("MCPLITE_SECRET", `${SECRET},${OTHER}`);
     try {
       const fromEnv = createTokenCodec();
-      const token = await createTokenCodec({ secret: OTHER }).sign({ kind: "k", scope: "t", state: 1, ttlMs: 1000 });
+      const token = await createTokenCodec({ secret: OTHER }).sign({ kind: "k", scope: "t", state: 1, ttlMs: 60_000 });
       assert.equal((await fromEnv.verify(token, { kind: "k" })).state, 1);
-      const signed = await fromEnv.sign({ kind: "k", scope: "t", state: 2, ttlMs: 1000 });
+      const signed = await fromEnv.sign({ kind: "k", scope: "t", state: 2, ttlMs: 60_000 });
       assert.equal((await createTokenCodec({ secret: SECRET }).verify(signed, { kind: "k" })).state, 2);
       writeEnv("MCPLITE_SECRET", "too short");
       assert.throws(() => createTokenCodec(), /MCPLITE_SECRET must be at least 32 bytes/);

@@ -14,21 +14,13 @@ import { memoryEventStore } from "./ai-sdk-store.ts";
 import { node22, NODE22_MISSING } from "../helpers/node22.ts";
 import { ONCE_PER_RUN } from "../helpers/once-per-run.ts";
 import { ROOT, run } from "../helpers/process.ts";
+import { waitFor } from "../helpers/long-running.ts";
 
 const shipped = defineEvent("order.shipped")
   .describe("An order left the warehouse")
   .input(v.object({ customerId: v.string() }))
   .payload(v.object({ orderId: v.string(), customerId: v.string() }))
   .match((input, payload) => input.customerId === payload.customerId);
-
-/** Resolves once `check()` holds, polling every 20 ms for at most `ms`. */
-async function until(check: () => boolean, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error("timed out");
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 describe("the AI SDK's MCP client and webhook receiver, against our server's events", () => {
   const store = memoryEventStore();
@@ -90,7 +82,7 @@ describe("the AI SDK's MCP client and webhook receiver, against our server's eve
         assert.equal(other.deliveries, 0, "another customer's order goes to nobody");
         const mine = await server.emit("order.shipped", { orderId: "o1", customerId: "c1" });
         assert.equal(mine.deliveries, 1);
-        await until(() => received.length > before);
+        await waitFor(() => received.length > before);
         const got = received[received.length - 1];
         assert.deepEqual(got, {
           id: subscribed.id,

@@ -13,6 +13,7 @@ import { createServer, serve } from "../../mod.ts";
 import type { Listener } from "../../src/types.ts";
 import { defineEvent } from "../../src/events/mod.ts";
 import { modernRequest } from "../helpers/request.ts";
+import { waitFor } from "../helpers/long-running.ts";
 
 const shipped = defineEvent("order.shipped")
   .describe("An order left the warehouse")
@@ -29,14 +30,6 @@ interface Hit {
 /** A `whsec_` secret of 32 random bytes, as the guide has the client make one. */
 function secret(): string {
   return `whsec_${btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))))}`;
-}
-
-async function until(check: () => boolean, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error("timed out");
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 describe("a ChatGPT-profile client (OpenAI's MCP Events guide) against our server", () => {
@@ -106,7 +99,7 @@ describe("a ChatGPT-profile client (OpenAI's MCP Events guide) against our serve
     assert.equal(again.result.id, result.id, "a refresh answers the same id");
 
     const emitted = await server.emit("order.shipped", { orderId: "o1", customerId: "c1" });
-    await until(() => hits.some((h) => h.body.includes(emitted.eventId)));
+    await waitFor(() => hits.some((h) => h.body.includes(emitted.eventId)));
     const delivery = hits.find((h) => h.body.includes(emitted.eventId))!;
     new Webhook(key).verify(delivery.body, delivery.headers);
     assert.equal(delivery.headers["webhook-id"], emitted.eventId);
@@ -174,7 +167,7 @@ describe("a ChatGPT-profile client (OpenAI's MCP Events guide) against our serve
     assert.match(result.id, /^sub_/);
     const first = await server.emit("order.shipped", { orderId: "o3", customerId: "c3" });
     assert.equal(first.deliveries, 1);
-    await until(() => hits.some((h) => h.path === "/gone" && h.body.includes(first.eventId)));
+    await waitFor(() => hits.some((h) => h.path === "/gone" && h.body.includes(first.eventId)));
     let ended = false;
     const end = Date.now() + 5_000;
     while (!ended && Date.now() < end) {

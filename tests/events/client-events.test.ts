@@ -14,6 +14,7 @@ import { ProtocolError } from "../../src/errors/mod.ts";
 import { defineEvent } from "../../src/events/mod.ts";
 import { eventWebhook } from "../../src/events/receiver/event-webhook.ts";
 import type { Listener } from "../../src/types.ts";
+import { LOADED_MS } from "../helpers/long-running.ts";
 
 const SECRET = `whsec_${btoa("0123456789abcdef0123456789abcdef")}`;
 const NEXT = `whsec_${btoa("fedcba9876543210fedcba9876543210")}`;
@@ -61,13 +62,13 @@ const WIRES = [
   ["MCP-lite", (url: string, o = {}) => createClient(url, { transport: "mcp-lite", ...o })],
 ] as const;
 
-/** Waits (at most 10 s) until `found` returns something, and returns it. */
+/** Waits (at most {@link LOADED_MS}) until `found` returns something, and returns it. */
 async function eventually<T>(found: () => T | undefined, what: string): Promise<T> {
-  const until = Date.now() + 10_000;
+  const until = Date.now() + LOADED_MS;
   for (;;) {
     const value = found();
     if (value !== undefined) return value;
-    if (Date.now() > until) throw new Error(`not within 10 s: ${what}`);
+    if (Date.now() > until) throw new Error(`not within ${LOADED_MS} ms: ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }

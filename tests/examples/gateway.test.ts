@@ -55,7 +55,7 @@ async function callsThroughTheGateway(command: string, args: string[]) {
   const gateway = await startServer(command, args, ROOT, { PORT: String(await freePort()) });
   try {
     // It prints the token in the lines after the one that says where it listens.
-    await waitFor("the token", () => /TOKEN=\S+/.test(gateway.output), 10_000);
+    await waitFor("the token", () => /TOKEN=\S+/.test(gateway.output));
     const token = /TOKEN=(\S+)/.exec(gateway.output)![1];
     const authorization = `Bearer ${token}`;
     assert.match(gateway.output, new RegExp(`curl -s ${gateway.origin}/mcp-lite/v1/calltools`));

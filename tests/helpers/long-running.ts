@@ -104,14 +104,17 @@ export function jobServer(options: Partial<ServerOptions> = {}, tools = createJo
   return { server, ...tools };
 }
 
+/** The longest a test waits for something that must come, on a loaded machine (a bound, not a measure). */
+export const LOADED_MS = 60_000;
+
 /**
- * Waits until `check()` holds, polling every few ms, failing after `timeoutMs` (15 s by default: a bound for
- * a loaded machine, not a measure).
+ * Waits until `check()` holds, polling every few ms, failing after `timeoutMs` with the check's source
+ * ({@link LOADED_MS} by default: CI runs each test at about a sixth of a core).
  */
-export async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = 15_000): Promise<void> {
+export async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = LOADED_MS): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
-    if (Date.now() > deadline) throw new Error("waitFor: timed out");
+    if (Date.now() > deadline) throw new Error(`waitFor: not within ${timeoutMs} ms: ${String(check).slice(0, 300)}`);
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
 }

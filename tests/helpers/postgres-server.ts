@@ -1,10 +1,13 @@
 /**
  * A real PostgreSQL for tests: a cluster made by `initdb` in a temporary folder, started by the test on a free
  * 127.0.0.1 port (trust authentication, no fsync: nothing here outlives the test), stopped or killed by it, and
- * started again on the same folder. PostgreSQL refuses to run as root: as root, the server runs as the `postgres`
- * user through `runuser`, as CI runs it. When the programs are missing, `POSTGRES_MISSING` says how to install them.
+ * started again on the same folder. It ends with the test process, however that ends, its folder removed
+ * (tests/helpers/watched-process.ts). PostgreSQL refuses to run as root: as root, the programs run as the `postgres`
+ * user through `setpriv`, which runs them in its own process (the postmaster is the pid the test signals; `runuser`
+ * would stay between as its parent, and a signal to it is not the postmaster's). When the programs are missing,
+ * `POSTGRES_MISSING` says how to install them.
  */
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,6 +15,7 @@ import pg from "pg";
 import { missingOutsideCi } from "./once-per-run.ts";
 import { freePort } from "./process.ts";
 import type { ServerProcess } from "./server-process.ts";
+import { startWatched, type WatchedProcess } from "./watched-process.ts";
 
 /** The folder of `initdb` and `postgres`: `POSTGRES_BIN`, else Debian's newest, else the PATH's. */
 function binFolder(): string | undefined {
@@ -79,9 +83,11 @@ function alive(pid: number): boolean {
   }
 }
 
-/** Runs a program as the `postgres` user when this process is root. */
+/** Runs a program as the `postgres` user when this process is root (in the same process: `setpriv` execs it). */
 function asPostgres(command: string, args: string[]): [string, string[]] {
-  return AS_ROOT ? ["runuser", ["-u", "postgres", "--", command, ...args]] : [command, args];
+  return AS_ROOT
+    ? ["setpriv", ["--reuid=postgres", "--regid=postgres", "--init-groups", "--", command, ...args]]
+    : [command, args];
 }
 
 /** Makes a cluster in a new folder (the `postgres` user's, as root): trust authentication, user `postgres`. */
@@ -100,14 +106,13 @@ function initCluster(): string {
 }
 
 /**
- * Makes a cluster and starts PostgreSQL on it (on `port`, default a free one); waits (at most 30 s) until it
+ * Makes a cluster and starts PostgreSQL on it (on `port`, default a free one); waits (at most 60 s) until it
  * answers a query.
  */
 export async function startPostgres(port?: number): Promise<PostgresServer> {
   const data = initCluster();
   const chosen = port ?? await freePort();
-  let child: ChildProcess | undefined;
-  let exited: Promise<void> = Promise.resolve();
+  let server: WatchedProcess | undefined;
   const url = `postgres://postgres@127.0.0.1:${chosen}/postgres`;
   const launch = async () => {
     const [command, args] = asPostgres(program("postgres"), [
@@ -122,13 +127,9 @@ export async function startPostgres(port?: number): Promise<PostgresServer> {
       "-c",
       "fsync=off",
     ]);
-    // A process group of its own, so that a kill reaches the backends too (as a service manager's would).
-    const started = spawn(command, args, { stdio: ["ignore", "ignore", "pipe"], detached: true });
-    let stderr = "";
-    started.stderr?.on("data", (chunk) => stderr += chunk);
-    child = started;
-    exited = new Promise<void>((resolve) => started.once("exit", () => resolve()));
-    const deadline = Date.now() + 30_000;
+    // Stopped as an immediate shutdown (SIGQUIT) when the test process has ended.
+    const started = server = await startWatched(command, args, { stopWith: "SIGQUIT", remove: join(data, "..") });
+    const deadline = Date.now() + 60_000; // a bound for a loaded machine
     for (;;) {
       const probe = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1_000 });
       probe.on("error", () => {});
@@ -139,27 +140,31 @@ export async function startPostgres(port?: number): Promise<PostgresServer> {
         return;
       } catch {
         await probe.end().catch(() => {});
-        if (Date.now() > deadline || started.exitCode !== null) {
-          throw new Error(`postgres did not start on port ${chosen}: ${stderr}`);
+        if (Date.now() > deadline || started.child.exitCode !== null) {
+          throw new Error(`postgres did not start on port ${chosen}: ${started.stderr()}`);
         }
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
     }
   };
-  const running = () => child !== undefined && child.exitCode === null && child.signalCode === null;
+  const running = () => server !== undefined && server.child.exitCode === null && server.child.signalCode === null;
   /** SIGINT (a fast shutdown) to the postmaster, which stops its backends; SIGKILL to every process. */
   const signal = async (name: "SIGINT" | "SIGKILL") => {
     if (!running()) return;
-    const tree = processTree(child!.pid!);
-    if (name === "SIGKILL") signalTree(child!.pid!, name);
-    else process.kill(-child!.pid!, name); // the group: runuser and the postmaster
-    await exited;
+    const tree = processTree(server!.pid);
+    if (name === "SIGKILL") signalTree(server!.pid, name);
+    else {
+      try {
+        process.kill(server!.pid, name); // the postmaster, which stops its backends
+      } catch { /* it has exited */ }
+    }
+    await server!.exited;
     // Every process gone (backends included), so that a start on the same cluster finds no live postmaster.
     const deadline = Date.now() + 10_000;
     while (tree.some(alive) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
   };
   const stop = async () => {
-    if (running()) signalTree(child!.pid!, "SIGCONT"); // a frozen server would not see the SIGINT
+    if (running()) signalTree(server!.pid, "SIGCONT"); // a frozen server would not see the SIGINT
     const timer = setTimeout(() => signal("SIGKILL"), 10_000);
     await signal("SIGINT");
     clearTimeout(timer);
@@ -176,8 +181,8 @@ export async function startPostgres(port?: number): Promise<PostgresServer> {
     port: chosen,
     stop,
     kill: () => signal("SIGKILL"),
-    pause: () => signalTree(child!.pid!, "SIGSTOP"),
-    resume: () => signalTree(child!.pid!, "SIGCONT"),
+    pause: () => signalTree(server!.pid, "SIGSTOP"),
+    resume: () => signalTree(server!.pid, "SIGCONT"),
     restart: launch,
     async remove() {
       await stop();

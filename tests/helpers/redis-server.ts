@@ -1,11 +1,13 @@
 /**
  * A real `redis-server` for tests: started on a free 127.0.0.1 port with no persistence, stopped by the
- * test. When the program is missing, `REDIS_MISSING` says how to install it (tests skip with it).
+ * test, and ending with the test process however that ends (tests/helpers/watched-process.ts). When the program
+ * is missing, `REDIS_MISSING` says how to install it (tests skip with it).
  */
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { missingOutsideCi } from "./once-per-run.ts";
 import { freePort } from "./process.ts";
 import type { ServerProcess } from "./server-process.ts";
+import { startWatched } from "./watched-process.ts";
 import { createClient } from "redis";
 
 /** The program (override with `REDIS_SERVER`). */
@@ -34,7 +36,7 @@ export interface RedisServerOptions {
 
 /**
  * Starts `redis-server` (on `port`, default a free one; no persistence unless `persistIn`) and waits (at
- * most 10 s) until it answers `PING`.
+ * most 60 s, a bound for a loaded machine) until it answers `PING`.
  */
 export async function startRedis(portOrOptions?: number | RedisServerOptions): Promise<RedisServer> {
   const options = typeof portOrOptions === "number" ? { port: portOrOptions } : portOrOptions ?? {};
@@ -42,27 +44,31 @@ export async function startRedis(portOrOptions?: number | RedisServerOptions): P
   const persistence = options.persistIn === undefined
     ? ["--appendonly", "no"]
     : ["--appendonly", "yes", "--appendfsync", "always", "--dir", options.persistIn];
-  const child: ChildProcess = spawn(
+  const server = await startWatched(
     PROGRAM,
     ["--port", String(port), "--bind", "127.0.0.1", "--save", "", ...persistence, "--protected-mode", "no"],
-    { stdio: "ignore" },
   );
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  let ended = false; // once it has, its pid may be another process's
+  const exited = server.exited.then(() => void (ended = true));
+  const signal = (name: NodeJS.Signals) => {
+    if (ended) return;
+    try {
+      process.kill(server.pid, name);
+    } catch { /* it has exited */ }
+  };
   const url = `redis://127.0.0.1:${port}`;
   const stop = async () => {
-    try {
-      process.kill(child.pid!, "SIGCONT"); // a frozen server would not see the SIGTERM
-    } catch { /* it has exited */ }
-    child.kill("SIGTERM");
-    const timer = setTimeout(() => child.kill("SIGKILL"), 2_000);
+    signal("SIGCONT"); // a frozen server would not see the SIGTERM
+    signal("SIGTERM");
+    const timer = setTimeout(() => signal("SIGKILL"), 2_000);
     await exited;
     clearTimeout(timer);
   };
   const kill = async () => {
-    child.kill("SIGKILL");
+    signal("SIGKILL");
     await exited;
   };
-  const deadline = Date.now() + 10_000;
+  const deadline = Date.now() + 60_000;
   for (;;) {
     const probe = createClient({ url, socket: { reconnectStrategy: false } });
     probe.on("error", () => {});
@@ -75,13 +81,12 @@ export async function startRedis(portOrOptions?: number | RedisServerOptions): P
         port,
         stop,
         kill,
-        // process.kill, not child.kill: Deno's ChildProcess sends no signal after its first (it counts as killed).
-        pause: () => process.kill(child.pid!, "SIGSTOP"),
-        resume: () => process.kill(child.pid!, "SIGCONT"),
+        pause: () => signal("SIGSTOP"),
+        resume: () => signal("SIGCONT"),
       };
     } catch {
       if (probe.isOpen) probe.destroy();
-      if (Date.now() > deadline || child.exitCode !== null) {
+      if (Date.now() > deadline || server.child.exitCode !== null) {
         await stop();
         throw new Error(`redis-server did not start on port ${port}`);
       }

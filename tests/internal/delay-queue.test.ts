@@ -14,7 +14,7 @@ for (const [mode, perEntry] of [["one shared timer", false], ["a timer per entry
       const added = performance.now();
       for (let i = 0; i < 5; i++) queue.add({ due: () => fired.push([i, performance.now()]) });
       assert.equal(queue.size, 5);
-      await waitFor(() => fired.length === 5, 5_000);
+      await waitFor(() => fired.length === 5);
       assert.deepEqual(fired.map(([i]) => i), [0, 1, 2, 3, 4]);
       // Nothing before the delay (a timer of its own may fire within its 1 ms granularity of it).
       for (const [i, at] of fired) assert.ok(at - added >= 19, `entry ${i} ran ${at - added} ms after it was added`);
@@ -29,7 +29,7 @@ for (const [mode, perEntry] of [["one shared timer", false], ["a timer per entry
       a.cancel();
       a.cancel();
       assert.equal(queue.size, 1);
-      await waitFor(() => fired.length > 0, 5_000);
+      await waitFor(() => fired.length > 0);
       assert.deepEqual(fired, ["b"]); // "a", due first, would have run before "b"
       b.cancel();
       assert.equal(queue.size, 0);
@@ -43,7 +43,7 @@ for (const [mode, perEntry] of [["one shared timer", false], ["a timer per entry
       await sleep(25);
       const secondAdded = performance.now();
       queue.add({ due: () => fired.push(["second", performance.now()]) });
-      await waitFor(() => fired.length === 2, 5_000);
+      await waitFor(() => fired.length === 2);
       assert.deepEqual(fired.map(([name]) => name), ["first", "second"]);
       assert.ok(fired[0][1] - firstAdded >= 39, `the first ran ${fired[0][1] - firstAdded} ms after it was added`);
       // Not with the first (the second was added 25 ms or more after it): its own 40 ms from its own add.
@@ -63,7 +63,7 @@ for (const [mode, perEntry] of [["one shared timer", false], ["a timer per entry
       });
       later.waiting = queue.add({ due: () => fired.push("b") });
       // "c" falls due 10 ms after "a"; a loaded machine may run both timers late, so wait for "c" (bounded).
-      await waitFor(() => fired.includes("c"), 5_000);
+      await waitFor(() => fired.includes("c"));
       await sleep(30);
       assert.deepEqual(fired, ["a", "c"]);
       assert.equal(queue.size, 0);
@@ -119,10 +119,10 @@ describe("DelayQueue", () => {
       }
       // At once, not with the new one 300 ms later.
       assert.deepEqual(armed, [0], "the timer is re-armed to fire at once");
-      await waitFor(() => fired.length > 0, 5_000);
+      await waitFor(() => fired.length > 0);
       assert.deepEqual(fired, ["lost"], "the overdue entry fires as soon as the timer is re-armed");
       now += 300;
-      await waitFor(() => fired.length > 1, 5_000);
+      await waitFor(() => fired.length > 1);
       assert.deepEqual(fired, ["lost", "next"], "and the new one after its own delay");
       assert.equal(queue.size, 0);
     } finally {

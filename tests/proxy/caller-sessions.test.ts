@@ -36,10 +36,10 @@ describe("CallerSessions", () => {
     const { sessions, closed } = table({ idleMs: 20 });
     const held = sessions.hold("held");
     sessions.get("idle");
-    await waitFor("the idle session to close", () => closed.includes("idle"), 5_000);
+    await waitFor("the idle session to close", () => closed.includes("idle"));
     assert.deepEqual(closed, ["idle"]);
     held.release();
-    await waitFor("the released session to close", () => closed.includes("held"), 5_000);
+    await waitFor("the released session to close", () => closed.includes("held"));
     await sessions.close();
   });
 

@@ -12,6 +12,7 @@ import { openapiBinding } from "../../src/bindings/openapi/mod.ts";
 import { grpcBinding } from "../../src/bindings/grpc/mod.ts";
 import { serve } from "../../src/server/serve.ts";
 import { run } from "../helpers/process.ts";
+import { LOADED_MS } from "../helpers/long-running.ts";
 
 /** A server of ours on every wire. */
 export function gatewayServer(): Server {
@@ -84,8 +85,8 @@ export async function callGrpcJs(
   return JSON.parse(out.stdout);
 }
 
-/** Waits (bounded) until a condition holds. */
-export async function waitFor(what: string, holds: () => boolean | Promise<boolean>, ms = 20_000): Promise<void> {
+/** Waits (bounded: {@link LOADED_MS} by default) until a condition holds. */
+export async function waitFor(what: string, holds: () => boolean | Promise<boolean>, ms = LOADED_MS): Promise<void> {
   const end = Date.now() + ms;
   while (!(await holds())) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);

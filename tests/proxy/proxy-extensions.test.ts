@@ -64,7 +64,7 @@ describe("proxy(): a remote's extensions", () => {
           await assert.rejects(client.request(`${LEDGER}/get`, {}), { code: "invalid_params" }, "the remote's error");
           await assert.rejects(client.request(`${LEDGER}/nope`, {}), { code: "method_not_found" });
           await client.notify(`${LEDGER}/touched`, { id: version });
-          await waitFor("the remote to hear the notification", () => touched.includes(version), 10_000);
+          await waitFor("the remote to hear the notification", () => touched.includes(version));
         } finally {
           await client.close();
         }

@@ -5,17 +5,9 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { serve } from "../../mod.ts";
 import type { Listener } from "../../src/types.ts";
-import { fixtureServer, sleep, slowProbe } from "../helpers/fixtures.ts";
+import { fixtureServer, slowProbe } from "../helpers/fixtures.ts";
 import { modernMeta, toolsCall } from "../helpers/request.ts";
-
-/** Polls `check` every 10 ms until it holds, for at most `ms`. */
-async function waitFor(check: () => boolean, ms = 5000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error("timed out waiting");
-    await sleep(10);
-  }
-}
+import { waitFor } from "../helpers/long-running.ts";
 
 /**
  * Starts a `slow` call and disconnects once its handler runs.

@@ -12,6 +12,7 @@ import { lendUpgrade, type SocketEvents } from "../../src/runtime/socket-events.
 import { InboundFlow } from "../../src/websocket/inbound-flow.ts";
 import { webSocketBinding } from "../../src/websocket/mod.ts";
 import { call } from "./fixture.ts";
+import { waitFor } from "../helpers/long-running.ts";
 
 /** A socket whose queued bytes the test sets, recording pause and resume. */
 class Socket {
@@ -26,13 +27,6 @@ class Socket {
 }
 
 const nextTurn = () => new Promise((resolve) => setTimeout(resolve, 0));
-
-/** Waits (at most 10 s: a bound for a loaded machine) until `condition` holds. */
-async function until(condition: () => boolean): Promise<void> {
-  for (const start = Date.now(); !condition(); await new Promise((resolve) => setTimeout(resolve, 5))) {
-    if (Date.now() - start > 10_000) throw new Error("not within 10 s");
-  }
-}
 
 /** A burst's calls that do not answer during the test. */
 const UNANSWERED = new Promise<void>(() => {});
@@ -126,7 +120,7 @@ describe("InboundFlow", () => {
     const { flow, started } = flowOf(new Socket());
     for (let i = 0; i < 40; i++) flow.push(String(i));
     assert.equal(started.length, 16);
-    await until(() => started.length === 40);
+    await waitFor(() => started.length === 40);
     assert.deepEqual(started, Array.from({ length: 40 }, (_, i) => String(i)));
   });
 
@@ -141,7 +135,7 @@ describe("InboundFlow", () => {
     assert.deepEqual(started, []);
     assert.deepEqual(socket.calls, ["pause"]);
     socket.bufferedAmount = 0;
-    await until(() => started.length === 2);
+    await waitFor(() => started.length === 2);
     assert.deepEqual(started, ["a", "b"]);
     assert.deepEqual(socket.calls, ["pause", "resume"]);
   });
@@ -169,7 +163,7 @@ describe("InboundFlow", () => {
     assert.equal(peer.made, count, "the started calls answered");
     assert.ok(count <= BURST + 2, `${count} of ${CALLS} slow calls started for a peer that does not read`);
     peer.bufferedAmount = 0; // the peer read it all
-    await until(() => started.length === CALLS);
+    await waitFor(() => started.length === CALLS);
     assert.deepEqual(started, Array.from({ length: CALLS }, (_, i) => String(i)));
   });
 
@@ -184,7 +178,7 @@ describe("InboundFlow", () => {
     const count = await still(() => started.length);
     assert.ok(count <= BURST + 2, `${count} of ${CALLS} slow calls started for a peer that does not read`);
     peer.bufferedAmount = 0;
-    await until(() => started.length === CALLS);
+    await waitFor(() => started.length === CALLS);
     assert.deepEqual(started, Array.from({ length: CALLS }, (_, i) => String(i)));
   });
 
@@ -196,10 +190,10 @@ describe("InboundFlow", () => {
     const count = await still(() => started.length);
     assert.ok(count > 0 && count <= BURST, `${count} calls started while the peer does not read`);
     peer.bufferedAmount = 0; // a flow that waited for the running calls would never start them all
-    await until(() => started.length === CALLS);
+    await waitFor(() => started.length === CALLS);
     assert.deepEqual(peer.calls, ["pause", "resume"]);
     peer.open();
-    await until(() => peer.made === CALLS);
+    await waitFor(() => peer.made === CALLS);
   });
 
   it("keeps a peer that reads unthrottled: many slow calls run at once, on a socket that cannot tell too", async () => {
@@ -207,11 +201,11 @@ describe("InboundFlow", () => {
       const { flow, started } = peer.flow();
       for (let i = 0; i < CALLS; i++) flow.push(String(i));
       assert.equal(started.length, BURST, "a burst in the turn they came in");
-      await until(() => started.length === CALLS);
+      await waitFor(() => started.length === CALLS);
       assert.equal(peer.made, 0, "none answered yet");
       assert.deepEqual(peer.calls, []);
       peer.open();
-      await until(() => peer.made === CALLS);
+      await waitFor(() => peer.made === CALLS);
     }
   });
 
@@ -272,7 +266,7 @@ describe("webSocketBinding's inbound flow, in process", () => {
     assert.equal(seen.made, count, "the started calls answered");
     assert.ok(count <= BURST + 2, `${count} of ${CALLS} slow calls started for a peer that does not read`);
     const reading = setInterval(() => socket.bufferedAmount = 0, 1); // the peer reads from now on
-    await until(() => answered.length === CALLS);
+    await waitFor(() => answered.length === CALLS);
     clearInterval(reading);
     assert.deepEqual(answered.toSorted((a, b) => a - b), Array.from({ length: CALLS }, (_, i) => i + 1));
     events.close(1000, "done");

@@ -13,13 +13,7 @@ import { createClient } from "../../src/client/mod.ts";
 import { createWebSocketTransport } from "../../src/client/transports/websocket.ts";
 import { TestSocket } from "./socket.ts";
 import { assertBadFramesAnswered, assertUpgradeHeadersSeen, call, fixture } from "./fixture.ts";
-
-/** Waits until `condition()` holds, 10 s at most (a bound for a loaded machine; the assertion after it says what failed). */
-async function until(condition: () => boolean): Promise<void> {
-  for (const start = Date.now(); !condition() && Date.now() - start < 10_000;) {
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+import { waitFor } from "../helpers/long-running.ts";
 
 describe("webSocketBinding on this runtime's serve()", () => {
   const open = fixture();
@@ -94,7 +88,7 @@ describe("webSocketBinding on this runtime's serve()", () => {
     socket.send(call(2, "add", { a: 1, b: 1 }));
     await socket.answer(2);
     socket.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1, reason: "user stop" } });
-    await until(() => open.aborted.length > 0);
+    await waitFor(() => open.aborted.length > 0);
     assert.deepEqual(open.aborted, ["cancelled by the client: user stop"]);
     socket.send({ jsonrpc: "2.0", id: 3, method: "ping" }); // keep-alive at the JSON-RPC level
     assert.deepEqual((await socket.answer(3)).result, {});
@@ -115,7 +109,7 @@ describe("webSocketBinding on this runtime's serve()", () => {
     socket.send({ jsonrpc: "2.0", id: 2, method: "ping" });
     await socket.answer(2);
     await socket.close();
-    await until(() => open.aborted.length > before);
+    await waitFor(() => open.aborted.length > before);
     assert.match(open.aborted.at(-1)!, /WebSocket closed/);
   });
 
@@ -139,7 +133,7 @@ describe("webSocketBinding on this runtime's serve()", () => {
       assert.equal(await client.call("add", { a: 2, b: 2 }), "4");
       controller.abort(new Error("the user stopped"));
       await assert.rejects(slow);
-      await until(() => open.aborted.length > before);
+      await waitFor(() => open.aborted.length > before);
       assert.match(open.aborted.at(-1)!, /cancelled by the client/);
       assert.equal(await client.call("add", { a: 1, b: 2 }), "3"); // the socket still serves
     } finally {

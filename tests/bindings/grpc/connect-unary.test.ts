@@ -226,16 +226,15 @@ describe("the direct Connect unary path", () => {
 
   it("answers DEADLINE_EXCEEDED on time as Connect does, and the deadline reaches ctx.signal", async () => {
     const aborted = slowProbe.aborted;
-    const started = Date.now();
     const { direct, connect } = await both(
       p,
       CALL,
-      json({ name: "slow", arguments: { ms: 20_000 } }, {
+      json({ name: "slow", arguments: { ms: 600_000 } }, {
         "connect-timeout-ms": "100",
       }),
     );
-    // The tool would finish after 20 s: both answered at the 100 ms deadline, with seconds of room for load.
-    assert.ok(Date.now() - started < 10_000, "answered long before the tool's 20 s were up");
+    // The tool would answer "finished" after 10 minutes: deadline_exceeded, and the tool seeing its signal abort,
+    // say the deadline ended it, whatever the load (no clock read here).
     assert.deepEqual(direct, connect);
     assert.equal((direct.body as { code: string }).code, "deadline_exceeded");
     await waitFor(() => slowProbe.aborted >= aborted + 2);
@@ -251,12 +250,12 @@ describe("the direct Connect unary path", () => {
         answer(request(CALL, { ...json({ name: "slow", arguments: { ms: 30_000 } }), signal: abort.signal }))!,
       );
     const both = Promise.all([call(p.direct).then(seen), call(p.connect).then(seen)]);
-    await waitFor(() => slowProbe.started === started + 2, 10_000);
+    await waitFor(() => slowProbe.started === started + 2);
     abort.abort();
     const [direct, connect] = await both;
     assert.deepEqual(direct, connect);
     assert.equal((direct.body as { code: string }).code, "canceled");
-    await waitFor(() => slowProbe.aborted >= aborted + 2, 10_000);
+    await waitFor(() => slowProbe.aborted >= aborted + 2);
     assert.equal(slowProbe.aborted, aborted + 2);
   });
 

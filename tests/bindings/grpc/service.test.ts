@@ -163,11 +163,10 @@ describe("MCPLite service", () => {
 
   it("answers DEADLINE_EXCEEDED on time, and the deadline reaches ctx.signal", async () => {
     const aborted = slowProbe.aborted;
-    const started = Date.now();
-    // The tool would finish after 20 s: answered at the 100 ms deadline, with seconds of room for load.
-    const error = await rejection(client.callTool({ name: "slow", arguments: { ms: 20_000 } }, { timeoutMs: 100 }));
+    // The tool would answer after 10 minutes: DEADLINE_EXCEEDED, and the tool seeing its signal abort, say the
+    // 100 ms deadline ended it, whatever the load (no clock read here).
+    const error = await rejection(client.callTool({ name: "slow", arguments: { ms: 600_000 } }, { timeoutMs: 100 }));
     assert.equal(error.code, Code.DeadlineExceeded);
-    assert.ok(Date.now() - started < 10_000, "answered long before the tool's 20 s were up");
     await waitFor(() => slowProbe.aborted > aborted);
   });
 

@@ -260,7 +260,7 @@ describe("a held MCP call from the Python clients", { skip: fastmcpMissing("held
     timeout: 150_000,
   }, async () => {
     const script = `${ROOT}tests/interop/python/held_progress.py`;
-    const child = spawn(PYTHON, [script, `${listener.url}/mcp`], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(PYTHON, [script, `${listener.url}/mcp`], { stdio: ["pipe", "pipe", "pipe"] });
     let stderr = "";
     child.stderr!.on("data", (chunk) => (stderr += chunk));
     const killer = setTimeout(() => child.kill(), 140_000); // one Python process for every scenario: its start is slow
@@ -269,7 +269,9 @@ describe("a held MCP call from the Python clients", { skip: fastmcpMissing("held
     try {
       for await (const line of createInterface({ input: child.stdout! })) {
         const message = JSON.parse(line);
-        if ("start" in message) saw = gated();
+        // The next call's gate, then the go-ahead: a call made before its gate would run on the last one's, all
+        // passed, and report its steps at once, the client seeing the latest only.
+        if ("start" in message) saw = gated(), child.stdin!.write("go\n");
         else if ("saw" in message) saw(message.saw);
         else seen.push(message);
       }

@@ -9,6 +9,7 @@ import { sleep } from "../../helpers/fixtures.ts";
 import { legacyRequest, post } from "../../helpers/request.ts";
 import { pipeServer } from "../../helpers/stdio.ts";
 import { send } from "./mcp-helpers.ts";
+import { waitFor } from "../../helpers/long-running.ts";
 
 const INIT = { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } };
 
@@ -31,18 +32,13 @@ function fixture() {
   return { server, reasons, started: () => started };
 }
 
-async function until(condition: () => boolean): Promise<void> {
-  for (const end = Date.now() + 10_000; !condition() && Date.now() < end;) await new Promise((r) => setTimeout(r, 10));
-  assert.ok(condition(), "timed out");
-}
-
 /** Cancels a call in a 2025 HTTP session; returns the abort reason the tool saw. */
 async function overHttp(params: Record<string, unknown>): Promise<string> {
   const { server, reasons, started } = fixture();
   const { headers } = await send(server, legacyRequest("initialize", INIT));
   const session = { "mcp-session-id": headers.get("mcp-session-id")!, accept: "application/json" };
   const pending = send(server, legacyRequest("tools/call", { name: "wait" }, 42, "2025-11-25", session));
-  await until(() => started() === 1);
+  await waitFor(() => started() === 1);
   const cancel = await server.fetch(
     post("/mcp", { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 42, ...params } }, {
       "mcp-protocol-version": "2025-11-25",
@@ -61,9 +57,9 @@ async function overStdio(params: Record<string, unknown>): Promise<string> {
   piped.send({ jsonrpc: "2.0", id: 0, method: "initialize", params: INIT });
   await piped.answer(0);
   piped.send({ jsonrpc: "2.0", id: 42, method: "tools/call", params: { name: "wait" } });
-  await until(() => started() === 1);
+  await waitFor(() => started() === 1);
   piped.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 42, ...params } });
-  await until(() => reasons.length === 1);
+  await waitFor(() => reasons.length === 1);
   piped.send({ jsonrpc: "2.0", id: 1, method: "ping" });
   await piped.answer(1);
   assert.equal(piped.messages.some((m) => m.id === 42), false); // a connection sends no response

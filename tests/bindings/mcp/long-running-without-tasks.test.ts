@@ -15,7 +15,7 @@ import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from
 import { StdioClientTransport as StdioV2 } from "@modelcontextprotocol/client/stdio";
 import { createServer, defineTool, mcpBinding, mcpLiteBinding, serve } from "../../../mod.ts";
 import type { Listener } from "../../../src/types.ts";
-import { SECRET } from "../../helpers/long-running.ts";
+import { LOADED_MS, SECRET, waitFor } from "../../helpers/long-running.ts";
 import { outputJobTools, Rows } from "../../helpers/output-jobs.ts";
 import { runtimeCommand } from "../../helpers/stdio.ts";
 
@@ -33,10 +33,15 @@ const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 const BUN = `${ROOT}node_modules/.bin/bun`;
 const INSPECTOR = `${ROOT}node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js`;
 
-/** How long the server holds a call for a client without tasks, in these tests. */
+/**
+ * How long the second server holds a call for a client without tasks: it serves `stuck` alone, whose work never
+ * ends while it is held; the first holds work that ends for as long as a loaded machine may take (a hold of 1.5 s
+ * for every tool made an ended work's answer a race with the clock).
+ */
 const HOLD_MS = 1_500;
 
 let gateOpen = false; // the "stuck" work ends only once a test opens it
+let stuckEnded = 0; // how many "stuck" works ended
 
 const [crunch, watch] = outputJobTools();
 const stuck = defineTool("stuck")
@@ -46,23 +51,31 @@ const stuck = defineTool("stuck")
   .handle((_args, ctx) =>
     ctx.defer(async (signal) => {
       while (!gateOpen && !signal.aborted) await new Promise((resolve) => setTimeout(resolve, 20));
+      stuckEnded++;
       return { rows: 1 };
     })
   );
 
-const server = createServer({
-  name: "jobs",
-  version: "1.0.0",
-  secret: SECRET,
-  heartbeatMs: 200,
-  bindings: [mcpLiteBinding(), mcpBinding({ holdMs: HOLD_MS })],
-}).tool(crunch).tool(watch).tool(stuck);
+/** The server with the given hold and tools. */
+const jobsServer = (holdMs: number) =>
+  createServer({
+    name: "jobs",
+    version: "1.0.0",
+    secret: SECRET,
+    heartbeatMs: 200,
+    bindings: [mcpLiteBinding(), mcpBinding({ holdMs })],
+  }).tool(crunch).tool(watch).tool(stuck);
 
 let listener: Listener;
-before(async () => listener = await serve(server, { port: 0, hostname: "127.0.0.1" }));
+let shortHold: Listener;
+before(async () => {
+  listener = await serve(jobsServer(LOADED_MS), { port: 0, hostname: "127.0.0.1" });
+  shortHold = await serve(jobsServer(HOLD_MS), { port: 0, hostname: "127.0.0.1" });
+});
 after(async () => {
   gateOpen = true;
   await listener.close();
+  await shortHold.close();
 });
 
 /** What both clients answer a call with. */
@@ -83,11 +96,11 @@ interface AnyClient {
  * Connects a client, lists the tools, and calls them. `overStdio`: the server is a child process
  * (the fixtures of `output-jobs-stdio.ts`, default hold), so the hold's bound is not tested there.
  */
-function clientSuite(name: string, connect: () => Promise<AnyClient>, overStdio = false): void {
+function clientSuite(name: string, connect: (url?: string) => Promise<AnyClient>, overStdio = false): void {
   describe(name, () => {
     let client: AnyClient;
     before(async () => {
-      client = await connect();
+      client = await connect(listener.url);
       const { tools } = await client.listTools(); // the client now validates results against outputSchema
       assert.ok(tools.find((tool) => tool.name === "crunch")?.outputSchema !== undefined);
     });
@@ -110,33 +123,38 @@ function clientSuite(name: string, connect: () => Promise<AnyClient>, overStdio 
     if (overStdio) return;
 
     it("past the hold, gets an isError result naming the promise, not a schema violation", async () => {
-      const result = await client.callTool({ name: "stuck" }) as CallResult;
-      assert.equal(result.isError, true);
-      assert.equal(result.structuredContent, undefined);
-      const text = result.content[0].text ?? "";
-      assert.match(text, /Call the "redeem" tool/);
-      const token = /"promise": ("mcl1\.[^"]+")/.exec(text)?.[1];
-      assert.ok(token !== undefined, text);
-      gateOpen = true;
+      const client = await connect(shortHold.url);
       try {
+        await client.listTools(); // the client validates results against outputSchema
+        const result = await client.callTool({ name: "stuck" }) as CallResult;
+        assert.equal(result.isError, true);
+        assert.equal(result.structuredContent, undefined);
+        const text = result.content[0].text ?? "";
+        assert.match(text, /Call the "redeem" tool/);
+        const token = /"promise": ("mcl1\.[^"]+")/.exec(text)?.[1];
+        assert.ok(token !== undefined, text);
+        const ended = stuckEnded;
+        gateOpen = true;
+        await waitFor(() => stuckEnded > ended); // ended: the redeem answers at once, whatever the hold
         const redeemed = await client.callTool({ name: "redeem", arguments: { promise: JSON.parse(token) } });
         assert.deepEqual((redeemed as CallResult).structuredContent, { rows: 1 });
       } finally {
         gateOpen = false;
+        await client.close();
       }
     });
   });
 }
 
-clientSuite("the official v1 client (2025 revisions)", async () => {
+clientSuite("the official v1 client (2025 revisions)", async (url) => {
   const client = new ClientV1({ name: "v1", version: "1.32.2" });
-  await client.connect(new TransportV1(new URL(`${listener.url}/mcp`)));
+  await client.connect(new TransportV1(new URL(`${url}/mcp`)));
   return client;
 });
 
-clientSuite("the official v2 client (2026-07-28, no tasks extension)", async () => {
+clientSuite("the official v2 client (2026-07-28, no tasks extension)", async (url) => {
   const client = new ClientV2({ name: "v2", version: "2.4.0" });
-  await client.connect(new TransportV2(new URL(`${listener.url}/mcp`)));
+  await client.connect(new TransportV2(new URL(`${url}/mcp`)));
   return client;
 });
 
@@ -154,13 +172,13 @@ clientSuite("the official v2 client over stdio", async () => {
   return client;
 }, true);
 
-/** Runs the Inspector CLI against a target: a URL and its transport, or a command (20 s at most). */
+/** Runs the Inspector CLI against a target: a URL and its transport, or a command ({@link LOADED_MS} at most). */
 function inspect(target: string[], ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(
       BUN,
       [INSPECTOR, "--cli", ...target, ...args],
-      { timeout: 20_000, cwd: ROOT },
+      { timeout: LOADED_MS, cwd: ROOT },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
     );
   });

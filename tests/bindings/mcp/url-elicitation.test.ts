@@ -17,6 +17,7 @@ import {
 import { createServer, defineTool, serve } from "../../../mod.ts";
 import { UrlElicitationRequiredError } from "../../../src/errors/mod.ts";
 import type { Listener } from "../../../src/types.ts";
+import { waitFor } from "../../helpers/long-running.ts";
 
 // Loaded by a computed specifier, as tests/bindings/mcp/official-clients.test.ts explains.
 const V1 = "@modelcontextprotocol/sdk";
@@ -83,15 +84,6 @@ interface Seen {
   completed: string[];
 }
 
-/** Waits (bounded) until `check` holds. */
-async function until(check: () => boolean, what: string): Promise<void> {
-  const end = Date.now() + 10_000;
-  while (!check()) {
-    if (Date.now() > end) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
 async function v1Client(name: string, seen: Seen, modes: Record<string, unknown>): Promise<ClientV1> {
   const client = new ClientV1({ name, version: "1.32.2" }, { capabilities: { elicitation: modes } });
   client.setRequestHandler(ElicitRequestSchema, (request) => {
@@ -145,7 +137,7 @@ describe("URL elicitation from the official v1 client (2025-11-25)", () => {
       assert.equal(request.message, "Sign in to Example");
       assert.match(String(request.elicitationId), /^[0-9a-f-]{36}$/);
       assert.equal(text, `signed in, flow ${request.elicitationId}`);
-      await until(() => seen.completed.length === 1, "the completion notification");
+      await waitFor(() => seen.completed.length === 1);
       assert.deepEqual(seen.completed, [request.elicitationId]);
     } finally {
       await client.close();
@@ -206,7 +198,7 @@ describe("URL elicitation from the official v2 client", () => {
       const [request] = seen.requests;
       assert.equal(request.mode, "url");
       assert.equal(text, `signed in, flow ${request.elicitationId}`);
-      await until(() => seen.completed.length === 1, "the completion notification");
+      await waitFor(() => seen.completed.length === 1);
       assert.deepEqual(seen.completed, [request.elicitationId]);
     } finally {
       await client.close();

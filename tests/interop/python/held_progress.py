@@ -3,8 +3,9 @@ or FastMCP's client would, over Streamable HTTP, in each client's legacy mode (2
 2026-07-28.
 
 Usage: held_progress.py URL. Prints one JSON object per line, flushed as it goes: {"start": name} before each
-call, {"saw": step} for each progress notification (the test lets the work report the next step once the client
-saw this one), then {"name", "progress": [[progress, total, message], ...], "result"} or {"name", "error"}.
+call, which it makes once the test answers with a line on stdin (the test has made the call's gate by then),
+{"saw": step} for each progress notification (the test lets the work report the next step once the client saw this
+one), then {"name", "progress": [[progress, total, message], ...], "result"} or {"name", "error"}.
 """
 
 import json
@@ -49,6 +50,7 @@ async def main():
             say({"saw": value})
 
         say({"start": name})
+        await anyio.to_thread.run_sync(sys.stdin.readline)  # the test's go-ahead
         try:
             with anyio.fail_after(TIMEOUT_SECONDS):
                 result = await call(library, mode, url, on_progress)
