@@ -14,7 +14,7 @@ import { httpError, isEventStream, isJsonResponse, readRpcReply, type RpcId, typ
 import { HttpEndpoint } from "../http-endpoint.ts";
 import { quietContext } from "../quiet-context.ts";
 import { sendTraced, withTraceHeaders, withTraceMeta } from "../carry-trace.ts";
-import { readSse, type SseCursor } from "../read-sse.ts";
+import { readSseMessages, type SseCursor } from "../read-sse.ts";
 import { replyFromMcp, replyFromTaskAugmented } from "../read-result.ts";
 import type { InputRequest, Reply, RequestContext } from "../transport.ts";
 import { answerError } from "./answer-error.ts";
@@ -251,14 +251,9 @@ export class LegacySession {
     void (async () => {
       for (let reconnects = 0; response !== undefined && reconnects <= MAX_RESUMES; reconnects++) {
         try {
-          for await (const event of readSse(response.body!, cursor, controller.signal, this.#http.maxResponseBytes)) {
-            let message: unknown;
-            try {
-              message = JSON.parse(event.data);
-            } catch {
-              continue;
-            }
-            if (typeof message === "object" && message !== null) await this.#onStandalone(message as StreamMessage);
+          const limit = this.#http.maxResponseBytes;
+          for await (const message of readSseMessages(response.body!, cursor, controller.signal, limit)) {
+            await this.#onStandalone(message as StreamMessage);
           }
         } catch {
           // the stream broke: resume it below, as after a clean end
