@@ -22,7 +22,7 @@ import { handleStreamMessage, streamMetaOf, TASKS_EXTENSION } from "./mcp-client
 import { PARTIAL_NOTIFICATION } from "../../internal/mcp-wire.ts";
 import { SseConnection } from "./sse-connection.ts";
 
-/** How many times a stream that ended before its reply is resumed. */
+/** How many resumptions in a row that bring no event a stream gets (a standalone one: how many in all). */
 const MAX_RESUMES = 5;
 /** The wait before resuming when the server gave no `retry`. */
 const DEFAULT_RETRY_MS = 1000;
@@ -383,8 +383,10 @@ export class LegacySession {
   ): Promise<Exchanged> {
     let response = first;
     let reply = await readRpcReply(response, id, ctx, cursor, onMessage, this.#http.maxResponseBytes);
-    for (let resumes = 0; reply === undefined; resumes++) {
-      if (!isEventStream(response) || cursor.lastEventId === undefined || resumes >= MAX_RESUMES) {
+    // A server that polls (SEP-1699) closes each connection while the call runs, and the client comes back for as
+    // long as it takes: only resumed connections that bring no event at all count towards the bound.
+    for (let idle = 0; reply === undefined;) {
+      if (!isEventStream(response) || cursor.lastEventId === undefined || idle >= MAX_RESUMES) {
         throw transportError(`The ${method} stream ended before its response`, { status: response.status });
       }
       await sleep(cursor.retryMs ?? DEFAULT_RETRY_MS, ctx.signal);
@@ -394,7 +396,11 @@ export class LegacySession {
       resume.set("last-event-id", cursor.lastEventId);
       response = await this.#http.get("", resume, ctx.signal);
       if (!response.ok) throw await httpError(response);
+      const before = cursor.lastEventId;
+      cursor.lastEventId = undefined;
       reply = await readRpcReply(response, id, ctx, cursor, onMessage, this.#http.maxResponseBytes);
+      idle = cursor.lastEventId === undefined ? idle + 1 : 0;
+      cursor.lastEventId ??= before;
     }
     ctx.activity();
     if (!reply.ok) throw errorFromRpc(reply.error, { method, wire: "mcp", status: reply.status });
