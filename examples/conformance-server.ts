@@ -305,6 +305,18 @@ const headerParams = defineTool("test_header_params")
   }))
   .handle(({ region, priority }) => `Region ${region}${priority === undefined ? "" : `, priority ${priority}`}`);
 
+// SSE polling (SEP-1699; MCP 2025-11-25, Transports: "Resumability and Redelivery"): the binding below closes a
+// 2025-11-25 call's stream POLL_CLOSE_MS after it opened; this call outlasts that, so its client reconnects with
+// Last-Event-ID and gets the result on the resumed stream. The log line opens the stream (its priming event first).
+const POLL_CLOSE_MS = 1_000;
+const reconnection = defineTool("test_reconnection")
+  .describe("Outlasts its SSE stream: the server closes it mid-call, and the result comes after the client reconnects")
+  .handle(async (_args, ctx) => {
+    ctx.log("info", `The server closes this stream in ${POLL_CLOSE_MS} ms; reconnect with Last-Event-ID`);
+    await sleep(POLL_CLOSE_MS * 1.5);
+    return "Reconnection test completed: the result came on the resumed stream";
+  });
+
 // ── Input-required results (SEP-2322) ───────────────────────────────────────────────────────────
 // Each question has a key; an unanswered one ends the request with `resultType: "input_required"` and
 // a signed `requestState`, and the client sends the request again with the answers.
@@ -561,7 +573,10 @@ const pdfProcessing = await defineSkill({
 export const server = createServer({
   name: "mcplite-conformance",
   version: "1.0.0",
-  bindings: [mcpLiteBinding(), mcpBinding({ directoryRead: true })],
+  bindings: [
+    mcpLiteBinding(),
+    mcpBinding({ directoryRead: true, ssePolling: { closeAfterMs: POLL_CLOSE_MS, retryMs: 500 } }),
+  ],
 })
   .tool(simpleText)
   .tool(imageContent)
@@ -582,6 +597,7 @@ export const server = createServer({
   .tool(triggerToolChange)
   .tool(triggerPromptChange)
   .tool(headerParams)
+  .tool(reconnection)
   .tool(irElicitation)
   .tool(irSampling)
   .tool(irRoots)

@@ -112,7 +112,7 @@ export const ENTRY_POINTS = {
   },
   "./durable-object": {
     purpose: "A Cloudflare Durable Object result store, for a Worker's many isolates.",
-    guide: "guides/workers",
+    guide: "guides/cloudflare-workers",
   },
   "./testing": {
     purpose: "Conformance cases for a result store or a job queue of your own, under any test runner.",

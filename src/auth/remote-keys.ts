@@ -10,7 +10,7 @@
  */
 // jose documents its own types; `@ignore` tells `deno doc --lint` they are not ours to export.
 /** @ignore */
-import type { FlattenedJWSInput, JWSHeaderParameters } from "jose";
+import type { FlattenedJWSInput, JSONWebKeySet, JWSHeaderParameters } from "jose";
 import { createLocalJWKSet, errors, type LocalJWKSet } from "jose";
 import { ProtocolError } from "../errors/error.ts";
 
@@ -187,16 +187,7 @@ async function fetchJwksUri(issuer: string, timeoutMs: number): Promise<URL> {
   let failure: unknown;
   for (const where of wellKnown) {
     try {
-      const response = await fetch(where, {
-        headers: { accept: "application/json" },
-        redirect: "manual",
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-      if (!response.ok) {
-        await response.body?.cancel();
-        throw new Error(`${where} answered ${response.status}`);
-      }
-      const metadata = await response.json() as { issuer?: unknown; jwks_uri?: unknown };
+      const metadata = await getJson(where, "application/json", timeoutMs) as { issuer?: unknown; jwks_uri?: unknown };
       if (metadata.issuer !== issuer) throw new Error(`${where} is the metadata of another issuer`);
       if (typeof metadata.jwks_uri !== "string") throw new Error(`${where} has no jwks_uri`);
       return new URL(metadata.jwks_uri);
@@ -224,16 +215,25 @@ function firstSeen(): (kid: string, now: number) => number {
 
 /** Fetches and parses a key set, within the timeout; rejects for a network error, a non-2xx or garbage. */
 async function fetchKeySet(url: URL, timeoutMs: number): Promise<LocalJWKSet> {
+  const keys = await getJson(url, "application/json, application/jwk-set+json", timeoutMs);
+  return createLocalJWKSet(keys as JSONWebKeySet); // throws JWKSInvalid for anything but { keys: [...] }
+}
+
+/**
+ * GETs a JSON document the issuer names (its metadata, its keys) within the timeout, following no redirect; rejects
+ * for a network error, a non-2xx (its body cancelled, naming the URL) or a body that is not JSON.
+ */
+async function getJson(url: URL, accept: string, timeoutMs: number): Promise<unknown> {
   const response = await fetch(url, {
-    headers: { accept: "application/json, application/jwk-set+json" },
+    headers: { accept },
     redirect: "manual",
     signal: AbortSignal.timeout(timeoutMs),
   });
   if (!response.ok) {
     await response.body?.cancel();
-    throw new Error(`the JWKS endpoint answered ${response.status}`);
+    throw new Error(`${url} answered ${response.status}`);
   }
-  return createLocalJWKSet(await response.json()); // throws JWKSInvalid for anything but { keys: [...] }
+  return await response.json();
 }
 
 function unavailable(retryAfterMs: number, cause?: unknown): ProtocolError {

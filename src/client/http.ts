@@ -7,7 +7,7 @@
 import { rethrowAbort } from "./deadline.ts";
 import { madeByClient, McpliteError } from "../errors/error.ts";
 import { isTransportError, type RpcErrorBody, rpcErrorOf, transportError } from "./errors.ts";
-import { readSse, type SseCursor } from "./read-sse.ts";
+import { readSseMessages, type SseCursor } from "./read-sse.ts";
 import { DEFAULT_MAX_RESPONSE_BYTES, isResponseTooLarge, readBodyStart, readBoundedText } from "./response-bound.ts";
 import type { RequestContext, ToolListing } from "./transport.ts";
 import { isObject } from "../internal/is-object.ts";
@@ -172,14 +172,7 @@ export async function readRpcReply(
   }
   if (response.body === null) return undefined;
   try {
-    for await (const event of readSse(response.body, cursor, ctx.signal, limit)) {
-      let message: unknown;
-      try {
-        message = JSON.parse(event.data);
-      } catch {
-        continue; // not JSON-RPC: ignore it, as a keep-alive
-      }
-      if (typeof message !== "object" || message === null) continue;
+    for await (const message of readSseMessages(response.body, cursor, ctx.signal, limit)) {
       const m = message as StreamMessage;
       if (m.id === id && ("result" in m || "error" in m)) return replyFrom(m, response);
       await onMessage(m);

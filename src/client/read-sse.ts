@@ -35,3 +35,31 @@ export async function* readSse(
   const { sseEvents } = await import("./sse-events.ts");
   yield* sseEvents(body, cursor, signal, limit);
 }
+
+/**
+ * Yields the messages of an SSE body ({@link readSse}): each event's data parsed as JSON, an event whose data is not
+ * a JSON object or array skipped (a keep-alive, or not JSON-RPC: ignored, as MCP's streams may carry other events).
+ *
+ * @param body The response body.
+ * @param cursor Updated with each id and retry delay.
+ * @param signal Cancels the read.
+ * @param limit The most bytes one event may hold.
+ * @returns The messages, unchecked beyond their being objects.
+ * @throws {McpliteError} `payload_too_large` when an event passes `limit`.
+ */
+export async function* readSseMessages(
+  body: ReadableStream<Uint8Array>,
+  cursor: SseCursor,
+  signal?: AbortSignal,
+  limit?: number,
+): AsyncGenerator<object, void, undefined> {
+  for await (const event of readSse(body, cursor, signal, limit)) {
+    let message: unknown;
+    try {
+      message = JSON.parse(event.data);
+    } catch {
+      continue;
+    }
+    if (typeof message === "object" && message !== null) yield message;
+  }
+}

@@ -14,6 +14,11 @@ export interface SseWriter {
   event(data: string, name?: string, id?: string): void;
   /** Sends a comment line (a keep-alive). */
   comment(text: string): void;
+  /**
+   * Sends a priming event: an id, the delay to reconnect after (`retry`, ms) and empty data, which a client keeps
+   * to resume the stream with `Last-Event-ID` (MCP 2025-11-25, Transports: Resumability and Redelivery).
+   */
+  prime(id: string, retryMs: number): void;
   /** Whether the stream is still open. */
   readonly open: boolean;
 }
@@ -75,6 +80,9 @@ export function createSseStream(
     },
     comment(text) {
       write(`: ${text}\n\n`);
+    },
+    prime(id, retryMs) {
+      write(`id: ${id}\nretry: ${retryMs}\ndata:\n\n`);
     },
     get open() {
       return open;

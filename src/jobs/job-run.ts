@@ -14,6 +14,7 @@ import { hasEnded, type ResultStore, type StoredResult } from "./result-store.ts
 import { unrefTimer } from "../runtime/unref-timer.ts";
 import type { DeferredWork } from "../core/call/tool-promise.ts";
 import { DurableSleep } from "./durable-sleep.ts";
+import { JournalOutage } from "./journal.ts";
 
 /** How long one run of deferred work may take unless its tool says (`.longRunning({ timeoutMs })`), in ms. */
 export const DEFAULT_JOB_TIMEOUT_MS = 15 * 60_000;
@@ -85,6 +86,10 @@ export async function runJob(
   } catch (error) {
     // A durable sleep (a queued job's `work.sleep()`): no end, nothing written; the job runs again at its wake time.
     if (queued && error instanceof DurableSleep && !signal.aborted) return error;
+    // The store out of reach as the journal was read or written: this start ends as a stopped one, nothing written
+    // (the store's error went to onError through its guard); its lease lapses, and the job starts again or ends
+    // stopped as after a death. Stored as the job's failure, it would answer "send again later" until it expired.
+    if (error instanceof JournalOutage && !signal.aborted) return;
     // The work threw, or its value cannot be its result (the tool's output check): a failure. Timed out: it ends
     // as such, whatever the work threw as its signal aborted. Cut: no failure to report.
     if (!cut()) entry = { ...storedFailure(signal.aborted ? timedOut : error, onFailure), at: now() };

@@ -34,6 +34,23 @@ export interface JournalOptions {
   readonly queued: boolean;
 }
 
+/**
+ * What a step or a sleep throws in process when the store is out of reach as it reads or records the journal: the
+ * start ends with nothing written, as one whose process died, and its lease lapses; the job then starts again
+ * (`retry`: a step whose value was lost runs again, with the same key) or ends stopped. On a queue the job goes back
+ * to its queue instead ({@link DurableSleep}).
+ */
+export class JournalOutage extends Error {
+  /**
+   * Makes the outage.
+   *
+   * @param cause The store's error.
+   */
+  constructor(cause: unknown) {
+    super("the result store was out of reach as the job's journal was read or written", { cause });
+  }
+}
+
 /** One start's view of a job's journal. */
 export class Journal {
   readonly #options: JournalOptions;
@@ -111,14 +128,16 @@ export class Journal {
   }
 
   /**
-   * A store operation; on a queued job, the store out of reach hands the job back to its queue for the wait the
-   * store names, as a sleep (no start counted): a later delivery resumes from the journal, never a failed job.
+   * A store operation; the store out of reach ends this start, never the job: on a queued job it hands the job back
+   * to its queue for the wait the store names, as a sleep (no start counted), and a later delivery resumes from the
+   * journal; in process it ends the start as a death would ({@link JournalOutage}).
    */
   async #outage<T>(op: () => Promise<T>): Promise<T> {
     try {
       return await op();
     } catch (error) {
-      if (!this.#options.queued || !isUnavailable(error)) throw error;
+      if (!isUnavailable(error)) throw error;
+      if (!this.#options.queued) throw new JournalOutage(error);
       const retryAfterMs = (error.data as { retryAfterMs?: number } | undefined)?.retryAfterMs ?? 1_000;
       throw new DurableSleep(this.#options.now() + retryAfterMs);
     }

@@ -6,7 +6,7 @@
  * @module
  */
 import { type FetchLike, isEventStream } from "../client/http.ts";
-import { readSse, type SseCursor } from "../client/read-sse.ts";
+import { readSseMessages, type SseCursor } from "../client/read-sse.ts";
 import type { NoticeListener } from "../client/transports/server-notices.ts";
 import { isObject } from "../internal/is-object.ts";
 import { METHOD_HEADER } from "../internal/mcp-wire.ts";
@@ -40,13 +40,7 @@ export const LISTEN = "subscriptions/listen";
 async function hear(body: ReadableStream<Uint8Array>, signal: AbortSignal, heard: NoticeListener): Promise<void> {
   const cursor: SseCursor = { lastEventId: undefined, retryMs: undefined };
   try {
-    for await (const event of readSse(body, cursor, signal)) {
-      let message: unknown;
-      try {
-        message = JSON.parse(event.data);
-      } catch {
-        continue;
-      }
+    for await (const message of readSseMessages(body, cursor, signal)) {
       // A notification has a method and no id (JSON-RPC 2.0 §4.1); requests are the client's to answer.
       if (!isObject(message) || typeof message.method !== "string" || "id" in message) continue;
       heard(message.method, isObject(message.params) ? message.params as Record<string, unknown> : {});

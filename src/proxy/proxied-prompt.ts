@@ -7,15 +7,11 @@
 import type { CallContext } from "../core/call/call-context.ts";
 import type { AnyPrompt, PromptResult } from "../core/definitions/prompt.ts";
 import { definePrompt } from "../assembly/served-prompts.ts";
-import { callerTrace } from "../core/call/caller-trace.ts";
 import type { HopOptions } from "./hop-options.ts";
 import type { Remote } from "./remote.ts";
 import { remoteCompleter } from "./remote-completer.ts";
-import { remoteError } from "./remote-error.ts";
+import { forwardRead } from "./forward-read.ts";
 import { servableIcons } from "./remote-icons.ts";
-import { remoteResultMeta } from "./remote-meta.ts";
-import { answerBudget } from "./answer-budget.ts";
-import { isResponseTooLarge } from "../client/response-bound.ts";
 
 /** A prompt argument as `prompts/list` gives it. */
 interface ListedArgument {
@@ -63,23 +59,8 @@ export function proxiedPrompt(
     }
   }
   return builder.get(async (given: Record<string, string>, ctx: CallContext) => {
-    const budget = answerBudget(ctx);
-    try {
-      const trace = callerTrace(ctx);
-      const options = { signal: budget.signal, ...(trace === undefined ? {} : { traceContext: trace }) };
-      const [got, wire] = await hop.withClient(
-        ctx,
-        async (client) => [await client.getPrompt(name, given ?? {}, options), client.wire] as const,
-      );
-      const meta = remoteResultMeta(got._meta, wire);
-      if (meta !== undefined) ctx.resultMeta(meta);
-      const messages = (Array.isArray(got.messages) ? got.messages : []) as PromptResult["messages"];
-      return typeof got.description === "string" ? { description: got.description, messages } : { messages };
-    } catch (error) {
-      const answered = budget.answerFor(error, false);
-      if (answered !== undefined && !isResponseTooLarge(error)) throw answered; // the budget's refusal
-      remote.failed(error);
-      throw answered ?? remoteError(error, hop.retryAfterMs, hop.name);
-    }
+    const got = await forwardRead(ctx, remote, hop, (client, options) => client.getPrompt(name, given ?? {}, options));
+    const messages = (Array.isArray(got.messages) ? got.messages : []) as PromptResult["messages"];
+    return typeof got.description === "string" ? { description: got.description, messages } : { messages };
   });
 }

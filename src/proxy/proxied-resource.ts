@@ -9,15 +9,11 @@ import type { AnyResource, ResourceContentsInput } from "../core/definitions/res
 import type { WatchedResource } from "../core/definitions/resource-watch.ts";
 import { parseUriTemplate } from "../core/definitions/uri-template.ts";
 import { defineResource } from "../assembly/served-resources.ts";
-import { callerTrace } from "../core/call/caller-trace.ts";
 import type { HopOptions } from "./hop-options.ts";
 import type { Remote } from "./remote.ts";
 import { remoteCompleter } from "./remote-completer.ts";
-import { remoteError } from "./remote-error.ts";
+import { forwardRead } from "./forward-read.ts";
 import { servableIcons } from "./remote-icons.ts";
-import { remoteResultMeta } from "./remote-meta.ts";
-import { answerBudget } from "./answer-budget.ts";
-import { isResponseTooLarge } from "../client/response-bound.ts";
 
 /**
  * Defines the resource (or template) that forwards reads of a remote one.
@@ -57,23 +53,8 @@ export function proxiedResource(
     }
   }
   const resource = builder.read(async (_variables, ctx, read) => {
-    const budget = answerBudget(ctx);
-    try {
-      const trace = callerTrace(ctx);
-      const options = { signal: budget.signal, ...(trace === undefined ? {} : { traceContext: trace }) };
-      const [result, wire] = await hop.withClient(
-        ctx,
-        async (client) => [await client.readResource(read, options), client.wire] as const,
-      );
-      const meta = remoteResultMeta(result._meta, wire);
-      if (meta !== undefined) ctx.resultMeta(meta);
-      return (Array.isArray(result.contents) ? result.contents : []) as ResourceContentsInput[];
-    } catch (error) {
-      const answered = budget.answerFor(error, false);
-      if (answered !== undefined && !isResponseTooLarge(error)) throw answered; // the budget's refusal
-      remote.failed(error);
-      throw answered ?? remoteError(error, hop.retryAfterMs, hop.name);
-    }
+    const result = await forwardRead(ctx, remote, hop, (client, options) => client.readResource(read, options));
+    return (Array.isArray(result.contents) ? result.contents : []) as ResourceContentsInput[];
   });
   return hop.watch === undefined ? resource : { ...resource, watch: hop.watch } as WatchedResource;
 }

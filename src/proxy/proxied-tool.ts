@@ -12,7 +12,7 @@ import type { LogEntry, Progress, ToolInfo } from "../client/transport.ts";
 import { defineTool } from "../tool/define-tool.ts";
 import { type AnswerBudget, answerBudget } from "./answer-budget.ts";
 import { askCaller } from "./ask-caller.ts";
-import { callerTrace } from "../core/call/caller-trace.ts";
+import { forwardOptions } from "./forward-read.ts";
 import type { HopOptions } from "./hop-options.ts";
 import type { Remote } from "./remote.ts";
 import { remoteError } from "./remote-error.ts";
@@ -52,10 +52,8 @@ export function proxiedTool(info: ToolInfo, remote: Remote, hop: HopOptions, lon
   const tool = output.handle(async (args, ctx) => {
     const budget = answerBudget(ctx);
     try {
-      const trace = callerTrace(ctx);
       const options = {
-        signal: budget.signal,
-        ...(trace === undefined ? {} : { traceContext: trace }),
+        ...forwardOptions(ctx, budget.signal),
         onProgress: (p: Progress) => ctx.progress(p.progress, p.total, p.message),
         onLog: (entry: LogEntry) => ctx.log(entry.level as LogLevel, entry.data, entry.logger),
         // The caller's own level, asked of the remote per call (an MCP 2026-07-28 remote sends none unasked).

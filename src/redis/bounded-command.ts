@@ -3,6 +3,8 @@
  * one with no reply within a bound fails too. A client that still says it is ready after a timeout
  * sits on a dead connection (seen on Deno after `kill -9` of Redis: the reset socket never reports
  * its close, so node-redis neither fails its commands nor reconnects); it is reopened, once at a time.
+ * The client's first connection is the exception: a process makes its client as it starts, and its first
+ * requests come while that client still connects, so they wait for it, within the same bound, once.
  *
  * @module
  */
@@ -52,10 +54,29 @@ export function boundedCommands(
       reopening = client.connect().catch(() => {}).finally(() => reopening = undefined);
     }
   };
+  // The first connection is waited for once (by every command that comes meanwhile): `true` once it is up,
+  // `false` when it was not within `timeoutMs`. Once that wait ended, or the client was seen ready, a client
+  // that is not ready is down or reconnecting, and a command fails at once.
+  let settled = false;
+  let first: Promise<boolean> | undefined;
+  const firstConnection = () =>
+    first ??= new Promise<boolean>((resolve) => {
+      if (client.once === undefined) return resolve(false);
+      const timer = setTimeout(() => resolve(false), timeoutMs);
+      client.once("ready", () => {
+        clearTimeout(timer);
+        resolve(true);
+      });
+      // ioredis made with `lazyConnect` connects on its first command, which the guard would never send.
+      if (isIoRedis(client) && client.status === "wait") client.connect?.().catch(() => {});
+    }).finally(() => settled = true);
   return async (command) => {
-    if (readiness(client) === false || reopening !== undefined) {
+    const ready = readiness(client);
+    if (ready === false && !settled && reopening === undefined) {
+      if (!(await firstConnection())) throw new Error(`Redis did not connect within ${timeoutMs} ms`);
+    } else if (ready === false || reopening !== undefined) {
       throw new Error("Redis is not connected (the client is reconnecting)");
-    }
+    } else settled = true;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {

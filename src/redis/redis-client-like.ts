@@ -15,11 +15,11 @@ export interface RedisClientLike {
   readonly status?: string;
   /** node-redis: closes the connection at once, when a command outlives `timeoutMs`. */
   destroy?(): void;
-  /** node-redis: opens it again. */
+  /** node-redis: opens it again; ioredis made with `lazyConnect`: opens it the first time. */
   connect?(): Promise<unknown>;
   /** ioredis: closes the connection and opens it again (`true`), when a command outlives `timeoutMs`. */
   disconnect?(reconnect?: boolean): void;
-  /** ioredis: `ready` once, when it is up again. */
+  /** Both clients: `ready` once, when the connection is up (the first time, or again). */
   once?(event: "ready", listener: () => void): unknown;
   /** `GET key`. */
   get(key: string): Promise<unknown>;

@@ -17,7 +17,8 @@ export interface RedisResultStoreOptions {
   /**
    * The longest wait for Redis to answer one command, in ms (default 2 000); past it the operation
    * fails (the server answers "send again later"), and a client that still says it is ready is
-   * reopened (`destroy()`, then `connect()`).
+   * reopened (`destroy()`, then `connect()`). The first operations, made while the client makes its
+   * first connection, wait for that connection as long.
    */
   timeoutMs?: number;
 }
@@ -57,7 +58,9 @@ const utf8 = new TextEncoder();
  * While the client is not ready (Redis down, the client reconnecting with backoff), every operation
  * fails at once instead of waiting in node-redis's offline queue, and one with no answer within
  * `timeoutMs` fails too: the server answers "send again later" on every wire, and retries a finished
- * job's result until it is stored. Give the client an `error` listener: node-redis emits one per failed
+ * job's result until it is stored. The client's first connection is the exception: a process that makes
+ * its client as it starts (`new Redis(url)`, or node-redis's `connect()` not awaited) has its first
+ * operations wait for it, up to `timeoutMs`, once; a Redis that is down then fails them as above. Give the client an `error` listener: node-redis emits one per failed
  * reconnection, and without a listener the process exits (ioredis logs each instead).
  *
  * Sets (`addMember`, `removeMember`, `members`) are Redis sets under `<prefix>set:<key>`, beside the entries
@@ -66,7 +69,7 @@ const utf8 = new TextEncoder();
  * Valkey speaks the same protocol: bring either client, connected to it. Upstash: connect either client to
  * the database's `rediss://` endpoint (TCP); its REST client (`@upstash/redis`) is not a client this store takes.
  *
- * @param client A connected node-redis or ioredis client.
+ * @param client A node-redis or ioredis client, connected or connecting.
  * @param options The key prefix and the bound on one entry.
  * @returns The store.
  *

@@ -27,6 +27,11 @@ export interface RedisClientKind {
    * @param offlineQueue `false`: commands sent while disconnected fail at once instead of waiting.
    */
   connect(url: string, offlineQueue?: boolean): Promise<TestRedisClient>;
+  /**
+   * Makes a client the way a process starting up does: created, with the application's `error` listener, its
+   * connection started and not waited for (node-redis: `connect()` not awaited; ioredis: `new Redis(url)`).
+   */
+  start(url: string): TestRedisClient;
 }
 
 /** node-redis 5 and ioredis. */
@@ -43,6 +48,16 @@ export const REDIS_CLIENTS: readonly RedisClientKind[] = [
         close: () => client.isOpen && client.destroy(),
       };
     },
+    start(url) {
+      const client = createClient({ url });
+      client.on("error", () => {});
+      client.connect().catch(() => {}); // a Redis that is down: its outage is the store's to report
+      return {
+        client,
+        subscribers: async (channel) => (await client.pubSubNumSub(channel))[channel],
+        close: () => client.isOpen && client.destroy(),
+      };
+    },
   },
   {
     name: "ioredis",
@@ -50,6 +65,15 @@ export const REDIS_CLIENTS: readonly RedisClientKind[] = [
       const client = new Redis(url, { lazyConnect: true, enableOfflineQueue: offlineQueue });
       client.on("error", () => {});
       await client.connect();
+      return {
+        client,
+        subscribers: async (channel) => Number(((await client.pubsub("NUMSUB", channel)) as unknown[])[1]),
+        close: () => client.disconnect(),
+      };
+    },
+    start(url) {
+      const client = new Redis(url);
+      client.on("error", () => {});
       return {
         client,
         subscribers: async (channel) => Number(((await client.pubsub("NUMSUB", channel)) as unknown[])[1]),

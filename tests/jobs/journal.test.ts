@@ -143,6 +143,34 @@ describe("work.step on the in-process engine", () => {
     assert.ok(keyA.length > 0 && keyB1.length > 0, JSON.stringify(seen));
   });
 
+  it("a step whose value the store could not record (out of reach then) runs again on the next start, with the same key", async () => {
+    const seen: Seen[] = [];
+    const shared = createMemoryResultStore();
+    let refused = 0;
+    // The store is out of reach as step b's value is written, once, and back at once.
+    const flaky: ResultStore = {
+      ...shared,
+      set: (id, entry, ttlMs) =>
+        id.endsWith(":b") && refused++ === 0
+          ? Promise.reject(new Error("the store is restarting"))
+          : shared.set(id, entry, ttlMs),
+    };
+    const server = journalServer(seen, { resultStore: flaky, leaseMs: LEASE_MS, onError: () => {} });
+    const outcome = await ended(server, await server.call("steps", { n: 1 }));
+    assert.equal(outcome.kind, "answer", JSON.stringify(outcome));
+    assert.deepEqual((outcome as { result: { structuredContent?: unknown } }).result.structuredContent, {
+      a: { n: 1, madeIn: 1 }, // recorded on the first start
+      b: { n: 1, madeIn: 2 }, // its value was lost: fn ran again on the next start (at least once)
+      attempt: 2,
+    });
+    assert.deepEqual(seen.map(({ step, attempt }) => ({ step, attempt })), [
+      { step: "a", attempt: 1 },
+      { step: "b", attempt: 1 },
+      { step: "b", attempt: 2 },
+    ]);
+    assert.equal(seen[1].key, seen[2].key, "the same key on both runs of b");
+  });
+
   it("the key fn gets differs from job to job, for the same step", async () => {
     const seen: Seen[] = [];
     const server = journalServer(seen);

@@ -16,6 +16,7 @@ import {
   type Host,
   normalisePath,
   type ServerCore,
+  sseResponse,
 } from "../../server/mod.ts";
 import { jsonRpcErrorResponse } from "../jsonrpc-error.ts";
 import type { JsonRpcId } from "../jsonrpc.ts";
@@ -29,6 +30,7 @@ import type { respondThrough } from "./http-messages.ts";
 import { messagesOf } from "../../message-middleware/message-feature.ts";
 import type { McpContext } from "./mcp-request.ts";
 import { SessionTable } from "./sessions.ts";
+import { ResumableStreams } from "./resumable.ts";
 import { legacyErrorToWire } from "../../errors/mcp-codes.ts";
 
 const ALLOWED_METHODS = { allow: "POST, DELETE" };
@@ -91,6 +93,10 @@ export function mcpBinding(options: McpOptions = {}): Binding {
       const { sessions } = ctx, other = http.method !== "DELETE";
       const ended = (!other || sessions.someEnded) && sessions.end(http.headers.get(SESSION_HEADER), other);
       if (ended) return new Response(null, { status: ended });
+      if (http.method === "GET" && ctx.polling !== undefined) {
+        const resumed = resume(ctx.polling, http);
+        if (resumed !== undefined) return resumed;
+      }
       return answerJson(http, core.options, NOT_ALLOWED, (body) => {
         // The message middleware served extensions installed (`.intercept()`), with their runner: one property read.
         const messages = messagesOf(registry);
@@ -101,13 +107,37 @@ export function mcpBinding(options: McpOptions = {}): Binding {
     };
     const refuse = (error: ProtocolError, id: JsonRpcId = null) =>
       jsonRpcErrorResponse(id, error, legacyErrorToWire, ctx.report);
+    const methods = ctx.polling === undefined ? "POST, DELETE" : "GET, POST, DELETE";
     return {
-      routes: new Map([[path, { handle, refuse, methods: "POST, DELETE", jsonRpc: true, remote: "streamable-http" }]]),
+      routes: new Map([[path, { handle, refuse, methods, jsonRpc: true, remote: "streamable-http" }]]),
       // x-mcp-header declarations fail when the tool is registered, not on its first call.
       checkTool: (tool) => void paramHeadersOf(tool),
     };
   };
 }
+
+/**
+ * Answers a client's GET that resumes a 2025-11-25 call's stream (`ssePolling`): a new connection from the event
+ * after its `Last-Event-ID`. A GET without one is no resumption (this endpoint offers no standalone stream: 405).
+ *
+ * @param polling The binding's resumable streams.
+ * @param http The GET.
+ * @returns The stream, a 400 for a `Last-Event-ID` of no stream of the GET's session here, or `undefined`.
+ */
+function resume(polling: ResumableStreams, http: Request): Response | undefined {
+  const lastEventId = http.headers.get("last-event-id");
+  if (lastEventId === null) return undefined;
+  const body = polling.resume(http.headers.get(SESSION_HEADER), lastEventId);
+  if (body !== undefined) return sseResponse(body);
+  // Ended and fetched, given up, another session's, or kept by another instance: nothing to resume here.
+  return jsonRpcErrorResponse(null, NO_STREAM, legacyErrorToWire);
+}
+
+/** The refusal of a `Last-Event-ID` that names no stream the GET may resume here. */
+const NO_STREAM = /* @__PURE__ */ new ProtocolError(
+  "invalid_request",
+  "Invalid Request: no stream of this Last-Event-ID and session to resume here",
+);
 
 /**
  * Creates the binding's state for a server.
@@ -130,5 +160,8 @@ export function createMcpContext(core: ServerCore, settings: McpSettings): McpCo
     heldKeepAlive: core.options.heartbeatMs > 0
       ? new DelayQueue(Math.min(HELD_KEEP_ALIVE_MS, core.options.heartbeatMs))
       : undefined,
+    polling: settings.ssePolling === undefined
+      ? undefined
+      : new ResumableStreams(settings.ssePolling, settings.sessionLimit, core.options.heartbeatMs),
   };
 }

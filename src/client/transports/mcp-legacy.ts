@@ -14,7 +14,7 @@ import { httpError, isEventStream, isJsonResponse, readRpcReply, type RpcId, typ
 import { HttpEndpoint } from "../http-endpoint.ts";
 import { quietContext } from "../quiet-context.ts";
 import { sendTraced, withTraceHeaders, withTraceMeta } from "../carry-trace.ts";
-import { readSse, type SseCursor } from "../read-sse.ts";
+import { readSseMessages, type SseCursor } from "../read-sse.ts";
 import { replyFromMcp, replyFromTaskAugmented } from "../read-result.ts";
 import type { InputRequest, Reply, RequestContext } from "../transport.ts";
 import { answerError } from "./answer-error.ts";
@@ -22,7 +22,7 @@ import { handleStreamMessage, streamMetaOf, TASKS_EXTENSION } from "./mcp-client
 import { PARTIAL_NOTIFICATION } from "../../internal/mcp-wire.ts";
 import { SseConnection } from "./sse-connection.ts";
 
-/** How many times a stream that ended before its reply is resumed. */
+/** How many resumptions in a row that bring no event a stream gets (a standalone one: how many in all). */
 const MAX_RESUMES = 5;
 /** The wait before resuming when the server gave no `retry`. */
 const DEFAULT_RETRY_MS = 1000;
@@ -251,14 +251,9 @@ export class LegacySession {
     void (async () => {
       for (let reconnects = 0; response !== undefined && reconnects <= MAX_RESUMES; reconnects++) {
         try {
-          for await (const event of readSse(response.body!, cursor, controller.signal, this.#http.maxResponseBytes)) {
-            let message: unknown;
-            try {
-              message = JSON.parse(event.data);
-            } catch {
-              continue;
-            }
-            if (typeof message === "object" && message !== null) await this.#onStandalone(message as StreamMessage);
+          const limit = this.#http.maxResponseBytes;
+          for await (const message of readSseMessages(response.body!, cursor, controller.signal, limit)) {
+            await this.#onStandalone(message as StreamMessage);
           }
         } catch {
           // the stream broke: resume it below, as after a clean end
@@ -388,8 +383,10 @@ export class LegacySession {
   ): Promise<Exchanged> {
     let response = first;
     let reply = await readRpcReply(response, id, ctx, cursor, onMessage, this.#http.maxResponseBytes);
-    for (let resumes = 0; reply === undefined; resumes++) {
-      if (!isEventStream(response) || cursor.lastEventId === undefined || resumes >= MAX_RESUMES) {
+    // A server that polls (SEP-1699) closes each connection while the call runs, and the client comes back for as
+    // long as it takes: only resumed connections that bring no event at all count towards the bound.
+    for (let idle = 0; reply === undefined;) {
+      if (!isEventStream(response) || cursor.lastEventId === undefined || idle >= MAX_RESUMES) {
         throw transportError(`The ${method} stream ended before its response`, { status: response.status });
       }
       await sleep(cursor.retryMs ?? DEFAULT_RETRY_MS, ctx.signal);
@@ -399,7 +396,11 @@ export class LegacySession {
       resume.set("last-event-id", cursor.lastEventId);
       response = await this.#http.get("", resume, ctx.signal);
       if (!response.ok) throw await httpError(response);
+      const before = cursor.lastEventId;
+      cursor.lastEventId = undefined;
       reply = await readRpcReply(response, id, ctx, cursor, onMessage, this.#http.maxResponseBytes);
+      idle = cursor.lastEventId === undefined ? idle + 1 : 0;
+      cursor.lastEventId ??= before;
     }
     ctx.activity();
     if (!reply.ok) throw errorFromRpc(reply.error, { method, wire: "mcp", status: reply.status });
