@@ -133,7 +133,7 @@ describe("authorizationServer(): ID-JAGs", () => {
     assert.match(await refused(redeem(await idJag(idp, expired)), "invalid_grant"), /expired/);
     const future = idJagClaims("desktop", { iat: now + 600, exp: now + 900 });
     assert.match(await refused(redeem(await idJag(idp, future)), "invalid_grant"), /future/);
-    const long = idJagClaims("desktop", { exp: now + 7200 });
+    const long = idJagClaims("desktop", { iat: now, exp: now + 7200 });
     assert.match(
       await refused(redeem(await idJag(idp, long)), "invalid_grant"),
       /lives 7200 s \(exp - iat\): .* at most 3600 s \(trustedIssuers\[0\]\.maxLifetimeSec sets it\)/,
