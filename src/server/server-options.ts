@@ -235,23 +235,7 @@ export interface ServerOptions {
    */
   secret?: string | Uint8Array | readonly (string | Uint8Array)[];
   /** How the server's tokens (promise tokens, `requestState`) are made: sealing, size bound, lifetimes, clock. */
-  tokens?: {
-    /**
-     * Encrypts token payloads with AES-256-GCM so clients cannot read the tool, the state or the job ids
-     * (default `true`, MCP-lite spec v0.042 §3.5: tokens are opaque to clients); `false` only signs them.
-     */
-    seal?: boolean;
-    /** The longest token made or accepted, in characters (default 16 384); a larger state is the tool's error. */
-    maxBytes?: number;
-    /** How long promise tokens and deferred results last, in ms (default one hour). */
-    promiseTtlMs?: number;
-    /** How long an input round's `requestState` lasts, in ms (default ten minutes). */
-    inputTtlMs?: number;
-    /** The default `retry_after_ms` of a promise (default 1 000). */
-    retryAfterMs?: number;
-    /** The clock, in ms since the epoch (default `Date.now`); tests inject one. */
-    now?: () => number;
-  };
+  tokens?: TokenOptions;
   /** Where `ctx.defer()` results wait (default: in memory, this process only); share one across instances. */
   resultStore?: ResultStore;
   /** MCP Events (`server.event()`): allowed callbacks, lifetimes, budgets, retries (subscriptions: in `resultStore`). */
@@ -295,6 +279,37 @@ export interface ServerOptions {
    * caller's `config`, and are never published.
    */
   settings?: Record<string, unknown>;
+}
+
+/**
+ * Options of the server's tokens (promise tokens, `requestState`): `createServer({ tokens })`.
+ *
+ * @example
+ * ```ts
+ * import { createServer } from "../../mod.ts";
+ * import type { TokenOptions } from "../types.ts";
+ *
+ * // Promises kept a day, input rounds answered within five minutes.
+ * const tokens: TokenOptions = { promiseTtlMs: 24 * 60 * 60_000, inputTtlMs: 5 * 60_000 };
+ * createServer({ name: "reports", version: "1.0.0", tokens });
+ * ```
+ */
+export interface TokenOptions {
+  /**
+   * Encrypts token payloads with AES-256-GCM so clients cannot read the tool, the state or the job ids
+   * (default `true`, MCP-lite spec v0.042 §3.5: tokens are opaque to clients); `false` only signs them.
+   */
+  seal?: boolean;
+  /** The longest token made or accepted, in characters (default 16 384); a larger state is the tool's error. */
+  maxBytes?: number;
+  /** How long promise tokens and deferred results last, in ms (default one hour). */
+  promiseTtlMs?: number;
+  /** How long an input round's `requestState` lasts, in ms (default ten minutes). */
+  inputTtlMs?: number;
+  /** The default `retry_after_ms` of a promise (default 1 000). */
+  retryAfterMs?: number;
+  /** The clock, in ms since the epoch (default `Date.now`); tests inject one. */
+  now?: () => number;
 }
 
 /**
