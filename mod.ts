@@ -41,7 +41,7 @@ export type { AnyTool, InferToolInput, InferToolOutput, Tool, ToolAnnotations } 
 export type { AnyResource, CacheHint, Resource } from "./src/core/definitions/resource.ts";
 export type { AnyPrompt, Prompt, PromptMessage } from "./src/core/definitions/prompt.ts";
 export type { Completer } from "./src/core/definitions/completer.ts";
-export type { Extension, ExtensionContext } from "./src/core/definitions/extension.ts";
+export type { Extension, ExtensionContext, ExtensionMethodOptions } from "./src/core/definitions/extension.ts";
 export type { SchemaInput } from "./src/core/schema.ts";
 
 // Serving them.
