@@ -31,6 +31,7 @@ export type {
   CancelHandler,
   HandlerReturn,
   LongRunningOptions,
+  PromiseRetry,
   RedeemHandler,
   StreamHandler,
   ToolContext,

@@ -40,6 +40,30 @@ export type HandlerReturn<TOut> =
   | void
   | ToolPromise<unknown>;
 
+/**
+ * How a `.longRunning()` tool's deferred work is started again, under the same promise, after its worker or
+ * instance stopped (`LongRunningOptions.retry`): at-least-once delivery, for work whose steps are journaled
+ * (`work.step()`) or idempotent.
+ *
+ * @example
+ * ```ts
+ * import * as v from "valibot";
+ * import { defineTool } from "@mcplite/sdk";
+ * import type { PromiseRetry } from "@mcplite/sdk/types";
+ * const retry: PromiseRetry = { attempts: 3, backoffMs: 5_000 };
+ * export const report = defineTool("report")
+ *   .input(v.object({ month: v.string() }))
+ *   .longRunning({ retry })
+ *   .defer(async ({ month }, work) => await work.step("build", () => `report of ${month}`));
+ * ```
+ */
+export interface PromiseRetry {
+  /** How many times the work may start in all, the first included (an integer from 1 to 100). */
+  readonly attempts: number;
+  /** How long whoever takes over a stopped promise's work waits before starting it, in ms (default 0). */
+  readonly backoffMs?: number;
+}
+
 /** How a long-running tool's promises behave (`.longRunning()`; `.redeem()` implies it). */
 export interface LongRunningOptions {
   /** How long its promise tokens (and deferred results) last, in ms (default: the server's, one hour). */
@@ -60,7 +84,7 @@ export interface LongRunningOptions {
    * next reads it (a `redeem`, `tasks/get`) once its lease lapsed, with a shared `resultStore`. Steps the work
    * journaled (`work.step()`) are not run again. Without it, delivery is at most once.
    */
-  retry?: { readonly attempts: number; readonly backoffMs?: number };
+  retry?: PromiseRetry;
   /**
    * How long one run of its `ctx.defer()` work may take, in ms (default 900 000: 15 minutes; from 1 to
    * 2 147 483 647). Past it the work's signal aborts, and the call ends as failed with
