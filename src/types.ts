@@ -22,6 +22,8 @@ export type { TokenOptions } from "./server/server-options.ts";
 export type { CallerShare, Limits } from "./core/instance/budgets.ts";
 export type { ProtocolVersion } from "./server/protocol-versions.ts";
 export type { CorsOptions } from "./server/cors.ts";
+export type { Icon } from "./core/definitions/icon.ts";
+export type { ServerCardOptions, ServerCardRepository } from "./server/server-card.ts";
 export type { HeadersLike } from "./internal/headers-like.ts";
 export type { MessageMiddleware } from "./message-middleware/message-middleware.ts";
 export type { Fetchable, Listener, ServeOptions } from "./server/serve.ts";

@@ -17,8 +17,8 @@ import type { Binding, ResolvedOptions } from "./binding-contract.ts";
 import { PUSH_MS } from "../core/call/follow-options.ts";
 import type { Limits } from "../core/instance/budgets.ts";
 import type { Definitions } from "../core/definitions/registry.ts";
-import { checkIcons } from "../core/definitions/icon.ts";
-import type { Tool } from "../core/definitions/tool.ts";
+import type { ServerCardOptions } from "./server-card.ts";
+import { checkIcons, type Icon } from "../core/definitions/icon.ts";
 
 /** Tool search support: installs the search on the server's definitions (`toolSearch`). */
 export type ToolSearchSupport = (registry: Definitions) => void;
@@ -44,7 +44,7 @@ export interface ServerOptions {
    * every MCP revision, the server card and the OpenAPI document's `info.x-logo`. Checked here: `https:`
    * URLs or image `data:` URIs (`http:` only on localhost).
    */
-  icons?: Tool["icons"];
+  icons?: readonly Icon[];
   /** The server's home page, sent as `serverInfo.websiteUrl` and in the server card. */
   websiteUrl?: string;
   /**
@@ -66,31 +66,7 @@ export interface ServerOptions {
    * });
    * ```
    */
-  serverCard?: false | {
-    /**
-     * The card's name, in reverse-DNS form with one slash (`com.example/weather`), as the MCP Registry
-     * names servers. Default: the server's `name` when it has that form, else the server's name under
-     * the reversed labels of the host the card is read at.
-     */
-    readonly name?: string;
-    /**
-     * The public origin the card's endpoint URLs start with (`https://api.example.com`), for a server
-     * behind a proxy. Default: the origin of `auth.resource` with `auth`, else each request's own: then
-     * the card answers only at a host `allowedHosts` lets in, with `Cache-Control: private` and
-     * `Vary: Host` (RFC 9111 §5.2.2.7, §4.1), so that no shared cache hands one client's `Host` to another.
-     * Pinned, it is `public` for an hour.
-     */
-    readonly origin?: string;
-    /** Where the server's source lives (SEP-2127 `Repository`): its URL, host (`"github"`), folder, id. */
-    readonly repository?: {
-      readonly url: string;
-      readonly source: string;
-      readonly subfolder?: string;
-      readonly id?: string;
-    };
-    /** Extension metadata, under reverse-DNS keys (the card's `_meta`). */
-    readonly _meta?: Readonly<Record<string, unknown>>;
-  };
+  serverCard?: false | ServerCardOptions;
   /** Instructions for the model on how to use this server (MCP `instructions`). */
   instructions?: string;
   /**

@@ -5,7 +5,8 @@
  */
 import type { CallContext } from "../call/call-context.ts";
 import type { Extension } from "./extension.ts";
-import type { ContentBlock, ResourceDescriptor, ToolResult } from "../results/result.ts";
+import type { ContentBlock, ToolResult } from "../results/result.ts";
+import type { Icon } from "./icon.ts";
 import type { ToolPromise } from "../call/tool-promise.ts";
 import type { CompiledSchema, JsonSchema } from "../schema.ts";
 import type { AnyResource } from "./resource.ts";
@@ -205,7 +206,7 @@ export interface Tool<
    * The icons a client may show for it (`.icons()`), checked: MCP's `Icon`s (MCP 2025-11-25; SEP-973),
    * `{ src, mimeType?, sizes?, theme? }`, the shape the server, prompts, resources and templates take too.
    */
-  readonly icons?: ResourceDescriptor["icons"];
+  readonly icons?: readonly Icon[];
   /** The OAuth scopes a caller must hold to see and call the tool (`.scopes()`), if any. */
   readonly scopes?: readonly string[];
   /** `"handle"` for a plain handler, `"stream"` for a streaming one. */
@@ -275,7 +276,7 @@ export interface ToolDescriptor {
   /** MCP annotations. */
   annotations?: ToolAnnotations;
   /** Icons (MCP 2025-11-25, `Icon`). */
-  icons?: ResourceDescriptor["icons"];
+  icons?: readonly Icon[];
   /** Free-form metadata. */
   _meta?: Record<string, unknown>;
 }
