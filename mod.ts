@@ -73,4 +73,5 @@ export type { ContentBlock, ToolResult } from "./src/core/results/result.ts";
 export { createMemoryResultStore } from "./src/jobs/result-store.ts";
 export type { ResultStore } from "./src/jobs/result-store.ts";
 export { runWorker } from "./src/jobs/worker/run-worker.ts";
+export type { RunWorkerOptions } from "./src/jobs/worker/run-worker.ts";
 export type { Notifier } from "./src/core/instance/notifier.ts";
