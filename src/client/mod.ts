@@ -41,7 +41,13 @@ export type { ClientAuth } from "./oauth/oauth.ts";
 export { SkillVerificationError } from "./skill-verification-error.ts";
 // Each transport of its own wire has its entry point ("@mcplite/sdk/client/grpc", "/client/stdio",
 // "/client/websocket", "/client/webtools"); the authorization flows theirs ("@mcplite/sdk/client/auth").
-export { toAnthropicTools, toOpenAIResponsesTools, toOpenAITools } from "./tool-shapes.ts";
+export {
+  type AnthropicToolsOptions,
+  type OpenAIToolsOptions,
+  toAnthropicTools,
+  toOpenAIResponsesTools,
+  toOpenAITools,
+} from "./tool-shapes.ts";
 // The client's types: options, listings, input rounds and the Transport contract.
 export type { RetryEvent } from "./retry.ts";
 export type { ListOptions, RequestOptions, ToolProxy, ToolsOf } from "./client-types.ts";
