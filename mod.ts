@@ -41,7 +41,7 @@ export type { AnyTool, InferToolInput, InferToolOutput, Tool, ToolAnnotations } 
 export type { AnyResource, CacheHint, Resource } from "./src/core/definitions/resource.ts";
 export type { AnyPrompt, Prompt, PromptMessage } from "./src/core/definitions/prompt.ts";
 export type { Completer } from "./src/core/definitions/completer.ts";
-export type { Extension, ExtensionContext } from "./src/core/definitions/extension.ts";
+export type { Extension, ExtensionContext, ExtensionMethodOptions } from "./src/core/definitions/extension.ts";
 export type { SchemaInput } from "./src/core/schema.ts";
 
 // Serving them.
@@ -73,4 +73,5 @@ export type { ContentBlock, ToolResult } from "./src/core/results/result.ts";
 export { createMemoryResultStore } from "./src/jobs/result-store.ts";
 export type { ResultStore } from "./src/jobs/result-store.ts";
 export { runWorker } from "./src/jobs/worker/run-worker.ts";
+export type { RunWorkerOptions } from "./src/jobs/worker/run-worker.ts";
 export type { Notifier } from "./src/core/instance/notifier.ts";

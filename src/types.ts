@@ -18,9 +18,12 @@ export type { ToolBuilder } from "./tool/define-tool.ts";
 export type { ArgTransform, ToolTransform, TransformedInput } from "./tool/transform-tool.ts";
 export type { CallArguments, ServerCallOptions, ToolMap } from "./server/server.ts";
 export type { EventDefinition, EventsOptions } from "./core/definitions/event.ts";
-export type { Limits } from "./core/instance/budgets.ts";
+export type { TokenOptions } from "./server/server-options.ts";
+export type { CallerShare, Limits } from "./core/instance/budgets.ts";
 export type { ProtocolVersion } from "./server/protocol-versions.ts";
 export type { CorsOptions } from "./server/cors.ts";
+export type { Icon } from "./core/definitions/icon.ts";
+export type { ServerCardOptions, ServerCardRepository } from "./server/server-card.ts";
 export type { HeadersLike } from "./internal/headers-like.ts";
 export type { MessageMiddleware } from "./message-middleware/message-middleware.ts";
 export type { Fetchable, Listener, ServeOptions } from "./server/serve.ts";
@@ -30,6 +33,7 @@ export type {
   CancelHandler,
   HandlerReturn,
   LongRunningOptions,
+  PromiseRetry,
   RedeemHandler,
   StreamHandler,
   ToolContext,
@@ -66,6 +70,7 @@ export type {
   SamplingContent,
   SamplingMessage,
   SamplingTool,
+  ToolChoice,
   ToolResultContent,
   ToolUseContent,
 } from "./core/call/sampling.ts";
@@ -84,6 +89,6 @@ export type {
 export type { ErrorReplacement } from "./errors/error.ts";
 export type { ErrorReporter } from "./core/instance/runtime.ts";
 export type { GroupOptions } from "./server/server-group.ts";
-export type { StoredResult } from "./jobs/result-store.ts";
+export type { MemoryResultStoreOptions, StoredResult } from "./jobs/result-store.ts";
 export type { WorkQueue } from "./jobs/work-queue.ts";
 export type { Capability } from "./server/server-capability.ts";

@@ -8,7 +8,8 @@
  * and carriers see the core through one facade, `src/core/mod.ts`; the core sees the jobs home (`src/jobs/`)
  * through one interface, `src/jobs/mod.ts`. The runtimes' globals are read only under `src/runtime/`, one
  * folder per runtime; the src root holds entry modules only, and base names are unique outside parallel
- * folders. No source file passes 450 lines, no folder of src/ holds more than 45 files, nor the README 250.
+ * folders. No source file passes 600 lines, nor the README 250 (files past 450 lines and folders past 45 files are a
+ * report read in review, tools/size-report.mjs, not a failure: docs/contributing.md, House rules).
  */
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
@@ -35,8 +36,8 @@ const ENTRY_MODULES = new Set(
 const rel = (f: string) => relative(ROOT, join(ROOT, f));
 /** The most names the core facade exports (issue 50: 60; 110 before the engine moved into the core, 98 before families became one object each). */
 const FACADE_NAMES = 60;
-/** The most files a folder of src/ holds directly (src/core/ held 80, one flat list, before it was split by concept). */
-const FOLDER_FILES = 45;
+/** The most lines of a hand-written source file; 450 and a folder's 45 files are the size report's (tools/size-report.mjs). */
+const FILE_LINES = 600;
 
 describe("dependency boundaries", () => {
   it("finds the source tree", () => assert.ok(files.length > 20));
@@ -445,24 +446,12 @@ function folderOf(file: string): string {
 }
 
 describe("sizes a reader can hold", () => {
-  it("keeps every hand-written source file to 450 lines (src/gen is generated)", () => {
+  it(`keeps every hand-written source file to ${FILE_LINES} lines (src/gen is generated)`, () => {
     const long = files
       .map((file) => [file, readFileSync(join(ROOT, file), "utf8").split("\n").length - 1] as const)
-      .filter(([, lines]) => lines > 450)
+      .filter(([, lines]) => lines > FILE_LINES)
       .map(([file, lines]) => `${file}: ${lines} lines`);
     assert.deepEqual(long, [], "split by concept: one file, one concept");
-  });
-
-  it(`keeps every folder of src/ to ${FOLDER_FILES} files directly: a longer list is split by concept`, () => {
-    const crowded: string[] = [];
-    const walk = (dir: string): void => {
-      const entries = readdirSync(join(ROOT, dir), { withFileTypes: true });
-      const count = entries.filter((entry) => entry.isFile()).length;
-      if (count > FOLDER_FILES) crowded.push(`${dir}/: ${count} files`);
-      for (const entry of entries) if (entry.isDirectory()) walk(`${dir}/${entry.name}`);
-    };
-    walk("src");
-    assert.deepEqual(crowded, [], "split by concept into folders");
   });
 
   it("keeps the README to 250 lines (the rest is in docs/)", () => {

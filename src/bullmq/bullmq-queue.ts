@@ -40,6 +40,45 @@ const LOCK_LOST = /^(could not renew lock for job|Missing lock for job|Lock mism
 const JOB_GONE = /^Missing key for job/;
 
 /**
+ * The options of {@link bullmqQueue}: where the queue lives, its name, its lock, and what it keeps.
+ *
+ * @example
+ * ```ts
+ * import type { BullmqQueueOptions } from "@mcplite/sdk/bullmq";
+ * // Reports run for minutes: a longer lock, and failed jobs kept a week for operators to read.
+ * const options: BullmqQueueOptions = {
+ *   connection: "redis://10.0.0.5:6379",
+ *   name: "reports",
+ *   lockMs: 120_000,
+ *   keepFailedMs: 7 * 86_400_000,
+ * };
+ * ```
+ */
+export interface BullmqQueueOptions {
+  /**
+   * A Redis URL (`redis://…`, `rediss://…`), or what BullMQ's `connection` option takes: ioredis options such as
+   * `{ host, port }`, or an ioredis client; with `createPostgresBackend`, `{ connectionString, migrate: true }`,
+   * which makes BullMQ's schema on first use (a bare connection string or a `pg` pool needs BullMQ's migrations
+   * run beforehand).
+   */
+  readonly connection: object | string;
+  /** The queue's name (default `"mcplite"`): every instance and worker of one server uses the same. */
+  readonly name?: string;
+  /** The Redis key prefix (default BullMQ's, `"bull"`). */
+  readonly prefix?: string;
+  /** The lock on a running job and the stalled-job check's period, in ms (default 30 000). */
+  readonly lockMs?: number;
+  /** How long BullMQ keeps a completed job for operators to read, in ms (default 3 600 000, an hour; 0: none). */
+  readonly keepCompletedMs?: number;
+  /** How long BullMQ keeps a failed job for operators to read, in ms (default 86 400 000, a day; 0: none). */
+  readonly keepFailedMs?: number;
+  /** BullMQ's backend factory (`createPostgresBackend` for PostgreSQL; default Redis). */
+  readonly backend?: (...args: never[]) => object;
+  /** Hears BullMQ's connection errors (default: written to the console). */
+  readonly onError?: (error: unknown) => void;
+}
+
+/**
  * A job queue on BullMQ, for `createServer({ queue })` and `runWorker()`: web instances add jobs,
  * workers take them. Every instance and worker of one server uses the same queue `name` on the same
  * Redis (or Valkey, or PostgreSQL database).
@@ -49,17 +88,11 @@ const JOB_GONE = /^Missing key for job/;
  * (a tool with `retry`) or ends it with "The instance running this job stopped before it finished" (a tool
  * without).
  *
- * @param options `connection`: a Redis URL (`redis://…`, `rediss://…`), or what BullMQ's `connection`
- *   option takes (ioredis options such as `{ host, port }`, or an ioredis client; with `createPostgresBackend`, `{ connectionString, migrate:
- *   true }`, which makes BullMQ's schema on first use (a bare connection string or a `pg` pool needs
- *   BullMQ's migrations run beforehand); `name`: the queue's name (default
- *   `"mcplite"`); `prefix`: the Redis key prefix (default BullMQ's, `"bull"`); `lockMs`: the lock on a
- *   running job and the stalled-job check's period (default 30 000); `keepCompletedMs` and `keepFailedMs`: how
- *   long BullMQ keeps a finished job for operators to read (default 3 600 000, an hour, once completed; 86 400 000,
- *   a day, once failed; 0 removes it at once); `backend`: BullMQ's backend factory (`createPostgresBackend` for
- *   PostgreSQL; default Redis); `onError`: BullMQ's connection errors (default: written to the console). What
- *   loses nothing is a warning, once, to the worker's server's logger (else `console.warn`): BullMQ's lock
- *   messages in an outage of its backend, a progress update that comes after its job finished.
+ * What loses nothing is a warning, once, to the worker's server's logger (else `console.warn`): BullMQ's lock
+ * messages in an outage of its backend, a progress update that comes after its job finished.
+ *
+ * @param options The connection, the queue's name and key prefix, its lock, how long finished jobs are kept,
+ *   the backend, and where connection errors go.
  * @returns The queue; `close()` closes its connections (a worker's consumer is closed by `runWorker()`).
  *
  * @example Web instances and workers on one Redis
@@ -79,16 +112,7 @@ const JOB_GONE = /^Missing key for job/;
  * else Deno.serve(server.fetch);
  * ```
  */
-export function bullmqQueue(options: {
-  readonly connection: object | string;
-  readonly name?: string;
-  readonly prefix?: string;
-  readonly lockMs?: number;
-  readonly keepCompletedMs?: number;
-  readonly keepFailedMs?: number;
-  readonly backend?: (...args: never[]) => object;
-  readonly onError?: (error: unknown) => void;
-}): WorkQueue & { close(): Promise<void> } {
+export function bullmqQueue(options: BullmqQueueOptions): WorkQueue & { close(): Promise<void> } {
   const name = options.name ?? "mcplite";
   const lockMs = options.lockMs ?? 30_000;
   if (!(lockMs > 0)) throw new RangeError("lockMs must be positive");

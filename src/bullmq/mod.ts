@@ -6,4 +6,4 @@
  *
  * @module
  */
-export { bullmqQueue } from "./bullmq-queue.ts";
+export { bullmqQueue, type BullmqQueueOptions } from "./bullmq-queue.ts";

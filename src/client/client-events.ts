@@ -8,17 +8,10 @@
 import { isObject } from "../internal/is-object.ts";
 import { rpcError } from "./errors.ts";
 import type { RequestOptions } from "./client-types.ts";
-import type { EventsApi, EventsOf } from "./event-types.ts";
+import type { EventInfo, EventsApi, EventsOf, EventSubscription, SubscribeOptions } from "./event-types.ts";
 
 /** The events of a client without a server type. */
 type UntypedEvents = EventsOf<unknown>;
-type Api = EventsApi<UntypedEvents>;
-/** An event as `events/list` describes it. */
-type EventInfo = Awaited<ReturnType<Api["list"]>>[number];
-/** How to subscribe. */
-type SubscribeOptions = Parameters<Api["subscribe"]>[1];
-/** A subscription the server took. */
-type EventSubscription = Awaited<ReturnType<Api["subscribe"]>>;
 import { ListCursor } from "./list-cursor.ts";
 
 /** What the events API needs of the client: sending a request. */
@@ -64,7 +57,7 @@ export function createEventsApi(backend: EventsBackend): EventsApi<UntypedEvents
       } while (cursor !== undefined);
       return events;
     },
-    async subscribe(name, subscription: SubscribeOptions, options) {
+    async subscribe(name, subscription: SubscribeOptions<Record<string, unknown>>, options) {
       const secret = checkSecret(subscription.secret);
       const { ttlMs, maxAgeMs, cursor } = subscription;
       const result = await backend.request("events/subscribe", {
@@ -88,7 +81,7 @@ export function createEventsApi(backend: EventsBackend): EventsApi<UntypedEvents
     },
     async unsubscribe(
       target: string | { id: string },
-      second?: Pick<SubscribeOptions, "url" | "arguments"> | RequestOptions,
+      second?: Pick<SubscribeOptions<Record<string, unknown>>, "url" | "arguments"> | RequestOptions,
       third?: RequestOptions,
     ) {
       if (typeof target !== "string") {
@@ -96,7 +89,7 @@ export function createEventsApi(backend: EventsBackend): EventsApi<UntypedEvents
         await backend.request("events/unsubscribe", { id: target.id }, second as RequestOptions | undefined);
         return;
       }
-      const subscription = second as Pick<SubscribeOptions, "url" | "arguments">;
+      const subscription = second as Pick<SubscribeOptions<Record<string, unknown>>, "url" | "arguments">;
       await backend.request("events/unsubscribe", {
         name: target,
         arguments: subscription.arguments ?? {},

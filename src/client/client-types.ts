@@ -7,7 +7,7 @@
 import type { ToolMap } from "../server/server.ts";
 import type { AnyTool, InferToolInput, InferToolOutput, Tool } from "../core/definitions/tool.ts";
 import type { CallResult } from "./read-result.ts";
-import type { LogEntry, Progress } from "./transport.ts";
+import type { LogEntry, Progress, TaskStatus } from "./transport.ts";
 import type { InputHandlers } from "./input.ts";
 import type { ProbedName } from "./tool-proxy.ts";
 
@@ -63,6 +63,27 @@ export type ToolsOf<S> = [{ [name: string]: Tool<string, Record<string, unknown>
 /** The tool map of a client without a server type: any name, any object of arguments, an unknown result. */
 export type UntypedTools = ToolsOf<unknown>;
 
+/**
+ * The tool names of a tool map. The client's methods spell their constraint out (`keyof T & string`)
+ * rather than naming this alias, so that a wrong name's type error lists the names themselves
+ * (`'"nope"' is not assignable to parameter of type '"search" | "add"'`).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createServer, defineTool } from "../../mod.ts";
+ * import { createClient, type ToolName, type ToolsOf } from "./mod.ts";
+ *
+ * const ping = defineTool("ping").describe("Answers pong").handle(() => "pong");
+ * const server = createServer({ name: "docs", version: "1.0.0" }).tool(ping);
+ * type Tools = ToolsOf<typeof server>;
+ * // A helper of your own over any of the server's tools, typed by their names.
+ * const callLogged = (name: ToolName<Tools>) => createClient(server).callTool(name, {});
+ * assert.equal((await callLogged("ping")).content[0].type, "text");
+ * ```
+ */
+export type ToolName<T> = keyof T & string;
+
 /** What a caller sends to tool `N`. */
 export type ToolInput<T, N extends keyof T> = T[N] extends AnyTool ? InferToolInput<T[N]> : never;
 
@@ -92,6 +113,27 @@ export interface RequestOptions {
    * handlers of `client.onNotification()`: a gateway passes them on to its own caller.
    */
   onNotification?: (method: string, params: Record<string, unknown>) => void;
+}
+
+/**
+ * Options of a list request (`client.listTools()`).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createServer, defineTool } from "../../mod.ts";
+ * import { createClient, type ListOptions } from "./mod.ts";
+ *
+ * const ping = defineTool("ping").describe("Answers pong").handle(() => "pong");
+ * const server = createServer({ name: "docs", version: "1.0.0" }).tool(ping);
+ * const fresh: ListOptions = { fresh: true, timeoutMs: 5_000 }; // past the cache, within 5 s
+ * const tools = await createClient(server).listTools(fresh);
+ * assert.deepEqual(tools.map((tool) => tool.name), ["ping"]);
+ * ```
+ */
+export interface ListOptions extends RequestOptions {
+  /** Bypass the cache (tools only). */
+  fresh?: boolean;
 }
 
 /** Options of a tool call. */
@@ -165,7 +207,7 @@ export type CallHandle<TOutput = unknown> =
      * The work's status when the handle was made, where the wire reports one (an MCP task's); a handle with a
      * status is followed as the task it is (`tasks/get`), one without redeemed (`redeem`).
      */
-    readonly status?: "working" | "input_required" | "completed" | "failed" | "cancelled";
+    readonly status?: TaskStatus;
   };
 
 /**
@@ -186,7 +228,7 @@ export interface ToolStream<TOutput> extends AsyncIterable<unknown> {
  * @typeParam T The tool map.
  */
 export type ToolProxy<T> = {
-  readonly [N in keyof T & string as N extends ProbedName ? never : N]: (
+  readonly [N in ToolName<T> as N extends ProbedName ? never : N]: (
     args: ToolInput<T, N>,
     options?: CallOptions,
   ) => Promise<ToolOutput<T, N>>;

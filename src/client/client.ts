@@ -19,6 +19,7 @@ import type { Reply, ToolInfo, ToolListing, Transport } from "./transport.ts";
 import type {
   CallHandle,
   CallOptions,
+  ListOptions,
   RequestOptions,
   ToolInput,
   ToolOutput,
@@ -183,7 +184,7 @@ export class Client<T = ToolsOf<unknown>, E = EventsOf<unknown>> {
    * @param options A signal, timeouts, and `fresh` to bypass the cache.
    * @returns The tools.
    */
-  async listTools(options: RequestOptions & { readonly fresh?: boolean } = {}): Promise<ToolInfo[]> {
+  async listTools(options: ListOptions = {}): Promise<ToolInfo[]> {
     const runner = this.#runner;
     await this.#handed;
     const authKey = await runner.authKey();

@@ -31,6 +31,94 @@ export type EventsOf<S> = unknown extends S ? { [name: string]: { input: Record<
   : { [name: string]: { input: Record<string, unknown>; payload: unknown } };
 
 /**
+ * An event as `events/list` describes it (`client.events.list()`).
+ *
+ * @example
+ * ```ts
+ * import type { EventInfo } from "@mcplite/sdk/client";
+ * const webhookOnly = (events: EventInfo[]): string[] =>
+ *   events.filter((event) => event.delivery.includes("webhook")).map((event) => event.name);
+ * ```
+ */
+export interface EventInfo {
+  /** Its name. */
+  name: string;
+  /** What it means. */
+  description?: string;
+  /** How it can be delivered (`webhook`). */
+  delivery: string[];
+  /** The JSON Schema of a subscription's arguments. */
+  inputSchema: Record<string, unknown>;
+  /** The JSON Schema of the data a delivery carries. */
+  payloadSchema: Record<string, unknown>;
+}
+
+/**
+ * How to subscribe to an event (`client.events.subscribe(name, subscription)`): its arguments, the callback, the
+ * secret deliveries are signed with, and the subscription's life. `arguments` may be left out when the event
+ * takes none it requires.
+ *
+ * @typeParam I The event's arguments (its `.input()` schema's input).
+ *
+ * @example
+ * ```ts
+ * import type { SubscribeOptions } from "@mcplite/sdk/client";
+ * const secret = `whsec_${btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))))}`;
+ * const subscription: SubscribeOptions<{ customerId: string }> = {
+ *   arguments: { customerId: "c1" },
+ *   url: "https://example.com/hook",
+ *   secret,
+ *   ttlMs: 3_600_000,
+ * };
+ * ```
+ */
+export type SubscribeOptions<I> =
+  & {
+    /**
+     * The callback the server POSTs each occurrence to (an `eventWebhook()` handler). The server checks it: https,
+     * public addresses only, unless its `events.allowCallbacks` lists the origin (development and tests).
+     */
+    url: string | URL;
+    /**
+     * The Standard Webhooks secret deliveries are signed with: `whsec_` and the base64 of 24 to 64 random bytes,
+     * made by the caller and given to the receiver first (`eventWebhook({ secret })`), since the server's
+     * challenge to a new subscription, signed with it, comes before `subscribe()` answers. Subscribing again with
+     * a new one rotates it (the server signs with both for a while).
+     */
+    secret: string;
+    /** How long it lives before it must be renewed, in ms (the server's default 24 h, at most 7 days). */
+    ttlMs?: number;
+    /** The oldest occurrence to replay on a new subscription, in ms (SEP-3415). */
+    maxAgeMs?: number;
+    /** Where to resume, as the last delivery's cursor (SEP-3415; `null`: from now). */
+    cursor?: string | null;
+  }
+  // deno-lint-ignore ban-types
+  & ({} extends I ? { arguments?: I } : { arguments: I });
+
+/**
+ * A subscription the server took (`client.events.subscribe()`'s answer): keep its id to end it, and renew it
+ * (subscribe again) before `refreshBefore`.
+ *
+ * @example
+ * ```ts
+ * import type { EventSubscription } from "@mcplite/sdk/client";
+ * const renewIn = (sub: EventSubscription, now = Date.now()): number | undefined =>
+ *   sub.refreshBefore === null ? undefined : Math.max(0, Date.parse(sub.refreshBefore) - now - 60_000);
+ * ```
+ */
+export interface EventSubscription {
+  /** Its id (the deliveries' `X-MCP-Subscription-Id`): the same when the same subscription is renewed. */
+  id: string;
+  /** When to renew it by (subscribe again), ISO 8601; it ends then. */
+  refreshBefore: string | null;
+  /** Where delivery resumes (SEP-3415). */
+  cursor: string | null;
+  /** Whether occurrences older than `maxAgeMs` were left out (SEP-3415). */
+  truncated: boolean;
+}
+
+/**
  * `client.events`: lists a server's events, subscribes to one by webhook, and ends a subscription. Its module loads
  * with the first call. Over MCP the methods are `events/list`, `events/subscribe` and `events/unsubscribe`; over
  * MCP-lite the same JSON-RPC methods at `/rpc`. A server serves ChatGPT's profile of a subscription unless the client
@@ -72,22 +160,7 @@ export interface EventsApi<E> {
    * @param options A signal and timeouts.
    * @returns The events.
    */
-  list(
-    options?: RequestOptions,
-  ): Promise<
-    {
-      /** Its name. */
-      name: string;
-      /** What it means. */
-      description?: string;
-      /** How it can be delivered (`webhook`). */
-      delivery: string[];
-      /** The JSON Schema of a subscription's arguments. */
-      inputSchema: Record<string, unknown>;
-      /** The JSON Schema of the data a delivery carries. */
-      payloadSchema: Record<string, unknown>;
-    }[]
-  >;
+  list(options?: RequestOptions): Promise<EventInfo[]>;
   /**
    * Subscribes to an event by webhook (`events/subscribe`). Subscribing again with the same arguments and callback
    * renews the subscription (same id); the server checks the callback (a challenge signed with the secret) before a
@@ -101,42 +174,9 @@ export interface EventsApi<E> {
    */
   subscribe<N extends keyof E & string>(
     name: N,
-    subscription:
-      & {
-        /**
-         * The callback the server POSTs each occurrence to (an `eventWebhook()` handler). The server checks it: https,
-         * public addresses only, unless its `events.allowCallbacks` lists the origin (development and tests).
-         */
-        url: string | URL;
-        /**
-         * The Standard Webhooks secret deliveries are signed with: `whsec_` and the base64 of 24 to 64 random bytes,
-         * made by the caller and given to the receiver first (`eventWebhook({ secret })`), since the server's
-         * challenge to a new subscription, signed with it, comes before `subscribe()` answers. Subscribing again with
-         * a new one rotates it (the server signs with both for a while).
-         */
-        secret: string;
-        /** How long it lives before it must be renewed, in ms (the server's default 24 h, at most 7 days). */
-        ttlMs?: number;
-        /** The oldest occurrence to replay on a new subscription, in ms (SEP-3415). */
-        maxAgeMs?: number;
-        /** Where to resume, as the last delivery's cursor (SEP-3415; `null`: from now). */
-        cursor?: string | null;
-      }
-      // deno-lint-ignore ban-types
-      & ({} extends (E[N] extends { input: infer I } ? I : never)
-        ? { arguments?: E[N] extends { input: infer I } ? I : never }
-        : { arguments: E[N] extends { input: infer I } ? I : never }),
+    subscription: SubscribeOptions<E[N] extends { input: infer I } ? I : never>,
     options?: RequestOptions,
-  ): Promise<{
-    /** Its id (the deliveries' `X-MCP-Subscription-Id`): the same when the same subscription is renewed. */
-    id: string;
-    /** When to renew it by (subscribe again), ISO 8601; it ends then. */
-    refreshBefore: string | null;
-    /** Where delivery resumes (SEP-3415). */
-    cursor: string | null;
-    /** Whether occurrences older than `maxAgeMs` were left out (SEP-3415). */
-    truncated: boolean;
-  }>;
+  ): Promise<EventSubscription>;
   /**
    * Ends a subscription (`events/unsubscribe`): by its id, or by the event's name, arguments and callback.
    *

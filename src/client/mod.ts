@@ -32,7 +32,7 @@
 export { Client } from "./client.ts";
 export { createClient } from "./create-client.ts";
 export type { ClientOptions } from "./client.ts";
-export type { CallHandle, CallOptions, ToolInput, ToolOutput, ToolStream } from "./client-types.ts";
+export type { CallHandle, CallOptions, ToolInput, ToolName, ToolOutput, ToolStream } from "./client-types.ts";
 export type { CallResult } from "./read-result.ts";
 export { resultValue } from "./read-result.ts";
 export type { ElicitAnswer, ElicitRequest, FormElicitRequest, InputHandlers, UrlElicitRequest } from "./input.ts";
@@ -41,11 +41,17 @@ export type { ClientAuth } from "./oauth/oauth.ts";
 export { SkillVerificationError } from "./skill-verification-error.ts";
 // Each transport of its own wire has its entry point ("@mcplite/sdk/client/grpc", "/client/stdio",
 // "/client/websocket", "/client/webtools"); the authorization flows theirs ("@mcplite/sdk/client/auth").
-export { toAnthropicTools, toOpenAIResponsesTools, toOpenAITools } from "./tool-shapes.ts";
+export {
+  type AnthropicToolsOptions,
+  type OpenAIToolsOptions,
+  toAnthropicTools,
+  toOpenAIResponsesTools,
+  toOpenAITools,
+} from "./tool-shapes.ts";
 // The client's types: options, listings, input rounds and the Transport contract.
 export type { RetryEvent } from "./retry.ts";
-export type { RequestOptions, ToolProxy, ToolsOf } from "./client-types.ts";
-export type { EventsApi, EventsOf } from "./event-types.ts";
+export type { ListOptions, RequestOptions, ToolProxy, ToolsOf } from "./client-types.ts";
+export type { EventInfo, EventsApi, EventsOf, EventSubscription, SubscribeOptions } from "./event-types.ts";
 export type { ProbedName } from "./tool-proxy.ts";
 export type { InputContext, RequestedResource, ResourceAnswer, Root, SampleAnswer } from "./input.ts";
 export type {
@@ -55,7 +61,9 @@ export type {
   Reply,
   RequestContext,
   TaskInfo,
+  TaskStatus,
   ToolCallRequest,
+  ToolExecution,
   ToolListing,
   TraceRequest,
 } from "./transport.ts";

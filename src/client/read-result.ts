@@ -8,7 +8,7 @@ import type { ContentBlock } from "../core/results/result.ts";
 import type { ToolError } from "../errors/error.ts";
 import { isObject } from "../internal/is-object.ts";
 import { rpcError, toolFailure } from "./errors.ts";
-import type { InputRequest, Reply, TaskInfo } from "./transport.ts";
+import type { InputRequest, Reply, TaskInfo, TaskStatus } from "./transport.ts";
 
 /** A complete tool result, as MCP's `CallToolResult` (MCP-lite adds its `_meta`). */
 export interface CallResult<TOutput = unknown> {
@@ -123,7 +123,7 @@ export function taskFrom(result: Record<string, unknown>): TaskInfo {
   if (typeof taskId !== "string" || typeof status !== "string" || !TASK_STATUSES.has(status)) {
     throw rpcError("A task needs a taskId and a known status", { data: result });
   }
-  const task = { ...(result as unknown as TaskInfo), taskId, status: status as TaskInfo["status"] };
+  const task = { ...(result as unknown as TaskInfo), taskId, status: status as TaskStatus };
   if (task.ttlMs === undefined && (typeof ttl === "number" || ttl === null)) task.ttlMs = ttl;
   if (task.pollIntervalMs === undefined && typeof pollInterval === "number") task.pollIntervalMs = pollInterval;
   return task;

@@ -8,15 +8,57 @@ import type { JsonSchema } from "../core/schema.ts";
 import type { ToolInfo } from "./transport.ts";
 import { visibleTo } from "../internal/mcp-apps-wire.ts";
 
-/** Options of the converters: `skipSystem` leaves out system tools (MCP-lite `@type: "system"`, e.g. `redeem`, which the client drives itself; default `true`). */
-type ShapeOptions = { skipSystem?: boolean };
+/**
+ * The options of {@link toAnthropicTools}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type AnthropicToolsOptions, toAnthropicTools } from "@mcplite/sdk/client";
+ * const listed = [{ name: "redeem", "@type": "system" as const, inputSchema: { type: "object" } }];
+ * const options: AnthropicToolsOptions = { skipSystem: false }; // a model that redeems promises itself
+ * assert.deepEqual(toAnthropicTools(listed, options).map((tool) => tool.name), ["redeem"]);
+ * ```
+ */
+export interface AnthropicToolsOptions {
+  /**
+   * Whether system tools are left out (default `true`): MCP-lite's `@type: "system"` ones, such as `redeem`, which
+   * the client drives itself. A tool only an app's view may call (SEP-1865, Visibility) is left out regardless.
+   */
+  skipSystem?: boolean;
+}
+
+/**
+ * The options of {@link toOpenAITools} and {@link toOpenAIResponsesTools}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type OpenAIToolsOptions, toOpenAIResponsesTools } from "@mcplite/sdk/client";
+ * const options: OpenAIToolsOptions = { strict: true }; // the model's arguments always match each schema
+ * const [tool] = toOpenAIResponsesTools([{ name: "add", inputSchema: { type: "object" } }], options);
+ * assert.equal(tool.strict, true);
+ * ```
+ */
+export interface OpenAIToolsOptions {
+  /**
+   * Whether system tools are left out (default `true`): MCP-lite's `@type: "system"` ones, such as `redeem`, which
+   * the client drives itself. A tool only an app's view may call (SEP-1865, Visibility) is left out regardless.
+   */
+  skipSystem?: boolean;
+  /**
+   * Strict schema adherence, for every tool (OpenAI's `strict`; default: not sent to Chat Completions, `false` for
+   * the Responses API). OpenAI then requires every schema to list all its properties as required and to forbid
+   * others.
+   */
+  strict?: boolean;
+}
 
 /**
  * Turns listed tools into OpenAI Chat Completions `tools`.
  *
  * @param tools The tools, from `client.listTools()`.
- * @param options `skipSystem: false` keeps system tools (MCP-lite `@type: "system"`, e.g. `redeem`, which the
- *   client drives itself); `strict` for every tool (strict schema adherence).
+ * @param options Whether system tools are kept, and `strict` for every tool.
  * @returns The tools, each `{ type: "function", function: { name, description?, parameters, strict? } }`.
  *
  * @example
@@ -29,7 +71,7 @@ type ShapeOptions = { skipSystem?: boolean };
  */
 export function toOpenAITools(
   tools: readonly ToolInfo[],
-  options: { skipSystem?: boolean; strict?: boolean } = {},
+  options: OpenAIToolsOptions = {},
 ): { type: "function"; function: { name: string; description?: string; parameters: JsonSchema; strict?: boolean } }[] {
   return visible(tools, options).map((tool) => {
     const fn: { name: string; description?: string; parameters: JsonSchema; strict?: boolean } = {
@@ -46,12 +88,12 @@ export function toOpenAITools(
  * Turns listed tools into OpenAI Responses API `tools`.
  *
  * @param tools The tools, from `client.listTools()`.
- * @param options `skipSystem: false` keeps system tools; `strict` for every tool (default `false`).
+ * @param options Whether system tools are kept, and `strict` for every tool (default `false`).
  * @returns The tools, each `{ type: "function", name, description?, parameters, strict }`.
  */
 export function toOpenAIResponsesTools(
   tools: readonly ToolInfo[],
-  options: { skipSystem?: boolean; strict?: boolean } = {},
+  options: OpenAIToolsOptions = {},
 ): { type: "function"; name: string; description?: string; parameters: JsonSchema; strict: boolean }[] {
   return visible(tools, options).map((tool) => {
     const shaped: { type: "function"; name: string; description?: string; parameters: JsonSchema; strict: boolean } = {
@@ -69,7 +111,7 @@ export function toOpenAIResponsesTools(
  * Turns listed tools into Anthropic Messages API `tools`.
  *
  * @param tools The tools, from `client.listTools()`.
- * @param options `skipSystem: false` keeps system tools.
+ * @param options Whether system tools are kept.
  * @returns The tools, each `{ name, description?, input_schema }`.
  *
  * @example
@@ -82,7 +124,7 @@ export function toOpenAIResponsesTools(
  */
 export function toAnthropicTools(
   tools: readonly ToolInfo[],
-  options: { skipSystem?: boolean } = {},
+  options: AnthropicToolsOptions = {},
 ): { name: string; description?: string; input_schema: JsonSchema }[] {
   return visible(tools, options).map((tool) => {
     const shaped: { name: string; description?: string; input_schema: JsonSchema } = {
@@ -95,7 +137,7 @@ export function toAnthropicTools(
 }
 
 /** The tools a model is given: never one only an app's view may call (SEP-1865, Visibility), nor a system tool unless asked. */
-function visible(tools: readonly ToolInfo[], options: ShapeOptions): readonly ToolInfo[] {
+function visible(tools: readonly ToolInfo[], options: { skipSystem?: boolean }): readonly ToolInfo[] {
   const skipSystem = options.skipSystem !== false;
   return tools.filter((tool) => visibleTo(tool._meta, "model") && !(skipSystem && tool["@type"] === "system"));
 }

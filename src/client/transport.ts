@@ -12,13 +12,16 @@ import type { MessageMiddleware } from "../message-middleware/message-middleware
 
 export type { ClientInfo, InputRequest };
 
+/** How a tool runs as a task (MCP 2025-11-25, Tasks: tool-level negotiation). */
+export interface ToolExecution {
+  /** `required`: only as a task; `optional`: either way; `forbidden` (the default): never. */
+  taskSupport?: "forbidden" | "optional" | "required";
+}
+
 /** A tool as a server lists it: name, `@type`, description, JSON Schemas, and how it runs. */
 export type ToolInfo = ToolDescriptor & {
-  /**
-   * How it runs as a task (MCP 2025-11-25, Tasks: tool-level negotiation): `taskSupport` `required`, only as
-   * a task; `optional`, either way; `forbidden` (the default), never.
-   */
-  execution?: { taskSupport?: "forbidden" | "optional" | "required" };
+  /** How it runs as a task (MCP 2025-11-25). */
+  execution?: ToolExecution;
 };
 
 /** A progress report. */
@@ -55,6 +58,9 @@ export interface ToolListing {
   notModified?: boolean;
 }
 
+/** The status of an MCP task (MCP 2025-11-25, Tasks: `TaskStatus`). */
+export type TaskStatus = "working" | "input_required" | "completed" | "failed" | "cancelled";
+
 /**
  * An MCP task, as the tasks extension's `resultType: "task"` and `tasks/get` carry it, or MCP
  * 2025-11-25's `CreateTaskResult` and `tasks/get` (whose `ttl` and `pollInterval` read as `ttlMs` and
@@ -64,7 +70,7 @@ export interface TaskInfo {
   /** The task id. */
   taskId: string;
   /** Its status. */
-  status: "working" | "input_required" | "completed" | "failed" | "cancelled";
+  status: TaskStatus;
   /** A human-readable status. */
   statusMessage?: string;
   /** When it was created, ISO 8601. */

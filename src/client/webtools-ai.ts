@@ -20,13 +20,52 @@ type AiTool<P> = {
 type WebtoolsCall = (action: string, request: Record<string, unknown>, signal?: AbortSignal) => Promise<unknown>;
 
 /**
+ * The options of {@link webtoolsToAiTools}: how each action's request schema is handed to the AI SDK, and which
+ * actions become tools.
+ *
+ * @typeParam TParameters What a tool's `parameters` is (the AI SDK's `Schema`, from its `jsonSchema()`).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { webtoolsToAiTools, type WebtoolsToAiToolsOptions } from "@mcplite/sdk/client/webtools";
+ *
+ * // In an app: `parameters: (schema) => jsonSchema(schema)`, with `jsonSchema` from npm `ai`.
+ * const options: WebtoolsToAiToolsOptions<{ wrapped: object }> = {
+ *   parameters: (schema) => ({ wrapped: schema }),
+ *   actions: ["get_current"],
+ * };
+ * const metadata = {
+ *   name: "weather", description: "Weather", version: "1.0.0", configSchema: {}, defaultConfig: {},
+ *   actions: [
+ *     { name: "get_current", description: "Now", requestSchema: { type: "object" }, responseSchema: {} },
+ *     { name: "get_forecast", description: "Later", requestSchema: { type: "object" }, responseSchema: {} },
+ *   ],
+ * };
+ * const tools = webtoolsToAiTools(metadata, async () => ({}), options);
+ * assert.deepEqual(Object.keys(tools), ["get_current"]);
+ * assert.deepEqual(tools.get_current.parameters, { wrapped: { type: "object" } });
+ * ```
+ */
+export interface WebtoolsToAiToolsOptions<TParameters = JsonSchema> {
+  /**
+   * Wraps each action's request schema for the SDK (pass its `jsonSchema`, from `ai`). Default: the raw JSON
+   * Schema.
+   */
+  parameters?: (schema: JsonSchema, action: string) => TParameters;
+  /**
+   * Only these actions become tools, each of which the metadata must list. Default: every action but the `redeem`
+   * system action, which the call handles.
+   */
+  actions?: readonly string[];
+}
+
+/**
  * Turns Webtools metadata into AI SDK tool definitions, one per action, keyed by action name.
  *
  * @param metadata The metadata (check it with `checkPin()` first when the version is pinned).
  * @param call Runs an action and resolves with its data: a function, or a client (`client.call`).
- * @param options `parameters` wraps each request schema for the SDK (pass `jsonSchema` from `ai`; default: the
- *   raw JSON Schema); `actions` exposes only these (default: every action but the `redeem` system action, which
- *   the call handles).
+ * @param options How each request schema is wrapped for the SDK, and which actions become tools.
  * @returns The tools, for `generateText({ tools })` / `streamText({ tools })`: `{ description, parameters,
  *   execute }` per action, `execute` running it with the model's arguments (the AI SDK's `abortSignal` aborts it).
  *
@@ -52,10 +91,7 @@ export function webtoolsToAiTools<TParameters = JsonSchema>(
   call:
     | ((action: string, request: Record<string, unknown>, signal?: AbortSignal) => Promise<unknown>)
     | { call(name: string, args: Record<string, unknown>, options?: { signal?: AbortSignal }): Promise<unknown> },
-  options: {
-    parameters?: (schema: JsonSchema, action: string) => TParameters;
-    actions?: readonly string[];
-  } = {},
+  options: WebtoolsToAiToolsOptions<TParameters> = {},
 ): Record<string, {
   description: string;
   parameters: TParameters;

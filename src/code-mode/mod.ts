@@ -8,4 +8,4 @@
  */
 export { codeMode, type CodeModeOptions } from "./code-mode.ts";
 export type { CodeExecutor } from "./executor.ts";
-export { quickjsExecutor } from "./quickjs/quickjs-executor.ts";
+export { quickjsExecutor, type QuickjsExecutorOptions } from "./quickjs/quickjs-executor.ts";

@@ -7,11 +7,27 @@
 import type { Notifier } from "../core/instance/notifier.ts";
 import { capability } from "../server/server-capability.ts";
 import type { PairedWebSocket } from "../runtime/workers/websocket-pair.ts";
+import type { DurableObjectNamespaceLike } from "./namespace-like.ts";
 import { NOTIFIER_URL } from "./object-protocol.ts";
 import { requestRelay } from "./request-relay.ts";
 
 /** The first wait before a lost subscription opens again, and the longest (it doubles in between). */
 const RETRY_MS = { first: 500, most: 30_000 };
+
+/**
+ * The options of {@link durableObjectNotifier}.
+ *
+ * @example
+ * ```ts
+ * import type { DurableObjectNotifierOptions } from "@mcplite/sdk/durable-object";
+ * // A server that must not hear the other servers of the Worker's namespace.
+ * const options: DurableObjectNotifierOptions = { channel: "billing:notifications" };
+ * ```
+ */
+export interface DurableObjectNotifierOptions {
+  /** The object's name (default `"mcplite:notifications"`): the servers that share it hear each other. */
+  readonly channel?: string;
+}
 
 /**
  * Creates a notifier on Durable Objects: one `ResultObject` per channel (named by `channel`) holds a WebSocket
@@ -25,8 +41,7 @@ const RETRY_MS = { first: 500, most: 30_000 };
  *
  * @param namespace The Worker's Durable Object namespace binding whose class is `ResultObject` (the result
  *   store's, `env.MCPLITE_RESULTS`; at module scope, `import { env } from "cloudflare:workers"`).
- * @param options `channel`, the object's name (default `"mcplite:notifications"`): the servers that share it
- *   hear each other.
+ * @param options The channel.
  * @returns The notifier, for `createServer({ notifier })`.
  *
  * @example
@@ -46,11 +61,8 @@ const RETRY_MS = { first: 500, most: 30_000 };
  * ```
  */
 export function durableObjectNotifier<Id>(
-  namespace: {
-    idFromName(name: string): Id;
-    get(id: Id): { fetch(input: string, init?: RequestInit): Promise<Response> };
-  },
-  options: { readonly channel?: string } = {},
+  namespace: DurableObjectNamespaceLike<Id>,
+  options: DurableObjectNotifierOptions = {},
 ): Notifier {
   const channel = options.channel ?? "mcplite:notifications";
   // A stub per request: a stub made while handling one request is that request's I/O object.

@@ -5,9 +5,30 @@
  * @module
  */
 import { hasEnded, type ResultStore, type StoredResult } from "../jobs/result-store.ts";
+import type { DurableObjectNamespaceLike } from "./namespace-like.ts";
 import { MAX_ENTRY_BYTES, OBJECT_URL, type ObjectAnswer, type ObjectRequest } from "./object-protocol.ts";
 
 const utf8 = new TextEncoder();
+
+/**
+ * The options of {@link durableObjectResultStore}: the objects' names and how large one entry may be.
+ *
+ * @example
+ * ```ts
+ * import type { DurableObjectResultStoreOptions } from "@mcplite/sdk/durable-object";
+ * // Two servers sharing one namespace, each under its own prefix.
+ * const options: DurableObjectResultStoreOptions = { prefix: "billing:result:", maxBytes: 2 * 1024 * 1024 };
+ * ```
+ */
+export interface DurableObjectResultStoreOptions {
+  /** The prefix of every object's name (default `"mcplite:result:"`), so one namespace serves several servers. */
+  readonly prefix?: string;
+  /**
+   * The most bytes of one entry's JSON (default 1 MiB, at most 4 000 000); a larger one is refused with a
+   * `RangeError`.
+   */
+  readonly maxBytes?: number;
+}
 
 /**
  * Creates a result store on Durable Objects: each entry is one `ResultObject`, named by the store's `prefix`
@@ -23,9 +44,7 @@ const utf8 = new TextEncoder();
  *
  * @param namespace The Worker's Durable Object namespace binding whose class is `ResultObject`
  *   (`env.MCPLITE_RESULTS`; at module scope, `import { env } from "cloudflare:workers"`).
- * @param options `prefix` of every object's name (default `"mcplite:result:"`), so one namespace serves several
- *   servers; `maxBytes`, the most bytes of one entry's JSON (default 1 MiB, at most 4 000 000), a larger one
- *   refused with a `RangeError`.
+ * @param options The prefix of the objects' names and the bound on one entry.
  * @returns The store, for `createServer({ resultStore })`.
  *
  * @example
@@ -44,11 +63,8 @@ const utf8 = new TextEncoder();
  * ```
  */
 export function durableObjectResultStore<Id>(
-  namespace: {
-    idFromName(name: string): Id;
-    get(id: Id): { fetch(input: string, init?: RequestInit): Promise<Response> };
-  },
-  options: { readonly prefix?: string; readonly maxBytes?: number } = {},
+  namespace: DurableObjectNamespaceLike<Id>,
+  options: DurableObjectResultStoreOptions = {},
 ): ResultStore {
   const prefix = options.prefix ?? "mcplite:result:";
   const maxBytes = options.maxBytes ?? 1024 * 1024;

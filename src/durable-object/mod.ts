@@ -8,5 +8,6 @@
  * @module
  */
 export { ResultObject } from "./result-object.ts";
-export { durableObjectResultStore } from "./durable-object-result-store.ts";
-export { durableObjectNotifier } from "./durable-object-notifier.ts";
+export { durableObjectResultStore, type DurableObjectResultStoreOptions } from "./durable-object-result-store.ts";
+export { durableObjectNotifier, type DurableObjectNotifierOptions } from "./durable-object-notifier.ts";
+export type { DurableObjectNamespaceLike } from "./namespace-like.ts";

@@ -19,4 +19,10 @@
  * @module
  */
 export { defineEvent } from "./define-event.ts";
-export { eventWebhook, type EventWebhookOptions, type ReceivedEvent } from "./receiver/event-webhook.ts";
+export {
+  type DeliveredEvent,
+  type DeliveryInfo,
+  eventWebhook,
+  type EventWebhookOptions,
+  type ReceivedEvent,
+} from "./receiver/event-webhook.ts";

@@ -100,6 +100,32 @@ export function hasEnded(entry: StoredResult): boolean {
   return entry.status !== "working" && entry.status !== "input_required";
 }
 
+/**
+ * Options of {@link createMemoryResultStore}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createMemoryResultStore } from "../../mod.ts";
+ * import type { MemoryResultStoreOptions } from "../types.ts";
+ *
+ * let now = 0; // a clock the test moves
+ * const options: MemoryResultStoreOptions = { maxEntries: 10, now: () => now };
+ * const store = createMemoryResultStore(options);
+ * await store.set("a", { status: "working" }, 1_000);
+ * now = 2_000; // past its TTL
+ * assert.equal(await store.get("a"), undefined);
+ * ```
+ */
+export interface MemoryResultStoreOptions {
+  /** The most entries kept (default 1 000); the oldest go first. */
+  maxEntries?: number;
+  /** The most bytes of JSON kept (default 32 MiB); the oldest go first. */
+  maxBytes?: number;
+  /** The clock, in ms since the epoch (default `Date.now`). */
+  now?: () => number;
+}
+
 interface Slot {
   readonly entry: StoredResult;
   readonly size: number;
@@ -110,9 +136,7 @@ interface Slot {
  * Creates the in-memory result store: bounded by count and bytes, entries expiring after their TTL,
  * the first final entry winning (see {@link ResultStore}). It lives in one process; servers behind a load balancer need a shared store instead.
  *
- * @param options The bounds and the clock: `maxEntries`, the most entries kept (default 1 000), and `maxBytes`,
- *   the most bytes of JSON kept (default 32 MiB), the oldest going first; `now`, the clock in ms since the epoch
- *   (default `Date.now`).
+ * @param options The bounds and the clock.
  * @returns The store.
  *
  * @example
@@ -126,9 +150,7 @@ interface Slot {
  * assert.equal(await store.set("a", { status: "working" }, 60_000), false); // it has ended
  * ```
  */
-export function createMemoryResultStore(
-  options: { maxEntries?: number; maxBytes?: number; now?: () => number } = {},
-): ResultStore {
+export function createMemoryResultStore(options: MemoryResultStoreOptions = {}): ResultStore {
   const maxEntries = options.maxEntries ?? 1_000;
   const maxBytes = options.maxBytes ?? 32 * 1024 * 1024;
   const now = options.now ?? Date.now;

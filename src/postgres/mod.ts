@@ -6,5 +6,5 @@
  *
  * @module
  */
-export { postgresNotifier } from "./postgres-notifier.ts";
-export { postgresResultStore } from "./postgres-result-store.ts";
+export { postgresNotifier, type PostgresNotifierOptions } from "./postgres-notifier.ts";
+export { postgresResultStore, type PostgresResultStoreOptions } from "./postgres-result-store.ts";

@@ -22,6 +22,24 @@ interface ListeningClient {
 }
 
 /**
+ * The options of {@link postgresNotifier}.
+ *
+ * @example
+ * ```ts
+ * import type { PostgresNotifierOptions } from "@mcplite/sdk/postgres";
+ * // Two servers on one database, each hearing only its own instances.
+ * const options: PostgresNotifierOptions = { channel: "billing_notifications" };
+ * ```
+ */
+export interface PostgresNotifierOptions {
+  /**
+   * The channel it publishes and listens on (default `"mcplite_notifications"`, a plain SQL name): the instances
+   * of one server share it, and another server on the same database takes its own.
+   */
+  readonly channel?: string;
+}
+
+/**
  * Creates a notifier on LISTEN/NOTIFY. It publishes with `pg_notify()` through the pool, and listens on one
  * connection it checks out of the pool at the first subscription (a listening connection must stay open); when
  * that connection breaks (PostgreSQL restarting), it opens another, waiting 100 ms doubling to 2 s between tries,
@@ -31,7 +49,7 @@ interface ListeningClient {
  * gives the connection back. A message is at most 8 000 bytes (PostgreSQL's bound on a payload).
  *
  * @param pool A node-postgres `Pool` (npm `pg`): its `query()` publishes, its `connect()` gives the connection.
- * @param options `channel` (default `"mcplite_notifications"`, a plain SQL name); instances of one server share it.
+ * @param options The channel.
  * @returns The notifier, for `createServer({ notifier })`.
  *
  * @example
@@ -50,7 +68,7 @@ interface ListeningClient {
  */
 export function postgresNotifier(
   pool: { query(text: string, values?: unknown[]): Promise<unknown>; connect(): Promise<unknown> },
-  options: { readonly channel?: string } = {},
+  options: PostgresNotifierOptions = {},
 ): Notifier & { close(): void } {
   const channel = options.channel ?? "mcplite_notifications";
   if (!CHANNEL_NAME.test(channel)) {

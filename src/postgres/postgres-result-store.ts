@@ -19,6 +19,31 @@ const ONE_SNAPSHOT = "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ;";
 const utf8 = new TextEncoder();
 
 /**
+ * The options of {@link postgresResultStore}: where it keeps entries, how large one may be, and how long it waits.
+ *
+ * @example
+ * ```ts
+ * import type { PostgresResultStoreOptions } from "@mcplite/sdk/postgres";
+ * // A schema of the app's own, and a database farther away than the default wait allows for.
+ * const options: PostgresResultStoreOptions = { table: "mcp.results", timeoutMs: 5_000 };
+ * ```
+ */
+export interface PostgresResultStoreOptions {
+  /**
+   * The table (default `"mcplite_results"`), optionally schema-qualified (`app.results`): letters, digits and `_`.
+   * Sets live beside it, in `<table>_sets` and `<table>_members`.
+   */
+  readonly table?: string;
+  /** The most bytes of one entry's JSON (default 1 MiB); a larger one is refused with a `RangeError`. */
+  readonly maxBytes?: number;
+  /**
+   * The longest wait for one statement, in ms (default 2 000), the wait for a connection of the pool included;
+   * past it the operation fails (the server answers "send again later").
+   */
+  readonly timeoutMs?: number;
+}
+
+/**
  * Creates a result store on PostgreSQL. It makes its table on first use (`CREATE TABLE IF NOT EXISTS`; the role
  * needs the right to, or make it beforehand with the statement in the guide). An entry that has ended is never
  * replaced: the write and the check are one statement, which PostgreSQL runs under the row's lock, so a job's
@@ -33,9 +58,7 @@ const utf8 = new TextEncoder();
  * idle connection breaks (PostgreSQL restarting), and without a listener the process exits.
  *
  * @param pool A node-postgres `Pool` (npm `pg`), or anything with its `query(text, values)`.
- * @param options `table` (default `"mcplite_results"`, optionally schema-qualified), `maxBytes` (the most bytes
- *   of one entry's JSON, default 1 MiB; a larger one is refused with a `RangeError`), `timeoutMs` (the longest
- *   wait for one statement, default 2 000).
+ * @param options The table, the bound on one entry, and the longest wait for one statement.
  * @returns The store, for `createServer({ resultStore })`.
  *
  * @example
@@ -50,7 +73,7 @@ const utf8 = new TextEncoder();
  */
 export function postgresResultStore(
   pool: { query(text: string, values?: unknown[]): Promise<{ rows: unknown[]; rowCount: number | null }> },
-  options: { readonly table?: string; readonly maxBytes?: number; readonly timeoutMs?: number } = {},
+  options: PostgresResultStoreOptions = {},
 ): ResultStore {
   const table = options.table ?? "mcplite_results";
   if (!TABLE_NAME.test(table)) throw new TypeError(`the table name ${JSON.stringify(table)} is not a plain SQL name`);

@@ -5,7 +5,6 @@
  * @module
  */
 import { checkIcons, type Icon } from "../core/definitions/icon.ts";
-import type { Tool } from "../core/definitions/tool.ts";
 import { type Completer, freezeCompleters } from "../core/definitions/completer.ts";
 import { checkScopes } from "../core/definitions/scopes.ts";
 import type { Feature } from "../core/definitions/feature.ts";
@@ -127,7 +126,7 @@ export class PromptBuilder<TName extends string, TInput = Record<string, never>,
    *   .get(() => "Review this code");
    * ```
    */
-  icons(icons: NonNullable<Tool["icons"]>): PromptBuilder<TName, TInput, TArgs> {
+  icons(icons: readonly Icon[]): PromptBuilder<TName, TInput, TArgs> {
     return this.#with({ icons: checkIcons(icons, `prompt "${this.#state.name}"`) });
   }
 

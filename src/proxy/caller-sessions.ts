@@ -10,17 +10,36 @@
 import type { Client } from "../client/client.ts";
 import { unrefTimer } from "../runtime/unref-timer.ts";
 
-/** How a proxy keeps its callers' own sessions (`ProxyOptions.sessions`, where each member is described). */
-export interface SessionsOptions {
-  /** The most callers' sessions kept at once. */
+/**
+ * How a proxy keeps its callers' own sessions at an MCP 2025 remote over HTTP (`ProxyOptions.sessions`): how many
+ * at most, and for how long unused. Never one a call in flight or a subscription holds: with every one held, more
+ * than `max` are kept rather than break a caller's call.
+ *
+ * @example
+ * ```ts
+ * import type { ProxySessionsOptions } from "@mcplite/sdk/proxy";
+ * import { proxy } from "@mcplite/sdk/proxy";
+ * const sessions: ProxySessionsOptions = { max: 500, idleMs: 300_000 };
+ * // Aborted at once here: the example shows the options only.
+ * await proxy("https://mcp.example.com/mcp", { sessions, signal: AbortSignal.abort() }).catch(() => {});
+ * ```
+ */
+export interface ProxySessionsOptions {
+  /**
+   * The most callers' sessions kept at once; past it, the least recently used one no call or subscription holds
+   * is closed (default 100).
+   */
   readonly max?: number;
-  /** How long a caller's session is kept after its last use, in ms. */
+  /**
+   * How long a caller's session is kept after its last use, in ms (default 600 000: ten minutes; `Infinity`:
+   * until `max` evicts it); one a resource subscription holds is kept until that ends.
+   */
   readonly idleMs?: number;
 }
 
-/** The default bound of {@link SessionsOptions.max}. */
+/** The default bound of {@link ProxySessionsOptions.max}. */
 const DEFAULT_MAX = 100;
-/** The default of {@link SessionsOptions.idleMs}. */
+/** The default of {@link ProxySessionsOptions.idleMs}. */
 const DEFAULT_IDLE_MS = 600_000;
 /** The longest delay `setTimeout` takes (about 24.8 days). */
 const MAX_TIMEOUT_MS = 2 ** 31 - 1;
@@ -57,7 +76,7 @@ export class CallerSessions {
    * @param options The bound and the idle time.
    * @throws {RangeError} When `max` or `idleMs` is not a positive number.
    */
-  constructor(open: (key: string) => Client, options: SessionsOptions = {}) {
+  constructor(open: (key: string) => Client, options: ProxySessionsOptions = {}) {
     const { max = DEFAULT_MAX, idleMs = DEFAULT_IDLE_MS } = options;
     if (!(Number.isInteger(max) && max > 0)) throw new RangeError(`proxy(): sessions.max must be a positive integer`);
     if (!(idleMs > 0)) throw new RangeError(`proxy(): sessions.idleMs must be a positive number`);

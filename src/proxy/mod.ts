@@ -6,3 +6,4 @@
  */
 export { proxy } from "./proxy.ts";
 export type { ProxyOptions } from "./proxy.ts";
+export type { ProxySessionsOptions } from "./caller-sessions.ts";

@@ -17,6 +17,7 @@ import type { StdioTransportOptions } from "../client/transports/stdio.ts";
 import { isObject } from "../internal/is-object.ts";
 import { DECLINING } from "./ask-caller.ts";
 import { type Caller, callerClients } from "./caller-client.ts";
+import type { ProxySessionsOptions } from "./caller-sessions.ts";
 import { type Follower, followLists } from "./follow-lists.ts";
 import { Mirror } from "./mirror.ts";
 import { connectRemote } from "./remote.ts";
@@ -85,18 +86,7 @@ export interface ProxyOptions extends ClientOptions, Pick<GroupOptions, "resourc
    * await proxy("https://mcp.example.com/mcp", options).catch(() => {});
    * ```
    */
-  readonly sessions?: {
-    /**
-     * The most callers' sessions kept at once; past it, the least recently used one no call or subscription holds
-     * is closed (default 100).
-     */
-    readonly max?: number;
-    /**
-     * How long a caller's session is kept after its last use, in ms (default 600 000: ten minutes; `Infinity`:
-     * until `max` evicts it); one a resource subscription holds is kept until that ends.
-     */
-    readonly idleMs?: number;
-  } | "shared";
+  readonly sessions?: ProxySessionsOptions | "shared";
   /**
    * The remote's extensions (SEP-2133) not to serve, by identifier. Every other one it declares in
    * `capabilities.extensions` is advertised as it advertises it, on MCP (both eras): its requests and client

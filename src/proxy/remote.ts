@@ -12,7 +12,7 @@ import { createClient } from "../client/create-client.ts";
 import { isResponseTooLarge } from "../client/response-bound.ts";
 import { createStdioTransport, type StdioTransportOptions } from "../client/transports/stdio.ts";
 import { type NoticeListener, noticesOf, SERVER_NOTICES } from "../client/transports/server-notices.ts";
-import { CallerSessions, type Held, type SessionsOptions } from "./caller-sessions.ts";
+import { CallerSessions, type Held, type ProxySessionsOptions } from "./caller-sessions.ts";
 import { noticeFetch } from "./notice-fetch.ts";
 import { RestartBackoff, RestartPending, type RestartPolicy } from "./restart-backoff.ts";
 
@@ -69,7 +69,7 @@ export interface Remote {
 }
 
 /** The client's options, and how callers' own sessions are kept (a URL target). */
-export type RemoteOptions = ClientOptions & { readonly sessions?: SessionsOptions };
+export type RemoteOptions = ClientOptions & { readonly sessions?: ProxySessionsOptions };
 
 /**
  * Connects to the remote (lazily: nothing is sent until the first request).

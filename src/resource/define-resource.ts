@@ -5,7 +5,6 @@
  * @module
  */
 import { checkIcons, type Icon } from "../core/definitions/icon.ts";
-import type { Tool } from "../core/definitions/tool.ts";
 import type { ContentAnnotations } from "../core/results/result.ts";
 import type { Feature } from "../core/definitions/feature.ts";
 import { type Completer, freezeCompleters } from "../core/definitions/completer.ts";
@@ -147,7 +146,7 @@ export class ResourceBuilder<TUri extends string> {
    *   .read(() => "# Readme");
    * ```
    */
-  icons(icons: NonNullable<Tool["icons"]>): ResourceBuilder<TUri> {
+  icons(icons: readonly Icon[]): ResourceBuilder<TUri> {
     return this.#with({ icons: checkIcons(icons, `resource ${this.#state.uri}`) });
   }
 

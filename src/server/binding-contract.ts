@@ -11,6 +11,7 @@ import type { Host } from "../core/call/host.ts";
 import type { ProtocolError } from "../errors/error.ts";
 import type { CallTarget } from "../core/definitions/registry.ts";
 import type { AnyTool } from "../core/definitions/tool.ts";
+import type { Icon } from "../core/definitions/icon.ts";
 import type { ServerAuth } from "./auth.ts";
 
 /** The server options with every default applied, as bindings read them. */
@@ -24,7 +25,7 @@ export interface ResolvedOptions {
   /** What the server does (`description`), if given. */
   readonly description?: string;
   /** The server's icons (`icons`), checked, if given. */
-  readonly icons?: AnyTool["icons"];
+  readonly icons?: readonly Icon[];
   /** The server's home page (`websiteUrl`), if given. */
   readonly websiteUrl?: string;
   /** The instructions. */

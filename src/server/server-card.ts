@@ -12,11 +12,68 @@ import type { ResolvedOptions, Route } from "./binding-contract.ts";
 import { matchesEtag } from "./conditional.ts";
 import type { ServerFetch } from "./fetch.ts";
 import type { RequestGuard } from "./guard.ts";
-import type { ServerOptions } from "./server-options.ts";
 import { utf8Encoder } from "../internal/utf8.ts";
 
-/** The `serverCard` option, when it is an object. */
-type ServerCardOptions = Exclude<ServerOptions["serverCard"], false | undefined>;
+/**
+ * What the server card says beyond what the server's other options already tell (`name`, `version`, `title`,
+ * `description`, `icons`, `websiteUrl`, the MCP endpoints, `auth`): `createServer({ serverCard })`.
+ *
+ * @example
+ * ```ts
+ * import { createServer } from "@mcplite/sdk";
+ * import type { ServerCardOptions } from "@mcplite/sdk/types";
+ * const serverCard: ServerCardOptions = {
+ *   name: "com.example/weather",
+ *   origin: "https://weather.example.com",
+ *   repository: { url: "https://github.com/example/weather-mcp", source: "github" },
+ * };
+ * const server = createServer({ name: "weather", version: "1.2.0", description: "Forecasts", serverCard });
+ * ```
+ */
+export interface ServerCardOptions {
+  /**
+   * The card's name, in reverse-DNS form with one slash (`com.example/weather`), as the MCP Registry names
+   * servers. Default: the server's `name` when it has that form, else the server's name under the reversed labels
+   * of the host the card is read at.
+   */
+  readonly name?: string;
+  /**
+   * The public origin the card's endpoint URLs start with (`https://api.example.com`), for a server behind a proxy.
+   * Default: the origin of `auth.resource` with `auth`, else each request's own: then the card answers only at a
+   * host `allowedHosts` lets in, with `Cache-Control: private` and `Vary: Host` (RFC 9111 §5.2.2.7, §4.1), so that
+   * no shared cache hands one client's `Host` to another. Pinned, it is `public` for an hour.
+   */
+  readonly origin?: string;
+  /** Where the server's source lives. */
+  readonly repository?: ServerCardRepository;
+  /** Extension metadata, under reverse-DNS keys (the card's `_meta`). */
+  readonly _meta?: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * Where a server's source lives, as its card says (SEP-2127 `Repository`; the MCP Registry's `server.json` takes
+ * the same fields).
+ *
+ * @example
+ * ```ts
+ * import type { ServerCardRepository } from "@mcplite/sdk/types";
+ * const repository: ServerCardRepository = {
+ *   url: "https://github.com/example/tools",
+ *   source: "github",
+ *   subfolder: "servers/weather",
+ * };
+ * ```
+ */
+export interface ServerCardRepository {
+  /** The repository's URL, e.g. `https://github.com/example/weather-mcp`. */
+  readonly url: string;
+  /** Its host, e.g. `"github"`. */
+  readonly source: string;
+  /** The server's folder in a monorepo, relative to the repository's root. */
+  readonly subfolder?: string;
+  /** The host's id of the repository, stable across renames. */
+  readonly id?: string;
+}
 
 /** The well-known path of the card (SEP-2127's first revisions; xmcp serves it there). */
 export const SERVER_CARD_PATH = "/.well-known/mcp/server-card.json";

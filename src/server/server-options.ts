@@ -17,8 +17,8 @@ import type { Binding, ResolvedOptions } from "./binding-contract.ts";
 import { PUSH_MS } from "../core/call/follow-options.ts";
 import type { Limits } from "../core/instance/budgets.ts";
 import type { Definitions } from "../core/definitions/registry.ts";
-import { checkIcons } from "../core/definitions/icon.ts";
-import type { Tool } from "../core/definitions/tool.ts";
+import type { ServerCardOptions } from "./server-card.ts";
+import { checkIcons, type Icon } from "../core/definitions/icon.ts";
 
 /** Tool search support: installs the search on the server's definitions (`toolSearch`). */
 export type ToolSearchSupport = (registry: Definitions) => void;
@@ -44,7 +44,7 @@ export interface ServerOptions {
    * every MCP revision, the server card and the OpenAPI document's `info.x-logo`. Checked here: `https:`
    * URLs or image `data:` URIs (`http:` only on localhost).
    */
-  icons?: Tool["icons"];
+  icons?: readonly Icon[];
   /** The server's home page, sent as `serverInfo.websiteUrl` and in the server card. */
   websiteUrl?: string;
   /**
@@ -66,31 +66,7 @@ export interface ServerOptions {
    * });
    * ```
    */
-  serverCard?: false | {
-    /**
-     * The card's name, in reverse-DNS form with one slash (`com.example/weather`), as the MCP Registry
-     * names servers. Default: the server's `name` when it has that form, else the server's name under
-     * the reversed labels of the host the card is read at.
-     */
-    readonly name?: string;
-    /**
-     * The public origin the card's endpoint URLs start with (`https://api.example.com`), for a server
-     * behind a proxy. Default: the origin of `auth.resource` with `auth`, else each request's own: then
-     * the card answers only at a host `allowedHosts` lets in, with `Cache-Control: private` and
-     * `Vary: Host` (RFC 9111 §5.2.2.7, §4.1), so that no shared cache hands one client's `Host` to another.
-     * Pinned, it is `public` for an hour.
-     */
-    readonly origin?: string;
-    /** Where the server's source lives (SEP-2127 `Repository`): its URL, host (`"github"`), folder, id. */
-    readonly repository?: {
-      readonly url: string;
-      readonly source: string;
-      readonly subfolder?: string;
-      readonly id?: string;
-    };
-    /** Extension metadata, under reverse-DNS keys (the card's `_meta`). */
-    readonly _meta?: Readonly<Record<string, unknown>>;
-  };
+  serverCard?: false | ServerCardOptions;
   /** Instructions for the model on how to use this server (MCP `instructions`). */
   instructions?: string;
   /**
@@ -235,23 +211,7 @@ export interface ServerOptions {
    */
   secret?: string | Uint8Array | readonly (string | Uint8Array)[];
   /** How the server's tokens (promise tokens, `requestState`) are made: sealing, size bound, lifetimes, clock. */
-  tokens?: {
-    /**
-     * Encrypts token payloads with AES-256-GCM so clients cannot read the tool, the state or the job ids
-     * (default `true`, MCP-lite spec v0.042 §3.5: tokens are opaque to clients); `false` only signs them.
-     */
-    seal?: boolean;
-    /** The longest token made or accepted, in characters (default 16 384); a larger state is the tool's error. */
-    maxBytes?: number;
-    /** How long promise tokens and deferred results last, in ms (default one hour). */
-    promiseTtlMs?: number;
-    /** How long an input round's `requestState` lasts, in ms (default ten minutes). */
-    inputTtlMs?: number;
-    /** The default `retry_after_ms` of a promise (default 1 000). */
-    retryAfterMs?: number;
-    /** The clock, in ms since the epoch (default `Date.now`); tests inject one. */
-    now?: () => number;
-  };
+  tokens?: TokenOptions;
   /** Where `ctx.defer()` results wait (default: in memory, this process only); share one across instances. */
   resultStore?: ResultStore;
   /** MCP Events (`server.event()`): allowed callbacks, lifetimes, budgets, retries (subscriptions: in `resultStore`). */
@@ -295,6 +255,37 @@ export interface ServerOptions {
    * caller's `config`, and are never published.
    */
   settings?: Record<string, unknown>;
+}
+
+/**
+ * Options of the server's tokens (promise tokens, `requestState`): `createServer({ tokens })`.
+ *
+ * @example
+ * ```ts
+ * import { createServer } from "../../mod.ts";
+ * import type { TokenOptions } from "../types.ts";
+ *
+ * // Promises kept a day, input rounds answered within five minutes.
+ * const tokens: TokenOptions = { promiseTtlMs: 24 * 60 * 60_000, inputTtlMs: 5 * 60_000 };
+ * createServer({ name: "reports", version: "1.0.0", tokens });
+ * ```
+ */
+export interface TokenOptions {
+  /**
+   * Encrypts token payloads with AES-256-GCM so clients cannot read the tool, the state or the job ids
+   * (default `true`, MCP-lite spec v0.042 §3.5: tokens are opaque to clients); `false` only signs them.
+   */
+  seal?: boolean;
+  /** The longest token made or accepted, in characters (default 16 384); a larger state is the tool's error. */
+  maxBytes?: number;
+  /** How long promise tokens and deferred results last, in ms (default one hour). */
+  promiseTtlMs?: number;
+  /** How long an input round's `requestState` lasts, in ms (default ten minutes). */
+  inputTtlMs?: number;
+  /** The default `retry_after_ms` of a promise (default 1 000). */
+  retryAfterMs?: number;
+  /** The clock, in ms since the epoch (default `Date.now`); tests inject one. */
+  now?: () => number;
 }
 
 /**

@@ -5,5 +5,5 @@
  *
  * @module
  */
-export { resultStoreCases } from "../jobs/cases/result-store-cases.ts";
-export { workQueueCases } from "../jobs/cases/work-queue-cases.ts";
+export { resultStoreCases, type ResultStoreCasesOptions } from "../jobs/cases/result-store-cases.ts";
+export { workQueueCases, type WorkQueueCasesOptions } from "../jobs/cases/work-queue-cases.ts";

@@ -191,7 +191,7 @@ export class ToolBuilder<
    *   .handle(() => "found");
    * ```
    */
-  icons(icons: NonNullable<Tool["icons"]>): ToolBuilder<TName, TInput, TArgs, TOutput, TConfig, TLongRunning> {
+  icons(icons: readonly Icon[]): ToolBuilder<TName, TInput, TArgs, TOutput, TConfig, TLongRunning> {
     return this.#with({ icons: checkIcons(icons, `tool "${this.#state.name}"`) });
   }
 

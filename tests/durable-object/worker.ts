@@ -15,13 +15,16 @@ import {
   type ResultStore,
   type Server,
 } from "../../mod.ts";
-import { durableObjectNotifier, durableObjectResultStore } from "../../src/durable-object/mod.ts";
+import {
+  type DurableObjectNamespaceLike,
+  durableObjectNotifier,
+  durableObjectResultStore,
+} from "../../src/durable-object/mod.ts";
 import { NOTIFIER_URL } from "../../src/durable-object/object-protocol.ts";
 
 export { ResultObject } from "../../src/durable-object/mod.ts";
 
-type Namespace = Parameters<typeof durableObjectResultStore>[0];
-type Env = { readonly MCPLITE_RESULTS: Namespace; readonly MCPLITE_SECRET: string };
+type Env = { readonly MCPLITE_RESULTS: DurableObjectNamespaceLike; readonly MCPLITE_SECRET: string };
 type Context = { waitUntil(promise: Promise<unknown>): void };
 
 /** Sleeps, then adds up 1..n: deferred work whose result waits in the store. */

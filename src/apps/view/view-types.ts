@@ -6,7 +6,7 @@
  * @module
  */
 import type { ContentBlock } from "../../core/mod.ts";
-import type { ToolInput, ToolOutput, ToolsOf } from "../../client/client-types.ts";
+import type { ToolInput, ToolName, ToolOutput, ToolsOf } from "../../client/client-types.ts";
 
 /** How the view is displayed. */
 export type DisplayMode = "inline" | "fullscreen" | "pip";
@@ -75,7 +75,7 @@ export interface ViewToolResult<TOutput = unknown> {
 }
 
 /** The names of a server type's tools. */
-export type ViewToolName<S> = keyof ToolsOf<S> & string;
+export type ViewToolName<S> = ToolName<ToolsOf<S>>;
 
 /** The arguments tool `N` of server `S` takes. */
 export type ViewToolInput<S, N extends ViewToolName<S>> = ToolInput<ToolsOf<S>, N>;

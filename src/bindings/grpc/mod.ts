@@ -32,7 +32,7 @@
  */
 export { grpcBinding } from "./handler.ts";
 export { serveGrpc } from "./serve-grpc.ts";
-export type { GrpcListener, ServeGrpcOptions } from "./serve-grpc.ts";
+export type { GrpcListener, GrpcServable, ServeGrpcOptions } from "./serve-grpc.ts";
 export type { GrpcRoutesOptions } from "./service.ts";
 export { createGrpcRoutes } from "./service.ts";
 // The generated service and messages, for Connect clients (`createClient(MCPLite, transport)`).

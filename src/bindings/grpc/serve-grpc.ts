@@ -49,6 +49,9 @@ export interface GrpcListener {
   close(): Promise<void>;
 }
 
+/** What {@link serveGrpc} serves: a `Server` from `createServer()`, whatever its tools. */
+export type GrpcServable = Server<any>;
+
 /**
  * Serves a server's tools as the `mcplite.MCPLite` service on cleartext HTTP/2 (h2c, prior
  * knowledge): gRPC, gRPC-Web and Connect, with gRPC Server Reflection (v1 and v1alpha) unless
@@ -58,7 +61,7 @@ export interface GrpcListener {
  * scope, `PERMISSION_DENIED`) with the `www-authenticate` challenge in the trailers otherwise, and the
  * listener serves the Protected Resource Metadata (RFC 9728) the challenges point at.
  *
- * @param server The server (from `createServer()`), whatever its tools.
+ * @param server The server (from `createServer()`).
  * @param options The interface, port and close grace period.
  * @returns The listener, once it is listening.
  *
@@ -72,8 +75,7 @@ export interface GrpcListener {
  * await grpc.close();
  * ```
  */
-// deno-lint-ignore no-explicit-any
-export async function serveGrpc(server: Server<any>, options: ServeGrpcOptions = {}): Promise<GrpcListener> {
+export async function serveGrpc(server: GrpcServable, options: ServeGrpcOptions = {}): Promise<GrpcListener> {
   const [http2, { EventEmitter }, { connectNodeAdapter }, { createNodeUnary, readableGrpcMessage }] = await Promise.all(
     [
       import("node:http2"),

@@ -17,4 +17,4 @@ export { createWebtoolsTransport } from "../transports/webtools.ts";
 export type { WebtoolsTransportOptions } from "../transports/webtools.ts";
 export { checkPin, pinOf, WebtoolsPinError } from "../webtools-pin.ts";
 export type { WebtoolsPin } from "../webtools-pin.ts";
-export { webtoolsToAiTools } from "../webtools-ai.ts";
+export { webtoolsToAiTools, type WebtoolsToAiToolsOptions } from "../webtools-ai.ts";

@@ -28,6 +28,28 @@ function syncVariant(imported: QuickJSSyncVariant | { readonly default: QuickJSS
 const RETIRE_BASE_BYTES = 32 << 20;
 
 /**
+ * The options of {@link quickjsExecutor}.
+ *
+ * @example
+ * ```ts ignore
+ * // In a Cloudflare Worker, which compiles no WebAssembly from bytes: the module bundled at deploy.
+ * import wasmModule from "@jitl/quickjs-wasmfile-release-sync/wasm";
+ * import { quickjsExecutor, type QuickjsExecutorOptions } from "@mcplite/sdk/code-mode";
+ * const options: QuickjsExecutorOptions = { wasmModule };
+ * const executor = quickjsExecutor(options);
+ * ```
+ */
+export interface QuickjsExecutorOptions {
+  /**
+   * The compiled `emscripten-module.wasm` of `@jitl/quickjs-wasmfile-release-sync` 0.32.0 (`import wasm from
+   * "@jitl/quickjs-wasmfile-release-sync/wasm"` in a Worker), a `WebAssembly.Module` (typed `object` so that the
+   * declarations type-check under Node's types without the DOM library, which declares that namespace). Default:
+   * compiled from the file the package ships, read from disk.
+   */
+  readonly wasmModule?: object;
+}
+
+/**
  * Runs code mode's programs in QuickJS compiled to WebAssembly. Every program gets a fresh runtime and
  * context, with the limits it is given: time (checked while it computes, so that `while (true) {}` stops,
  * and while it awaits the host), memory, stack, output bytes, `__call`s in flight, and the request's abort.
@@ -44,10 +66,7 @@ const RETIRE_BASE_BYTES = 32 << 20;
  * clear of it on Node's and Deno's default stacks; 384 KiB does not). Workers refuse to compile
  * WebAssembly from bytes: there, import the `.wasm` file as a module and pass it as `wasmModule`.
  *
- * @param options `wasmModule`: the compiled `emscripten-module.wasm` of
- *   `@jitl/quickjs-wasmfile-release-sync` 0.32.0 (`import wasm from
- *   "@jitl/quickjs-wasmfile-release-sync/wasm"` in a Worker), a `WebAssembly.Module` (typed `object` so that
- *   the declarations type-check under Node's types without the DOM library, which declares that namespace).
+ * @param options The compiled WebAssembly module, where the host cannot compile it from bytes (Workers).
  * @returns An executor, to give to `codeMode({ executor })` or to call directly.
  *
  * @example Running a program with one tool call
@@ -66,7 +85,7 @@ const RETIRE_BASE_BYTES = 32 << 20;
  * console.log(outcome); // { ok: true, value: 10, logs: ["sum 5"] }
  * ```
  */
-export function quickjsExecutor(options: { readonly wasmModule?: object } = {}): CodeExecutor {
+export function quickjsExecutor(options: QuickjsExecutorOptions = {}): CodeExecutor {
   const { wasmModule } = options;
   const variant = syncVariant(releaseSync);
   /** The WebAssembly instance programs run on, and how many run on it now. */

@@ -66,6 +66,12 @@ export interface SamplingTool {
   _meta?: Record<string, unknown>;
 }
 
+/** Whether the model may, must, or must not call a tool (MCP 2025-11-25, `ToolChoice`). */
+export interface ToolChoice {
+  /** `auto` (the default): the model decides; `required`: it must call one; `none`: it must not. */
+  mode?: "auto" | "required" | "none";
+}
+
 /** The params of `sampling/createMessage`. */
 export interface SampleParams {
   /** The conversation so far. */
@@ -91,11 +97,8 @@ export interface SampleParams {
   metadata?: Record<string, unknown>;
   /** Tools the model may call; asked only of a client that declared `sampling: { tools: {} }`. */
   tools?: SamplingTool[];
-  /**
-   * Whether the model may, must or must not call one of the `tools`: `auto` (the default), the model decides;
-   * `required`, it must call one; `none`, it must not.
-   */
-  toolChoice?: { mode?: "auto" | "required" | "none" };
+  /** Whether the model may, must or must not call one of the `tools`. */
+  toolChoice?: ToolChoice;
   /** Free-form metadata. */
   _meta?: Record<string, unknown>;
 }

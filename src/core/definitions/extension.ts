@@ -77,6 +77,29 @@ export interface ExtensionContext {
 }
 
 /**
+ * The options of an extension's request method, `defineExtension(id).method(name, schema, handler, options)`: what
+ * a caller must hold to call it. An options argument rather than a chained `.scopes()`, since `.method()` returns the
+ * extension, not a builder of the method.
+ *
+ * @example
+ * ```ts
+ * import * as v from "valibot";
+ * import { defineExtension, type ExtensionMethodOptions } from "@mcplite/sdk";
+ * const writer: ExtensionMethodOptions = { scopes: ["ledger:write"] };
+ * export const ledger = defineExtension("org.example/ledger")
+ *   .method("org.example/ledger/post", v.object({ amount: v.number() }), ({ amount }) => ({ amount }), writer);
+ * ```
+ */
+export interface ExtensionMethodOptions {
+  /**
+   * The OAuth scopes a caller must hold to call the method, all of them (RFC 6749 §3.3 scope tokens), as a tool's
+   * `.scopes()`: a caller without them is refused before its params are read, with the same error and step-up
+   * challenge (403 `insufficient_scope` over HTTP).
+   */
+  readonly scopes?: readonly string[];
+}
+
+/**
  * An extension (SEP-2133): an immutable value, each builder method returning a new one. Serve it with
  * `server.extension(extension)`.
  *
@@ -197,13 +220,7 @@ export interface Extension<Id extends string = string> {
       params: InferSchemaOutput<S>,
       ctx: ExtensionContext,
     ) => Readonly<Record<string, unknown>> | Promise<Readonly<Record<string, unknown>>>,
-    options?: {
-      /**
-       * The OAuth scopes a caller must hold to call the method, all of them (RFC 6749 §3.3 scope tokens), as a
-       * tool's `.scopes()`: a caller without them gets the same refusal and step-up challenge.
-       */
-      readonly scopes?: readonly string[];
-    },
+    options?: ExtensionMethodOptions,
   ): Extension<Id>;
   /**
    * Adds a notification the client sends (SEP-2133: an extension's own messages). It is never answered

@@ -5,10 +5,34 @@
  *
  * @module
  */
-import type { ResourceDescriptor } from "../results/result.ts";
 
-/** One icon, as `ResourceDescriptor.icons` (the public place of MCP's `Icon`) declares it. */
-export type Icon = NonNullable<ResourceDescriptor["icons"]>[number];
+/**
+ * An icon a client may show for the server, a tool, a prompt, a resource or a template (MCP 2025-11-25 and
+ * 2026-07-28, `Icon`; SEP-973): served as given in the lists, the server's info, the server card and the OpenAPI
+ * document, once `.icons()` (or `createServer({ icons })`) has checked it.
+ *
+ * @example
+ * ```ts
+ * import * as v from "valibot";
+ * import { defineTool } from "@mcplite/sdk";
+ * import type { Icon } from "@mcplite/sdk/types";
+ * const logo: Icon = { src: "https://example.com/logo.svg", mimeType: "image/svg+xml", sizes: ["any"] };
+ * export const search = defineTool("search").input(v.object({ q: v.string() })).icons([logo]).handle(() => "found");
+ * ```
+ */
+export interface Icon {
+  /**
+   * Where the image is: an `https:` URL, or a `data:` URI of an image (at most 64 KiB); `http:` only for a
+   * loopback host (`localhost`, `127.0.0.1`, `[::1]`), for local development.
+   */
+  readonly src: string;
+  /** Its MIME type, an `image/*` one (e.g. `"image/png"`), when the URL does not tell it. */
+  readonly mimeType?: string;
+  /** The sizes it can be shown at: `"48x48"`, …, or `"any"` for a scalable image (SVG). */
+  readonly sizes?: readonly string[];
+  /** The background it is drawn for: `"light"` or `"dark"`; any when absent. */
+  readonly theme?: "light" | "dark";
+}
 
 /** The longest `data:` URI accepted, in characters: it is sent with every list that names its owner. */
 export const MAX_DATA_URI = 65_536;

@@ -5,7 +5,8 @@
  * @module
  */
 import type { CallContext } from "../call/call-context.ts";
-import type { ContentBlock, ResourceDescriptor } from "../results/result.ts";
+import type { ContentBlock } from "../results/result.ts";
+import type { Icon } from "./icon.ts";
 import type { Completer } from "./completer.ts";
 import type { CompiledSchema } from "../schema.ts";
 
@@ -84,7 +85,7 @@ export interface Prompt<TName extends string = string, TInput = unknown, TArgs =
   /** Free-form metadata listed as `_meta`. */
   readonly meta: Record<string, unknown> | undefined;
   /** The icons a client may show for it (`.icons()`), checked. */
-  readonly icons?: ResourceDescriptor["icons"];
+  readonly icons?: readonly Icon[];
   /** The OAuth scopes a caller must hold to see, get and complete it (`.scopes()`), if any. */
   readonly scopes?: readonly string[];
   /** The handler. */
@@ -108,7 +109,7 @@ export interface PromptDescriptor {
   /** The arguments. */
   arguments?: PromptArgument[];
   /** Icons (MCP 2025-11-25, `Icon`). */
-  icons?: ResourceDescriptor["icons"];
+  icons?: readonly Icon[];
   /** The metadata. */
   _meta?: Record<string, unknown>;
 }

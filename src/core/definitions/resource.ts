@@ -8,6 +8,7 @@ import { base64Encode } from "../../codec/base64url.ts";
 import type { CallContext } from "../call/call-context.ts";
 import { ProtocolError } from "../../errors/error.ts";
 import type { ContentAnnotations, ContentBlockBase, ResourceContents, ResourceDescriptor } from "../results/result.ts";
+import type { Icon } from "./icon.ts";
 import type { Completer } from "./completer.ts";
 import type { UriTemplate } from "./uri-template.ts";
 import { echoed } from "../../internal/echo.ts";
@@ -72,7 +73,7 @@ export interface Resource<TUri extends string = string> {
   /** Free-form metadata listed as `_meta`. */
   readonly meta: Record<string, unknown> | undefined;
   /** The icons a client may show for it (`.icons()`), checked. */
-  readonly icons?: ResourceDescriptor["icons"];
+  readonly icons?: readonly Icon[];
   /** How long a read stays fresh; `undefined` uses the server's default. */
   readonly cache: CacheHint | undefined;
   /** Completers for template variables. */
@@ -99,7 +100,7 @@ export interface ResourceTemplateDescriptor extends ContentBlockBase {
   /** The MIME type. */
   mimeType?: string;
   /** Icons (MCP 2025-11-25, `Icon`). */
-  icons?: ResourceDescriptor["icons"];
+  icons?: readonly Icon[];
 }
 
 /**

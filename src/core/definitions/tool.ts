@@ -5,7 +5,8 @@
  */
 import type { CallContext } from "../call/call-context.ts";
 import type { Extension } from "./extension.ts";
-import type { ContentBlock, ResourceDescriptor, ToolResult } from "../results/result.ts";
+import type { ContentBlock, ToolResult } from "../results/result.ts";
+import type { Icon } from "./icon.ts";
 import type { ToolPromise } from "../call/tool-promise.ts";
 import type { CompiledSchema, JsonSchema } from "../schema.ts";
 import type { AnyResource } from "./resource.ts";
@@ -40,6 +41,30 @@ export type HandlerReturn<TOut> =
   | void
   | ToolPromise<unknown>;
 
+/**
+ * How a `.longRunning()` tool's deferred work is started again, under the same promise, after its worker or
+ * instance stopped (`LongRunningOptions.retry`): at-least-once delivery, for work whose steps are journaled
+ * (`work.step()`) or idempotent.
+ *
+ * @example
+ * ```ts
+ * import * as v from "valibot";
+ * import { defineTool } from "@mcplite/sdk";
+ * import type { PromiseRetry } from "@mcplite/sdk/types";
+ * const retry: PromiseRetry = { attempts: 3, backoffMs: 5_000 };
+ * export const report = defineTool("report")
+ *   .input(v.object({ month: v.string() }))
+ *   .longRunning({ retry })
+ *   .defer(async ({ month }, work) => await work.step("build", () => `report of ${month}`));
+ * ```
+ */
+export interface PromiseRetry {
+  /** How many times the work may start in all, the first included (an integer from 1 to 100). */
+  readonly attempts: number;
+  /** How long whoever takes over a stopped promise's work waits before starting it, in ms (default 0). */
+  readonly backoffMs?: number;
+}
+
 /** How a long-running tool's promises behave (`.longRunning()`; `.redeem()` implies it). */
 export interface LongRunningOptions {
   /** How long its promise tokens (and deferred results) last, in ms (default: the server's, one hour). */
@@ -60,7 +85,7 @@ export interface LongRunningOptions {
    * next reads it (a `redeem`, `tasks/get`) once its lease lapsed, with a shared `resultStore`. Steps the work
    * journaled (`work.step()`) are not run again. Without it, delivery is at most once.
    */
-  retry?: { readonly attempts: number; readonly backoffMs?: number };
+  retry?: PromiseRetry;
   /**
    * How long one run of its `ctx.defer()` work may take, in ms (default 900 000: 15 minutes; from 1 to
    * 2 147 483 647). Past it the work's signal aborts, and the call ends as failed with
@@ -181,7 +206,7 @@ export interface Tool<
    * The icons a client may show for it (`.icons()`), checked: MCP's `Icon`s (MCP 2025-11-25; SEP-973),
    * `{ src, mimeType?, sizes?, theme? }`, the shape the server, prompts, resources and templates take too.
    */
-  readonly icons?: ResourceDescriptor["icons"];
+  readonly icons?: readonly Icon[];
   /** The OAuth scopes a caller must hold to see and call the tool (`.scopes()`), if any. */
   readonly scopes?: readonly string[];
   /** `"handle"` for a plain handler, `"stream"` for a streaming one. */
@@ -251,7 +276,7 @@ export interface ToolDescriptor {
   /** MCP annotations. */
   annotations?: ToolAnnotations;
   /** Icons (MCP 2025-11-25, `Icon`). */
-  icons?: ResourceDescriptor["icons"];
+  icons?: readonly Icon[];
   /** Free-form metadata. */
   _meta?: Record<string, unknown>;
 }

@@ -1,4 +1,32 @@
 /**
+ * How much one caller may hold of each budget (`limits.perCaller`); `Infinity`: the instance's whole budget.
+ *
+ * @example
+ * ```ts
+ * import { createServer } from "../../../mod.ts";
+ * import type { CallerShare } from "../../types.ts";
+ *
+ * // One caller: at most 20 calls running and 2 held open at once, whatever the instance's budgets.
+ * const perCaller: CallerShare = { calls: 20, heldStreams: 2 };
+ * createServer({ name: "shared", version: "1.0.0", limits: { perCaller } });
+ * ```
+ */
+export interface CallerShare {
+  /** The bytes of request bodies one caller may have being read at once (default: half of the instance's). */
+  bodyBytes?: number;
+  /**
+   * The calls one caller may have running at once (default: three quarters of the instance's, so that one
+   * client multiplexing calls on one connection, as gRPC and HTTP/2 clients do, is not refused while a
+   * quarter stays for the others).
+   */
+  calls?: number;
+  /** The calls one caller may have held open at once (default: a quarter of the instance's). */
+  heldStreams?: number;
+  /** The deferred jobs one caller may have running at once (default: a quarter of the instance's). */
+  jobs?: number;
+}
+
+/**
  * The server's budgets across requests: how much of the instance its requests may hold at once (the
  * bytes of request bodies being read, the calls running, the calls held open while deferred work is
  * followed, the deferred jobs), and each caller's share of it, so that no one caller takes the
@@ -69,20 +97,7 @@ export interface Limits {
    * client's address as the listener saw it (`serve()`, `nodeHandler()`, `Deno.serve` and `Bun.serve`
    * handing `server.fetch` their own second argument), else one anonymous caller.
    */
-  perCaller?: {
-    /** The bytes of request bodies one caller may have being read at once (default: half of the instance's). */
-    bodyBytes?: number;
-    /**
-     * The calls one caller may have running at once (default: three quarters of the instance's, so that one
-     * client multiplexing calls on one connection, as gRPC and HTTP/2 clients do, is not refused while a
-     * quarter stays for the others).
-     */
-    calls?: number;
-    /** The calls one caller may have held open at once (default: a quarter of the instance's). */
-    heldStreams?: number;
-    /** The deferred jobs one caller may have running at once (default: a quarter of the instance's). */
-    jobs?: number;
-  } | false;
+  perCaller?: CallerShare | false;
   /**
    * Who a request's caller is, for `perCaller`: e.g. the first `X-Forwarded-For` address behind a proxy
    * you trust (otherwise every caller is the proxy). Return `undefined` for the default.

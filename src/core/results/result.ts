@@ -7,6 +7,7 @@
  *
  * @module
  */
+import type { Icon } from "../definitions/icon.ts";
 
 /** Annotations a content block may carry (audience, priority, last modification). */
 export interface ContentAnnotations {
@@ -85,19 +86,7 @@ export interface ResourceDescriptor extends ContentBlockBase {
    * Icons a client may show for it (MCP 2025-11-25, `Icon`; SEP-973): the shape the server, tools,
    * prompts and templates take too.
    */
-  icons?: readonly {
-    /**
-     * Where the image is: an `https:` URL, or a `data:` URI of an image (at most 64 KiB); `http:` only for
-     * a loopback host (`localhost`, `127.0.0.1`, `[::1]`), for local development.
-     */
-    readonly src: string;
-    /** Its MIME type, an `image/*` one (e.g. `"image/png"`). */
-    readonly mimeType?: string;
-    /** The sizes it can be shown at: `"48x48"`, …, or `"any"` for a scalable image (SVG). */
-    readonly sizes?: readonly string[];
-    /** The background it is drawn for: `"light"` or `"dark"`; any when absent. */
-    readonly theme?: "light" | "dark";
-  }[];
+  icons?: readonly Icon[];
 }
 
 /** A link to a resource the client may read later (MCP's `ResourceLink` extends `Resource`). */

@@ -39,47 +39,64 @@ const BODY_LIMITS: BodyLimits = { maxBodyBytes: MAX_BODY_BYTES, bodyTimeoutMs: 1
 export type ReceivedEvent<S = unknown> = (unknown extends S ? { [name: string]: unknown }
   : S extends { readonly "~events"?: infer M } ? NonNullable<M>
   : S extends { readonly events: infer D extends object } ? D
-  : { [name: string]: unknown }) extends infer M ? string extends keyof M ? {
-      /** The occurrence's id: the same on every attempt and for every subscription it goes to. */
-      readonly eventId: string;
-      /** The event's name. */
-      readonly name: string;
-      /** When it happened, ISO 8601. */
-      readonly timestamp: string;
-      /** Its payload. */
-      readonly data: unknown;
-      /** Where delivery resumes after this one (SEP-3415), when the server keeps cursors. */
-      readonly cursor?: string | null;
-    }
-  : [keyof M] extends [never] ? {
-      /** The occurrence's id: the same on every attempt and for every subscription it goes to. */
-      readonly eventId: string;
-      /** The event's name. */
-      readonly name: string;
-      /** When it happened, ISO 8601. */
-      readonly timestamp: string;
-      /** Its payload. */
-      readonly data: unknown;
-      /** Where delivery resumes after this one (SEP-3415), when the server keeps cursors. */
-      readonly cursor?: string | null;
-    }
+  : { [name: string]: unknown }) extends infer M ? string extends keyof M ? DeliveredEvent<string, unknown>
+  : [keyof M] extends [never] ? DeliveredEvent<string, unknown>
   : {
-    [N in keyof M & string]: {
-      /** The occurrence's id: the same on every attempt and for every subscription it goes to. */
-      readonly eventId: string;
-      /** The event's name. */
-      readonly name: N;
-      /** When it happened, ISO 8601. */
-      readonly timestamp: string;
-      /** Its payload. */
-      readonly data: (M[N] extends { readonly "~types"?: infer T } ? NonNullable<T> : M[N]) extends { payload: infer P }
-        ? P
-        : unknown;
-      /** Where delivery resumes after this one (SEP-3415), when the server keeps cursors. */
-      readonly cursor?: string | null;
-    };
+    [N in keyof M & string]: DeliveredEvent<
+      N,
+      (M[N] extends { readonly "~types"?: infer T } ? NonNullable<T> : M[N]) extends { payload: infer P } ? P : unknown
+    >;
   }[keyof M & string]
   : never;
+
+/**
+ * One delivery's event, its JSON body: what {@link ReceivedEvent} is for one event, and what a handler of that event
+ * alone takes.
+ *
+ * @typeParam N The event's name.
+ * @typeParam P Its payload.
+ *
+ * @example
+ * ```ts
+ * import type { DeliveredEvent } from "@mcplite/sdk/events";
+ * type Shipped = DeliveredEvent<"order.shipped", { orderId: string }>;
+ * const onShipped = (event: Shipped): string => `${event.data.orderId} shipped at ${event.timestamp}`;
+ * ```
+ */
+export interface DeliveredEvent<N extends string, P> {
+  /** The occurrence's id: the same on every attempt and for every subscription it goes to. */
+  readonly eventId: string;
+  /** The event's name. */
+  readonly name: N;
+  /** When it happened, ISO 8601. */
+  readonly timestamp: string;
+  /** Its payload. */
+  readonly data: P;
+  /** Where delivery resumes after this one (SEP-3415), when the server keeps cursors. */
+  readonly cursor?: string | null;
+}
+
+/**
+ * What each of {@link eventWebhook}'s callbacks receives beside its own: the subscription and the delivery's
+ * `webhook-id`.
+ *
+ * @example
+ * ```ts
+ * import type { DeliveryInfo } from "@mcplite/sdk/events";
+ * const onGap = ({ subscriptionId, cursor }: DeliveryInfo & { readonly cursor: string }): void =>
+ *   console.warn(`events lost on ${subscriptionId} before ${cursor}`);
+ * ```
+ */
+export interface DeliveryInfo {
+  /**
+   * The subscription it was delivered for (`X-MCP-Subscription-Id`, which the signature does not cover): proven
+   * with `secretFor` (a secret per subscription) or SEP-3415's `webhook-id`; with a shared secret, a hint
+   * ({@link ReceivedEvent}).
+   */
+  readonly subscriptionId: string;
+  /** The Standard Webhooks message id: the same on every attempt of one delivery. */
+  readonly webhookId: string;
+}
 
 /**
  * The options of {@link eventWebhook}: the secrets that sign, the callbacks, and where taken deliveries are kept.
@@ -107,42 +124,15 @@ export interface EventWebhookOptions<S = unknown> {
    * Resolve once the event is safely taken.
    */
   onEvent: (
-    delivery: {
-      /**
-       * The subscription it was delivered for (`X-MCP-Subscription-Id`, which the signature does not cover): proven
-       * with `secretFor` (a secret per subscription) or SEP-3415's `webhook-id`; with a shared secret, a hint
-       * ({@link ReceivedEvent}).
-       */
-      readonly subscriptionId: string;
-      /** The Standard Webhooks message id: the same on every attempt of one delivery. */
-      readonly webhookId: string;
-    } & { readonly event: ReceivedEvent<S> },
+    delivery: DeliveryInfo & { readonly event: ReceivedEvent<S> },
   ) => void | Promise<void>;
   /** A signed `gap` control (SEP-3415): occurrences were lost before `cursor`. */
   onGap?: (
-    delivery: {
-      /**
-       * The subscription it was delivered for (`X-MCP-Subscription-Id`, which the signature does not cover): proven
-       * with `secretFor` (a secret per subscription) or SEP-3415's `webhook-id`; with a shared secret, a hint
-       * ({@link ReceivedEvent}).
-       */
-      readonly subscriptionId: string;
-      /** The Standard Webhooks message id: the same on every attempt of one delivery. */
-      readonly webhookId: string;
-    } & { readonly cursor: string },
+    delivery: DeliveryInfo & { readonly cursor: string },
   ) => void | Promise<void>;
   /** A signed `terminated` control (SEP-3415): the server ended the subscription, for the reason in `error`. */
   onTerminated?: (
-    delivery: {
-      /**
-       * The subscription it was delivered for (`X-MCP-Subscription-Id`, which the signature does not cover): proven
-       * with `secretFor` (a secret per subscription) or SEP-3415's `webhook-id`; with a shared secret, a hint
-       * ({@link ReceivedEvent}).
-       */
-      readonly subscriptionId: string;
-      /** The Standard Webhooks message id: the same on every attempt of one delivery. */
-      readonly webhookId: string;
-    } & { readonly error?: { code: number; message: string; data?: unknown } },
+    delivery: DeliveryInfo & { readonly error?: { code: number; message: string; data?: unknown } },
   ) => void | Promise<void>;
   /**
    * Where the deliveries taken are kept, so that a duplicate is dropped on every instance: a store with the

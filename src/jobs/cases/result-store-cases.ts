@@ -32,14 +32,33 @@ async function refusedWithRangeError(promise: Promise<unknown>, what: string): P
 const done = (text: string): StoredResult => ({ status: "completed", result: { content: [{ type: "text", text }] } });
 
 /**
+ * The options of {@link resultStoreCases}.
+ *
+ * @example
+ * ```ts
+ * import type { ResultStoreCasesOptions } from "@mcplite/sdk/testing";
+ * // A store made with maxBytes: 65 536, on a backend that other test runs share.
+ * const options: ResultStoreCasesOptions = { prefix: `ci-${crypto.randomUUID()}-`, maxBytes: 65_536 };
+ * ```
+ */
+export interface ResultStoreCasesOptions {
+  /** The prefix of every id the cases write, unique to this run (default a random one). */
+  readonly prefix?: string;
+  /**
+   * The store's bound on one entry's JSON, in bytes: a case writes past it and expects a `RangeError`. Without it,
+   * that case is not among them.
+   */
+  readonly maxBytes?: number;
+}
+
+/**
  * The conformance cases of a result store: register each with the test runner at hand. The store is opened once,
  * by the first case that runs; each case writes ids of its own under `prefix`, so runs sharing one backend never
  * meet. One case waits for a 2 s TTL to lapse (bounded at 15 s), and two more for a set's. The cases of sets
  * (`addMember`, `removeMember`, `members`, optional) pass a store without them untested.
  *
  * @param open Opens the store under test (called once, by the first case that runs).
- * @param options `prefix`: of every id the cases write, unique to this run (default a random one); `maxBytes`: the
- *   store's bound on one entry's JSON in bytes (without one, the case that writes past the bound is not among them).
+ * @param options The prefix of the ids the cases write, and the store's bound on one entry.
  * @returns The cases, each a name and the function that runs it (it throws when the store breaks the contract).
  *
  * @example Each case is a name and a function: register them with your runner (`node:test`'s `it`, `Deno.test`,
@@ -54,7 +73,7 @@ const done = (text: string): StoredResult => ({ status: "completed", result: { c
  */
 export function resultStoreCases(
   open: () => ResultStore | Promise<ResultStore>,
-  options: { readonly prefix?: string; readonly maxBytes?: number } = {},
+  options: ResultStoreCasesOptions = {},
 ): ReadonlyArray<{ readonly name: string; run(): Promise<void> }> {
   let opened: Promise<ResultStore> | undefined;
   const storeOf = () => opened ??= Promise.resolve(open());

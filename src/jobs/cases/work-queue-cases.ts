@@ -25,6 +25,24 @@ const AWKWARD = `"quoted" 'single' \\back\\slash %s $1 {"json":[1]} ;-- <tag> & 
 type Update = Parameters<NonNullable<WorkQueue["progress"]>>[1];
 
 /**
+ * The options of {@link workQueueCases}.
+ *
+ * @example
+ * ```ts
+ * import type { WorkQueueCasesOptions } from "@mcplite/sdk/testing";
+ * // Queues on a Redis that other test runs share: names of this run's own.
+ * const options: WorkQueueCasesOptions = { prefix: `ci-${crypto.randomUUID()}-` };
+ * ```
+ */
+export interface WorkQueueCasesOptions {
+  /**
+   * The prefix of every queue name and job id the cases use, unique to this run (default a random one; letters,
+   * digits and `-` only, as BullMQ takes them).
+   */
+  readonly prefix?: string;
+}
+
+/**
  * The conformance cases of a job queue: register each with the test runner at hand. Each case opens the
  * handles it needs on a queue of its own, named under `prefix` (a handle is what one process opens: a web
  * instance adds on one, a worker takes on another), and closes them when it ends (with their `close()`, when
@@ -37,8 +55,7 @@ type Update = Parameters<NonNullable<WorkQueue["progress"]>>[1];
  *
  * @param open Opens a handle on the queue called `name`: handles of one name share its jobs, those of two
  *   names never meet (for BullMQ, `(name) => bullmqQueue({ connection, name })`).
- * @param options `prefix`: of every queue name and job id the cases use, unique to this run (default a random
- *   one; letters, digits and `-` only, as BullMQ takes them).
+ * @param options The prefix of the queue names and job ids the cases use.
  * @returns The cases, each a name and the function that runs it (it throws when the queue breaks the contract).
  *
  * @example Each case is a name and a function: register them with your runner (`node:test`'s `it`, `Deno.test`,
@@ -86,7 +103,7 @@ type Update = Parameters<NonNullable<WorkQueue["progress"]>>[1];
  */
 export function workQueueCases(
   open: (name: string) => WorkQueue | Promise<WorkQueue>,
-  options: { readonly prefix?: string } = {},
+  options: WorkQueueCasesOptions = {},
 ): ReadonlyArray<{ readonly name: string; run(): Promise<void> }> {
   const prefix = options.prefix ?? `conformance-${crypto.randomUUID()}-`;
   let n = 0;

@@ -23,6 +23,28 @@ const NO_EVENTS = "mcplite worker: a queued event delivery reached a worker whos
 const WARNINGS_KEPT = 256;
 
 /**
+ * The options of {@link runWorker}: where the jobs come from, how many run at once, and how a shutdown drains.
+ *
+ * @example
+ * ```ts
+ * import type { RunWorkerOptions } from "@mcplite/sdk";
+ * // Longer jobs than the defaults expect: fewer at once, a minute to finish on SIGTERM.
+ * const options: RunWorkerOptions = { concurrency: 4, drainMs: 60_000 };
+ * ```
+ */
+export interface RunWorkerOptions {
+  /** The queue to take jobs from (default: the server's `queue`, as `createServer({ queue })` gave it). */
+  readonly queue?: WorkQueue;
+  /** How many jobs run at once (a positive integer; default 8). */
+  readonly concurrency?: number;
+  /**
+   * How long `close()` lets running jobs finish, in ms (default 30 000), before it gives them back to the queue,
+   * which delivers them again to another worker.
+   */
+  readonly drainMs?: number;
+}
+
+/**
  * Runs a server's queued jobs in this process, with no listener: the server from `createServer()`
  * with a `queue` and a shared `resultStore`, as its web instances have it. `mcplite worker <module>`
  * does this from the command line, and closes on SIGTERM and SIGINT. With `otel()` among the server's
@@ -31,9 +53,7 @@ const WARNINGS_KEPT = 256;
  * deliveries queued by its emits are jobs too: one attempt per run, a retry given back with its backoff.
  *
  * @param server The server whose tools run the jobs.
- * @param options The queue (default: the server's `queue`), how many jobs run at once (default 8),
- *   and how long `close()` lets running jobs finish (`drainMs`, default 30 000) before it gives them
- *   back to the queue, which delivers them again to another worker.
+ * @param options The queue, how many jobs run at once, and how long `close()` lets running jobs finish.
  * @returns The worker: `close()` stops taking jobs and drains; `running` counts the jobs it runs.
  * @throws {TypeError} When the server has no queue and none is given, or is not one of `createServer()`.
  *
@@ -48,7 +68,7 @@ const WARNINGS_KEPT = 256;
  */
 export function runWorker(
   server: object,
-  options: { readonly queue?: WorkQueue; readonly concurrency?: number; readonly drainMs?: number } = {},
+  options: RunWorkerOptions = {},
 ): { close(): Promise<void>; readonly running: number } {
   const registry = registryOf(attachListener(server).core);
   const queue = options.queue ?? registry.runtime.continuations?.queue;
