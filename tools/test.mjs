@@ -231,8 +231,22 @@ function denoParts() {
  */
 function isolated(file) {
   const source = readFileSync(file, "utf8");
-  return /^(before|after|beforeEach|afterEach)\(/m.test(source) || /^(const|let) [^=]+= scratchDir\(/m.test(source);
+  if (/^(before|after|beforeEach|afterEach)\(/m.test(source)) return true;
+  return HOOK_HELPERS.some((name) => new RegExp(`^(?:(?:const|let) [^=]+= )?(?:await )?${name}\\(`, "m").test(source));
 }
+
+/**
+ * The helpers (tests/helpers/) that register a hook where they are called (`before`/`after` in their own body, as
+ * `scratchDir()`, `queueBackends()` and `grpcListener()` do): called at a file's top level, they make a top-level
+ * hook, which Deno would run module-wide in a shared module (and skip along with every other file's `after` there).
+ * Read from the helpers themselves, so that a new one is seen without a list to keep.
+ */
+const HOOK_HELPERS = readdirSync("tests/helpers").filter((name) => name.endsWith(".ts")).flatMap((name) => {
+  const source = readFileSync(join("tests/helpers", name), "utf8");
+  return [...source.matchAll(/^export (?:async )?function (\w+)[^]*?\n}\n/gm)]
+    .filter(([body]) => /^ {2}(before|after|beforeEach|afterEach)\(/m.test(body))
+    .map(([, fn]) => fn);
+});
 
 /**
  * Writes the module that imports `files` (one isolate for them all), and each documentation example's module with
