@@ -2,13 +2,8 @@
  * The authorization server's metadata (RFC 8414 §2), with the ID-JAG grant profile
  * (`authorization_grant_profiles_supported`, draft-ietf-oauth-identity-assertion-authz-grant §6) and the
  * DPoP algorithms (RFC 9449 §5.1), and where it is served: `/.well-known/oauth-authorization-server` with
- * the issuer's path appended (RFC 8414 §3.1), and under the issuer's path as some clients look for it.
- *
- * No grant this server takes uses an authorization endpoint, so RFC 8414 §2 would let the metadata omit
- * `authorization_endpoint`; clients whose schema requires it (the official TypeScript SDK 2.x's
- * `CrossAppAccessProvider`) then refuse the whole document. It names `<issuer>/authorize`, which exists and
- * refuses every request (`unsupported_response_type`), and `response_types_supported` is empty (§2: the
- * response types it supports, none), so no client is led to expect a browser flow here.
+ * the issuer's path appended (RFC 8414 §3.1), and under the issuer's path as some clients look for it. Why it
+ * names an `authorization_endpoint` that refuses every request: {@link metadataOf}.
  *
  * @module
  */
@@ -22,7 +17,11 @@ export const ID_JAG_PROFILE = "urn:ietf:params:oauth:grant-profile:id-jag";
 const WELL_KNOWN = "/.well-known/oauth-authorization-server";
 
 /**
- * The metadata document.
+ * The metadata document. No grant this server takes uses an authorization endpoint, so RFC 8414 §2 would let it
+ * omit `authorization_endpoint`; clients whose schema requires it (the official TypeScript SDK 2.x's
+ * `CrossAppAccessProvider`) then refuse the whole document. It names `<issuer>/authorize`, which exists and refuses
+ * every request (`unsupported_response_type`), and `response_types_supported` is empty (§2: none supported), so
+ * no client is led to expect a browser flow here.
  *
  * @param config The server's configuration.
  * @param dpopAlgorithms The DPoP proof algorithms taken at the token endpoint.

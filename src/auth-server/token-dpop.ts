@@ -1,15 +1,8 @@
 /**
- * DPoP at the token endpoint (RFC 9449 §5): a `DPoP` proof with a token request is verified by the same
- * checks a protected resource makes (`dpop-proof.ts`, `dpop-checks.ts`: `typ`, the signature by its `jwk`,
- * `htm` `POST`, `htu` the token endpoint, `iat` within 60 s, one use across the instances sharing the store,
- * nonces with `dpopNonce: true`), without `ath` (no access token yet); the token issued is bound to its key
- * (`cnf.jkt`, §6.1). Refusals are the token endpoint's `invalid_dpop_proof` or `use_dpop_nonce` (§8), 400.
- *
- * Without `dpopNonce`, no nonce is asked for, not even of a proof that may predate the store's memory of
- * proofs, which a resource asks one of (dpop-epoch.ts: a store that came back empty, or a new one, for its
- * first 60 s). At a resource a replayed proof with its token is access; here it only earns a token bound to
- * the proof's key, which the replayer does not hold, and the grants that are used once (ID-JAGs, client
- * assertions) keep their own memory (replay.ts).
+ * DPoP at the token endpoint (RFC 9449 §5): a `DPoP` proof with a token request is verified by the checks a
+ * protected resource makes (`dpop-proof.ts`, `dpop-checks.ts`), without `ath` (no access token yet), and the token
+ * issued is bound to its key (`cnf.jkt`, §6.1). Refusals are `invalid_dpop_proof` or `use_dpop_nonce` (§8), 400.
+ * Without `dpopNonce` no nonce is asked for, not even in a new store's first minute (why: {@link tokenDpop}).
  *
  * @module
  */
@@ -41,7 +34,12 @@ export interface TokenDpop {
 }
 
 /**
- * Creates the token endpoint's DPoP checks.
+ * Creates the token endpoint's DPoP checks: `typ`, the signature by its `jwk`, `htm` `POST`, `htu` the token
+ * endpoint, `iat` within 60 s, one use across the instances sharing the store, and nonces with `dpopNonce: true`.
+ * Without it no nonce is asked for, not even of a proof that may predate the store's memory of proofs, which a
+ * resource asks one of (dpop-epoch.ts: a store that came back empty, or a new one, for its first 60 s): at a
+ * resource a replayed proof with its token is access; here it only earns a token bound to the proof's key, which
+ * the replayer does not hold, and the grants used once (ID-JAGs, client assertions) keep their own memory.
  *
  * @param config The server's configuration (the token endpoint, the store).
  * @param nonce Whether proofs must carry a nonce this server issued.

@@ -1,11 +1,9 @@
 /**
  * Verifies a JWT presented to the token endpoint (RFC 7523 §3): its signature by its issuer's keys with an
- * accepted asymmetric algorithm (`none` and HMAC never), `iss`, `aud`, `exp` required and not passed, `nbf`,
- * and an `iat` not in the future, each within the tolerated skew; and its lifetime within a bound (§3 items
- * 4 and 5 let the server refuse an `exp` too far ahead and an `iat` too far back): `exp` − `iat` at most the
- * bound, or, for a JWT without `iat` where the bound does not require it, `exp` at most the bound (and the
- * skew) from now. Every assertion this server takes is bounded here: ID-JAGs, workloads' JWTs, client
- * assertions. A refusal says why without the JWT, and names the bound and what sets it.
+ * accepted asymmetric algorithm (`none` and HMAC never), `iss`, `aud`, `exp`, `nbf` and `iat` within the tolerated
+ * skew, and its lifetime within a bound (§3 items 4 and 5): `exp` − `iat`, or without `iat` where the bound allows
+ * it, `exp` from now. Every assertion this server takes passes here (ID-JAGs, workloads' JWTs, client assertions);
+ * a refusal says why without the JWT, and names the bound and what sets it.
  *
  * @module
  */

@@ -1,21 +1,9 @@
 /**
  * Workload identity federation (SEP-1933; RFC 7523): a JWT a trusted workload platform issued (a Kubernetes
  * service account token, a cloud's or a CI's OIDC token) stands for the client whose `workloads` name its
- * issuer and `sub`, either as the JWT-bearer grant's assertion (§2.1) or as the client's `client_assertion`
- * (§2.2).
- *
- * Its lifetime is bounded: `exp` and `iat` required, `exp` − `iat` at most its issuer's `maxLifetimeSec`
- * (an hour by default), by the check every assertion passes (verify-assertion.ts). `iat` is required, not
- * only `exp`: without it only what is left of the JWT's life could be bounded, and a year-long token kept
- * until its last hour would pass; every platform SEP-1933 names sets it.
- *
- * Replay policy: a workload's JWT is not used up. The same one is taken again, for one resource or several,
- * until it expires, `jti` or not. RFC 7523 §3 item 7 makes remembering `jti`s a MAY; platforms hand one
- * token to every request of its life (a projected Kubernetes token is rewritten to its file near the end of
- * its life, not per read) and a workload asks one access token per resource (RFC 8707), so using it up would
- * refuse the workload's second request. What bounds a leaked one is its audience (this server, §3 item 3)
- * and its lifetime; ID-JAGs and `private_key_jwt` assertions, which their client mints per request, are
- * used once (replay.ts).
+ * issuer and `sub`, as the JWT-bearer grant's assertion (§2.1) or the client's `client_assertion` (§2.2). Its
+ * lifetime is bounded (`exp` − `iat` at most its issuer's `maxLifetimeSec`, an hour by default); it is not used
+ * up within that life (the replay policy: {@link verifyWorkload}).
  *
  * @module
  */
@@ -34,6 +22,17 @@ const WORKLOAD_TYPES = new Set([undefined, "jwt", "application/jwt", "jose"]);
 
 /**
  * Verifies a workload's JWT and finds its client.
+ *
+ * Its lifetime is bounded by the check every assertion passes (verify-assertion.ts): `exp` and `iat` required,
+ * `exp` − `iat` at most its issuer's `maxLifetimeSec`. `iat` is required, not only `exp`: without it only what is
+ * left of the JWT's life could be bounded, and a year-long token kept until its last hour would pass.
+ *
+ * Replay policy: a workload's JWT is not used up. The same one is taken again, for one resource or several, until
+ * it expires, `jti` or not. RFC 7523 §3 item 7 makes remembering `jti`s a MAY; platforms hand one token to every
+ * request of its life (a projected Kubernetes token is rewritten near the end of its life, not per read) and a
+ * workload asks one access token per resource (RFC 8707), so using it up would refuse its second request. What
+ * bounds a leaked one is its audience (this server, §3 item 3) and its lifetime; ID-JAGs and `private_key_jwt`
+ * assertions, which their client mints per request, are used once (replay.ts).
  *
  * @param jwt The JWT.
  * @param config The server's configuration.
