@@ -1,14 +1,14 @@
 /**
- * SSE polling for 2025-11-25 clients (`mcpBinding({ ssePolling })`; MCP 2025-11-25, Transports: "Resumability and
- * Redelivery"; SEP-1699): a call's stream opens with a priming event (an id, `retry`, empty data), each event has an
- * id, and the server closes the connection mid-call; the call goes on, and the client's GET with `Last-Event-ID` and
- * its session gets the events it missed, then the rest, the result last. Our client polls such a call to its end,
- * however many connections it takes. Older revisions, and servers that do not poll, answer as before.
+ * SSE polling for 2025-11-25 clients (`mcpBinding({ ssePolling: ssePolling(…) })`; MCP 2025-11-25, Transports:
+ * "Resumability and Redelivery"; SEP-1699): a call's stream opens with a priming event (an id, `retry`, empty data),
+ * each event has an id, and the server closes the connection mid-call; the call goes on, and the client's GET with
+ * `Last-Event-ID` and its session gets the events it missed, then the rest, the result last. Our client polls such a
+ * call to its end, however many connections it takes. Older revisions, and servers that do not poll, answer as before.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { EventSourceMessage } from "eventsource-parser";
-import { createServer, defineTool, mcpBinding, serve } from "../../../mod.ts";
+import { createServer, defineTool, mcpBinding, serve, ssePolling } from "../../../mod.ts";
 import { createClient } from "../../../src/client/mod.ts";
 import { BASE, legacyRequest } from "../../helpers/request.ts";
 import { readSse } from "../../helpers/sse.ts";
@@ -24,12 +24,12 @@ function gate() {
  * A server whose `step` tool logs, waits for `first`, logs again (then tells `logged`), waits for `second`, and
  * answers; its 2025-11-25 streams are closed `closeAfterMs` after they open.
  */
-function pollingServer(closeAfterMs: number, ssePolling = true) {
+function pollingServer(closeAfterMs: number, polling = true) {
   const first = gate(), second = gate(), logged = gate();
   const server = createServer({
     name: "polling",
     version: "1.0.0",
-    bindings: [mcpBinding(ssePolling ? { ssePolling: { closeAfterMs, retryMs: 0 } } : {})],
+    bindings: [mcpBinding(polling ? { ssePolling: ssePolling({ closeAfterMs, retryMs: 0 }) } : {})],
   }).tool(
     defineTool("step").describe("Logs, waits, logs again, waits, answers").handle(async (_args, ctx) => {
       ctx.log("info", "started");
@@ -73,6 +73,14 @@ function messageOf(event: EventSourceMessage) {
 }
 
 describe("SSE polling (2025-11-25)", () => {
+  it("refuses a closeAfterMs or retryMs that is no whole number of ms in a timer's range, as it is made", () => {
+    const refused = [{ closeAfterMs: 0 }, { closeAfterMs: 1.5 }, { closeAfterMs: 2 ** 31 }];
+    for (const options of [...refused, { closeAfterMs: 1, retryMs: -1 }]) {
+      assert.throws(() => ssePolling(options), TypeError, JSON.stringify(options));
+    }
+    assert.doesNotThrow(() => ssePolling({ closeAfterMs: 1, retryMs: 0 }));
+  });
+
   it("primes the stream, closes it mid-call, and a GET with Last-Event-ID gets what was missed, then the result", async () => {
     const { server, first, second, logged } = pollingServer(50);
     const session = await initialize(server.fetch);
