@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { EventSourceMessage } from "eventsource-parser";
-import { createServer, defineTool, mcpBinding, serve, ssePolling } from "../../../mod.ts";
+import { createServer, defineExtension, defineTool, mcpBinding, serve, ssePolling } from "../../../mod.ts";
 import { createClient } from "../../../src/client/mod.ts";
 import { BASE, legacyRequest } from "../../helpers/request.ts";
 import { readSse } from "../../helpers/sse.ts";
@@ -22,9 +22,10 @@ function gate() {
 
 /**
  * A server whose `step` tool logs, waits for `first`, logs again (then tells `logged`), waits for `second`, and
- * answers; its 2025-11-25 streams are closed `closeAfterMs` after they open.
+ * answers; its 2025-11-25 streams are closed `closeAfterMs` after they open. With `redact`, message middleware
+ * rewrites each log message it sends.
  */
-function pollingServer(closeAfterMs: number, polling = true) {
+function pollingServer(closeAfterMs: number, polling = true, redact = false) {
   const first = gate(), second = gate(), logged = gate();
   const server = createServer({
     name: "polling",
@@ -40,6 +41,15 @@ function pollingServer(closeAfterMs: number, polling = true) {
       return ctx.signal.aborted ? "cancelled" : "done"; // a call cancelled meanwhile would not be done
     }),
   );
+  if (redact) {
+    server.extension(
+      defineExtension().intercept(async (message, info, next) => {
+        if (info.direction !== "out" || info.method !== "notifications/message") return void await next();
+        const params = message.params as { data: string };
+        return await next({ ...message, params: { ...params, data: `redacted ${params.data}` } });
+      }),
+    );
+  }
   return { server, first, second, logged };
 }
 
@@ -114,6 +124,23 @@ describe("SSE polling (2025-11-25)", () => {
       id: 7,
       result: { content: [{ type: "text", text: "done" }] },
     });
+  });
+
+  it("carries on every connection what the message middleware sends, the events kept for a resumption too", async () => {
+    const { server, first, second, logged } = pollingServer(50, true, true);
+    const session = await initialize(server.fetch);
+    const post = await server.fetch(legacyRequest("tools/call", { name: "step", arguments: {} }, 7, "2025-11-25", {
+      "mcp-session-id": session,
+    }));
+    const events = (await readSse(post)).map(messageOf);
+    assert.equal(events[1].message.params.data, "redacted started");
+    first.release();
+    await logged.opened; // sent while no connection is open: kept for the client
+    const reading = readSse(await server.fetch(resume(session, events[1].id!)));
+    second.release();
+    const after = (await reading).map(messageOf);
+    assert.equal(after[1].message.params.data, "redacted halfway", JSON.stringify(after));
+    assert.equal(after[2].message.result.content[0].text, "done");
   });
 
   it("resumes only a stream of the GET's own session, and offers no stream without Last-Event-ID", async () => {
