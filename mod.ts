@@ -55,6 +55,7 @@ export type { ServerLogger } from "./src/core/instance/logger.ts";
 export type { Binding } from "./src/server/binding-contract.ts";
 export { mcpBinding } from "./src/bindings/mcp/handler.ts";
 export type { McpOptions } from "./src/bindings/mcp/mcp-options.ts";
+export { ssePolling } from "./src/bindings/mcp/sse-polling.ts";
 export { mcpLiteBinding } from "./src/bindings/mcplite/handler.ts";
 export type { McpliteOptions } from "./src/bindings/mcplite/handler.ts";
 export { env, serve } from "./src/server/serve.ts";

@@ -14,11 +14,6 @@ export interface SseWriter {
   event(data: string, name?: string, id?: string): void;
   /** Sends a comment line (a keep-alive). */
   comment(text: string): void;
-  /**
-   * Sends a priming event: an id, the delay to reconnect after (`retry`, ms) and empty data, which a client keeps
-   * to resume the stream with `Last-Event-ID` (MCP 2025-11-25, Transports: Resumability and Redelivery).
-   */
-  prime(id: string, retryMs: number): void;
   /** Whether the stream is still open. */
   readonly open: boolean;
 }
@@ -44,12 +39,12 @@ const BYTES: QueuingStrategy<Uint8Array> = { highWaterMark: 0, size: (chunk) => 
 /**
  * Creates an SSE body driven by `run`; the stream closes when `run` settles.
  *
- * @param run Writes the events.
+ * @param run Writes the events; `write` writes a frame as it is, for fields the writer does not make (`retry`).
  * @param options Keep-alive and cancellation.
  * @returns The response body.
  */
 export function createSseStream(
-  run: (writer: SseWriter) => Promise<void>,
+  run: (writer: SseWriter, write: (frame: string) => void) => Promise<void>,
   options: SseStreamOptions,
 ): ReadableStream<Uint8Array> {
   let timer: ReturnType<typeof setInterval> | undefined;
@@ -81,9 +76,6 @@ export function createSseStream(
     comment(text) {
       write(`: ${text}\n\n`);
     },
-    prime(id, retryMs) {
-      write(`id: ${id}\nretry: ${retryMs}\ndata:\n\n`);
-    },
     get open() {
       return open;
     },
@@ -99,7 +91,7 @@ export function createSseStream(
         const beat = options.heartbeat ?? ((w: SseWriter) => w.comment("keep-alive"));
         timer = setInterval(() => beat(writer), options.heartbeatMs);
       }
-      run(writer).finally(() => {
+      run(writer, write).finally(() => {
         if (!open) return;
         stop();
         try {

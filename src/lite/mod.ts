@@ -43,6 +43,7 @@ export {
   resourceLink,
   runWorker,
   serve,
+  ssePolling,
   SUPPORTED_PROTOCOL_VERSIONS,
   text,
   toolResult,

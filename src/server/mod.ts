@@ -1,8 +1,9 @@
 /**
  * The server as bindings and carriers see it: the one module `src/bindings`, `src/stdio` and
  * `src/websocket` import from `src/server`. It names the binding contract, the gate's types, body and
- * JSON reading, response shapes, and the listener's way in; nothing else of the server's internals.
- * Growing it is a decision (`tests/boundaries.test.ts` holds bindings and carriers to it).
+ * JSON reading, response shapes, the mark of a capability given as a value, and the listener's way in;
+ * nothing else of the server's internals. Growing it is a decision (`tests/boundaries.test.ts` holds
+ * bindings and carriers to it).
  *
  * @module
  */
@@ -31,5 +32,6 @@ export {
 export { retryAfterOf } from "./retry-after.ts";
 export type { Server } from "./server.ts";
 export { holdMsOf, normalisePath } from "./server-options.ts";
+export { type Capability, capability } from "./server-capability.ts";
 export { acceptWebSocket } from "./upgrade.ts";
 export type { AcceptedSocket, SocketEvents } from "./upgrade.ts";

@@ -104,13 +104,6 @@ export interface Carrier extends SignalSource {
    */
   keepAlive?(): void;
   /**
-   * Learns the request the message is, once routed (before its method runs): an HTTP carrier then knows whether
-   * its stream may be resumable (2025-11-25 SSE polling).
-   *
-   * @param request The routed request.
-   */
-  routed?(request: McpRequest): void;
-  /**
    * Learns the 2025-era session `initialize` opened (the `Mcp-Session-Id` of the HTTP response; the
    * connection's session on stdio).
    *

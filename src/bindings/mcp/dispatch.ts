@@ -86,7 +86,6 @@ class McpExchange implements Exchange, Channel, ErrorTarget {
   run(request: McpRequest, method: McpMethod): Promise<void> | undefined {
     this.request = request;
     const carrier = this.#carrier;
-    carrier.routed?.(request);
     const scope = cancelScope(carrier, request.envelope.era, request.session);
     // A persistent carrier's requests abort only through the table (cancelled, or the connection closed).
     const running = scope === undefined
@@ -190,7 +189,6 @@ class McpExchange implements Exchange, Channel, ErrorTarget {
         if (!signal.aborted) carrier.send(data);
       },
       comment: noop,
-      prime: noop,
       get open() {
         return !signal.aborted;
       },

@@ -15,8 +15,8 @@ import {
   type Binding,
   type Host,
   normalisePath,
+  type Route,
   type ServerCore,
-  sseResponse,
 } from "../../server/mod.ts";
 import { jsonRpcErrorResponse } from "../jsonrpc-error.ts";
 import type { JsonRpcId } from "../jsonrpc.ts";
@@ -30,7 +30,7 @@ import type { respondThrough } from "./http-messages.ts";
 import { messagesOf } from "../../message-middleware/message-feature.ts";
 import type { McpContext } from "./mcp-request.ts";
 import { SessionTable } from "./sessions.ts";
-import { ResumableStreams } from "./resumable.ts";
+import type { PollingSupport } from "./sse-polling.ts";
 import { legacyErrorToWire } from "../../errors/mcp-codes.ts";
 
 const ALLOWED_METHODS = { allow: "POST, DELETE" };
@@ -93,10 +93,6 @@ export function mcpBinding(options: McpOptions = {}): Binding {
       const { sessions } = ctx, other = http.method !== "DELETE";
       const ended = (!other || sessions.someEnded) && sessions.end(http.headers.get(SESSION_HEADER), other);
       if (ended) return new Response(null, { status: ended });
-      if (http.method === "GET" && ctx.polling !== undefined) {
-        const resumed = resume(ctx.polling, http);
-        if (resumed !== undefined) return resumed;
-      }
       return answerJson(http, core.options, NOT_ALLOWED, (body) => {
         // The message middleware served extensions installed (`.intercept()`), with their runner: one property read.
         const messages = messagesOf(registry);
@@ -107,37 +103,15 @@ export function mcpBinding(options: McpOptions = {}): Binding {
     };
     const refuse = (error: ProtocolError, id: JsonRpcId = null) =>
       jsonRpcErrorResponse(id, error, legacyErrorToWire, ctx.report);
-    const methods = ctx.polling === undefined ? "POST, DELETE" : "GET, POST, DELETE";
+    const route: Route = { handle, refuse, methods: "POST, DELETE", jsonRpc: true, remote: "streamable-http" };
     return {
-      routes: new Map([[path, { handle, refuse, methods, jsonRpc: true, remote: "streamable-http" }]]),
+      // SSE polling (`ssePolling()`) serves the route: a 2025-11-25 call's stream, resumed with a GET.
+      routes: new Map([[path, (options.ssePolling as PollingSupport | undefined)?.(ctx, route) ?? route]]),
       // x-mcp-header declarations fail when the tool is registered, not on its first call.
       checkTool: (tool) => void paramHeadersOf(tool),
     };
   };
 }
-
-/**
- * Answers a client's GET that resumes a 2025-11-25 call's stream (`ssePolling`): a new connection from the event
- * after its `Last-Event-ID`. A GET without one is no resumption (this endpoint offers no standalone stream: 405).
- *
- * @param polling The binding's resumable streams.
- * @param http The GET.
- * @returns The stream, a 400 for a `Last-Event-ID` of no stream of the GET's session here, or `undefined`.
- */
-function resume(polling: ResumableStreams, http: Request): Response | undefined {
-  const lastEventId = http.headers.get("last-event-id");
-  if (lastEventId === null) return undefined;
-  const body = polling.resume(http.headers.get(SESSION_HEADER), lastEventId);
-  if (body !== undefined) return sseResponse(body);
-  // Ended and fetched, given up, another session's, or kept by another instance: nothing to resume here.
-  return jsonRpcErrorResponse(null, NO_STREAM, legacyErrorToWire);
-}
-
-/** The refusal of a `Last-Event-ID` that names no stream the GET may resume here. */
-const NO_STREAM = /* @__PURE__ */ new ProtocolError(
-  "invalid_request",
-  "Invalid Request: no stream of this Last-Event-ID and session to resume here",
-);
 
 /**
  * Creates the binding's state for a server.
@@ -160,8 +134,5 @@ export function createMcpContext(core: ServerCore, settings: McpSettings): McpCo
     heldKeepAlive: core.options.heartbeatMs > 0
       ? new DelayQueue(Math.min(HELD_KEEP_ALIVE_MS, core.options.heartbeatMs))
       : undefined,
-    polling: settings.ssePolling === undefined
-      ? undefined
-      : new ResumableStreams(settings.ssePolling, settings.sessionLimit, core.options.heartbeatMs),
   };
 }

@@ -4,9 +4,8 @@
  * @module
  */
 import { type CacheHint, checkCacheHint } from "../../core/mod.ts";
-import { holdMsOf } from "../../server/mod.ts";
+import { type Capability, holdMsOf } from "../../server/mod.ts";
 import { SKILLS_EXTENSION } from "../../internal/mcp-wire.ts";
-import type { PollingSettings } from "./resumable.ts";
 
 /** What the binding's options add to the settings of extensions, by identifier (`McpSettings.extensions`). */
 export type AddedSettings = Readonly<Record<string, Readonly<Record<string, unknown>>>>;
@@ -59,30 +58,21 @@ export interface McpOptions {
    */
   holdMs?: number;
   /**
-   * SSE polling for 2025-11-25 clients (MCP 2025-11-25, Transports: "Resumability and Redelivery"; SEP-1699), for
-   * hosts and proxies that cut long responses: a call answered as an SSE stream opens it with a priming event (an
-   * event id, `retry: retryMs`, empty data), gives each event an id, and closes the connection `closeAfterMs` after
-   * it opened while the call runs on; the client comes back after `retryMs` with a GET carrying `Last-Event-ID`, and
-   * gets what it missed, then the rest (closed again after `closeAfterMs`), the result last. A client that does not
-   * come back within ten `retryMs` (at least 30 s) has its call aborted. The events wait in this process: route a
-   * 2025 session's requests to one instance (by `Mcp-Session-Id`). Other revisions are not affected. Default: off.
+   * SSE polling for 2025-11-25 clients (MCP 2025-11-25, Transports: "Resumability and Redelivery"; SEP-1699):
+   * `ssePolling({ closeAfterMs, retryMs })`, for hosts and proxies that cut long responses; its code comes with the
+   * value. Default: off.
    *
    * @example
    * ```ts
-   * import { createServer, mcpBinding } from "@mcplite/sdk";
+   * import { createServer, mcpBinding, ssePolling } from "@mcplite/sdk";
    * createServer({
    *   name: "behind-a-proxy",
    *   version: "1.0.0",
-   *   bindings: [mcpBinding({ ssePolling: { closeAfterMs: 25_000, retryMs: 1_000 } })],
+   *   bindings: [mcpBinding({ ssePolling: ssePolling({ closeAfterMs: 25_000, retryMs: 1_000 }) })],
    * });
    * ```
    */
-  ssePolling?: {
-    /** How long each connection of a call's stream stays open while the call runs, in ms. */
-    closeAfterMs: number;
-    /** How long the client waits before it reconnects, in ms (the `retry` field; default 1 000). */
-    retryMs?: number;
-  };
+  ssePolling?: Capability<"ssePolling">;
 }
 
 /** The MCP options with every default applied. */
@@ -102,8 +92,6 @@ export interface McpSettings {
   readonly extensions: AddedSettings;
   /** How long a call waits for a promise's work, for a client without tasks; `undefined`: the server's `holdMs`. */
   readonly holdMs: number | undefined;
-  /** SSE polling of 2025-11-25 calls' streams; `undefined`: off. */
-  readonly ssePolling: PollingSettings | undefined;
 }
 
 /**
@@ -124,7 +112,6 @@ export function resolveMcpSettings(options: McpOptions = {}): McpSettings {
     throw new TypeError("mcp.sessionLimit must be a positive integer");
   }
   const holdMs = o.holdMs === undefined ? undefined : holdMsOf(o.holdMs, "mcp.holdMs");
-  const ssePolling = o.ssePolling === undefined ? undefined : pollingOf(o.ssePolling);
   return Object.freeze({
     pageSize,
     listCache: checkCacheHint(o.listCache ?? { ttlMs: 0, scope: "public" }, "mcp.listCache"),
@@ -132,15 +119,5 @@ export function resolveMcpSettings(options: McpOptions = {}): McpSettings {
     sessionLimit,
     extensions: o.directoryRead === true ? { [SKILLS_EXTENSION]: { directoryRead: true } } : NONE_ADDED,
     holdMs,
-    ssePolling,
   });
-}
-
-/** Checks `ssePolling`: whole milliseconds, a connection open at least 1 ms, a timer's range. */
-function pollingOf(polling: NonNullable<McpOptions["ssePolling"]>): PollingSettings {
-  const { closeAfterMs, retryMs = 1_000 } = polling;
-  const inRange = (ms: number, least: number) => Number.isSafeInteger(ms) && ms >= least && ms < 2 ** 31;
-  if (!inRange(closeAfterMs, 1)) throw new TypeError("mcp.ssePolling.closeAfterMs must be a whole number of ms, ≥ 1");
-  if (!inRange(retryMs, 0)) throw new TypeError("mcp.ssePolling.retryMs must be a whole number of ms, ≥ 0");
-  return Object.freeze({ closeAfterMs, retryMs });
 }

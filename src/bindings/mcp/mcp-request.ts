@@ -8,7 +8,6 @@
 import type { CacheHint, longRunning, SignalSource } from "../../core/mod.ts";
 import type { DelayQueue } from "../../internal/delay-queue.ts";
 import type { SseWriter } from "../../internal/sse.ts";
-import type { ResumableStreams } from "./resumable.ts";
 import type { Host, ServerCore } from "../../server/mod.ts";
 import type { JsonRpcRequest } from "../jsonrpc.ts";
 import type { CachedBody } from "./caching.ts";
@@ -37,8 +36,6 @@ export interface McpContext {
   readonly keepAlive: DelayQueue | undefined;
   /** Sends the first keep-alive of held calls still quiet after a second (the heartbeat, if sooner). */
   readonly heldKeepAlive: DelayQueue | undefined;
-  /** The resumable streams of 2025-11-25 calls, when the binding polls (`ssePolling`). */
-  readonly polling: ResumableStreams | undefined;
 }
 
 /** A decoded MCP request. */

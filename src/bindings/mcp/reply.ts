@@ -23,8 +23,7 @@ import { cacheControl, CachedBody } from "./caching.ts";
 import type { Carrier, Exchange, FinishedResult } from "./carrier.ts";
 import { dispatch } from "./dispatch.ts";
 import { SESSION_HEADER } from "./envelope.ts";
-import type { McpContext, McpRequest, Subscription } from "./mcp-request.ts";
-import type { ResumableStream } from "./resumable.ts";
+import type { McpContext, Subscription } from "./mcp-request.ts";
 import { noop } from "../../internal/noop.ts";
 
 /** Why a call's signal aborts when its client closes the SSE stream. */
@@ -78,10 +77,6 @@ class HttpCarrier implements Carrier, Due {
   #closed: AbortController | undefined;
   #streamClosed = false;
   #session: string | undefined;
-  /** The session of a request whose answer may be a resumable stream (2025-11-25, the binding polling). */
-  #resumable: string | undefined;
-  /** That stream, once the answer became one. */
-  #polled: ResumableStream | undefined;
 
   constructor(ctx: McpContext, http: Request, host: Host, streaming: boolean) {
     this.#ctx = ctx;
@@ -101,33 +96,9 @@ class HttpCarrier implements Carrier, Due {
     if (this.#signal === undefined) {
       this.#closed = new AbortController();
       if (this.#streamClosed) this.#closed.abort(streamClosed());
-      this.#signal = this.#ctx.polling === undefined
-        ? AbortSignal.any([this.#http.signal, this.#closed.signal])
-        : this.#followHttp(this.#closed);
+      this.#signal = AbortSignal.any([this.#http.signal, this.#closed.signal]);
     }
     return this.#signal;
-  }
-
-  /**
-   * The call's signal where streams may be polled: it follows the HTTP request's until the answer is a resumable
-   * stream, whose connections come and go without ending the call (MCP 2025-11-25, Transports: a disconnection is
-   * no cancellation); the stream gives the call up when its client does not come back.
-   */
-  #followHttp(closed: AbortController): AbortSignal {
-    const http = this.#http.signal;
-    const follow = () => this.#polled === undefined && closed.abort(http.reason);
-    if (http.aborted) follow();
-    else http.addEventListener("abort", follow, { once: true });
-    return closed.signal;
-  }
-
-  routed(request: McpRequest): void {
-    if (this.#ctx.polling === undefined) return;
-    const { era, protocolVersion } = request.envelope;
-    // Priming events are for clients of 2025-11-25 on (older ones may not take an event with empty data).
-    if (era === "legacy" && protocolVersion >= "2025-11-25" && request.session !== null) {
-      this.#resumable = request.session;
-    }
   }
 
   /**
@@ -225,7 +196,6 @@ class HttpCarrier implements Carrier, Due {
   /** Turns the answer into an SSE stream (once) and returns its writer. */
   #upgrade(): SseWriter {
     if (this.#writer !== undefined) return this.#writer;
-    if (this.#resumable !== undefined) return this.#poll(this.#resumable);
     const ended = new Promise<void>((done) => this.#end = done);
     const body = createSseStream((writer) => {
       this.#writer = writer;
@@ -239,18 +209,5 @@ class HttpCarrier implements Carrier, Due {
     });
     this.#settle(sseResponse(body));
     return this.#writer!; // start() ran synchronously inside the ReadableStream constructor
-  }
-
-  /** Turns the answer into a resumable stream (2025-11-25 SSE polling) and returns it. */
-  #poll(session: string): SseWriter {
-    const { stream, body } = this.#ctx.polling!.open(session, (reason) => {
-      void this.signal; // the call's, made if it was not yet
-      this.#closed?.abort(reason);
-    });
-    this.#polled = stream;
-    this.#writer = stream;
-    this.#end = () => stream.end();
-    this.#settle(sseResponse(body));
-    return stream;
   }
 }

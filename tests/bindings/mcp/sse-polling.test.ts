@@ -1,14 +1,14 @@
 /**
- * SSE polling for 2025-11-25 clients (`mcpBinding({ ssePolling })`; MCP 2025-11-25, Transports: "Resumability and
- * Redelivery"; SEP-1699): a call's stream opens with a priming event (an id, `retry`, empty data), each event has an
- * id, and the server closes the connection mid-call; the call goes on, and the client's GET with `Last-Event-ID` and
- * its session gets the events it missed, then the rest, the result last. Our client polls such a call to its end,
- * however many connections it takes. Older revisions, and servers that do not poll, answer as before.
+ * SSE polling for 2025-11-25 clients (`mcpBinding({ ssePolling: ssePolling(…) })`; MCP 2025-11-25, Transports:
+ * "Resumability and Redelivery"; SEP-1699): a call's stream opens with a priming event (an id, `retry`, empty data),
+ * each event has an id, and the server closes the connection mid-call; the call goes on, and the client's GET with
+ * `Last-Event-ID` and its session gets the events it missed, then the rest, the result last. Our client polls such a
+ * call to its end, however many connections it takes. Older revisions, and servers that do not poll, answer as before.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { EventSourceMessage } from "eventsource-parser";
-import { createServer, defineTool, mcpBinding, serve } from "../../../mod.ts";
+import { createServer, defineExtension, defineTool, mcpBinding, serve, ssePolling } from "../../../mod.ts";
 import { createClient } from "../../../src/client/mod.ts";
 import { BASE, legacyRequest } from "../../helpers/request.ts";
 import { readSse } from "../../helpers/sse.ts";
@@ -22,14 +22,15 @@ function gate() {
 
 /**
  * A server whose `step` tool logs, waits for `first`, logs again (then tells `logged`), waits for `second`, and
- * answers; its 2025-11-25 streams are closed `closeAfterMs` after they open.
+ * answers; its 2025-11-25 streams are closed `closeAfterMs` after they open. With `redact`, message middleware
+ * rewrites each log message it sends.
  */
-function pollingServer(closeAfterMs: number, ssePolling = true) {
+function pollingServer(closeAfterMs: number, polling = true, redact = false) {
   const first = gate(), second = gate(), logged = gate();
   const server = createServer({
     name: "polling",
     version: "1.0.0",
-    bindings: [mcpBinding(ssePolling ? { ssePolling: { closeAfterMs, retryMs: 0 } } : {})],
+    bindings: [mcpBinding(polling ? { ssePolling: ssePolling({ closeAfterMs, retryMs: 0 }) } : {})],
   }).tool(
     defineTool("step").describe("Logs, waits, logs again, waits, answers").handle(async (_args, ctx) => {
       ctx.log("info", "started");
@@ -40,6 +41,15 @@ function pollingServer(closeAfterMs: number, ssePolling = true) {
       return ctx.signal.aborted ? "cancelled" : "done"; // a call cancelled meanwhile would not be done
     }),
   );
+  if (redact) {
+    server.extension(
+      defineExtension().intercept(async (message, info, next) => {
+        if (info.direction !== "out" || info.method !== "notifications/message") return void await next();
+        const params = message.params as { data: string };
+        return await next({ ...message, params: { ...params, data: `redacted ${params.data}` } });
+      }),
+    );
+  }
   return { server, first, second, logged };
 }
 
@@ -73,6 +83,14 @@ function messageOf(event: EventSourceMessage) {
 }
 
 describe("SSE polling (2025-11-25)", () => {
+  it("refuses a closeAfterMs or retryMs that is no whole number of ms in a timer's range, as it is made", () => {
+    const refused = [{ closeAfterMs: 0 }, { closeAfterMs: 1.5 }, { closeAfterMs: 2 ** 31 }];
+    for (const options of [...refused, { closeAfterMs: 1, retryMs: -1 }]) {
+      assert.throws(() => ssePolling(options), TypeError, JSON.stringify(options));
+    }
+    assert.doesNotThrow(() => ssePolling({ closeAfterMs: 1, retryMs: 0 }));
+  });
+
   it("primes the stream, closes it mid-call, and a GET with Last-Event-ID gets what was missed, then the result", async () => {
     const { server, first, second, logged } = pollingServer(50);
     const session = await initialize(server.fetch);
@@ -106,6 +124,23 @@ describe("SSE polling (2025-11-25)", () => {
       id: 7,
       result: { content: [{ type: "text", text: "done" }] },
     });
+  });
+
+  it("carries on every connection what the message middleware sends, the events kept for a resumption too", async () => {
+    const { server, first, second, logged } = pollingServer(50, true, true);
+    const session = await initialize(server.fetch);
+    const post = await server.fetch(legacyRequest("tools/call", { name: "step", arguments: {} }, 7, "2025-11-25", {
+      "mcp-session-id": session,
+    }));
+    const events = (await readSse(post)).map(messageOf);
+    assert.equal(events[1].message.params.data, "redacted started");
+    first.release();
+    await logged.opened; // sent while no connection is open: kept for the client
+    const reading = readSse(await server.fetch(resume(session, events[1].id!)));
+    second.release();
+    const after = (await reading).map(messageOf);
+    assert.equal(after[1].message.params.data, "redacted halfway", JSON.stringify(after));
+    assert.equal(after[2].message.result.content[0].text, "done");
   });
 
   it("resumes only a stream of the GET's own session, and offers no stream without Last-Event-ID", async () => {
