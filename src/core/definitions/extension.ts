@@ -86,7 +86,7 @@ export interface ExtensionContext {
  * import * as v from "valibot";
  * import { defineExtension, type ExtensionMethodOptions } from "@mcplite/sdk";
  * const writer: ExtensionMethodOptions = { scopes: ["ledger:write"] };
- * export const ledger = defineExtension("org.example/ledger")
+ * const ledger = defineExtension("org.example/ledger")
  *   .method("org.example/ledger/post", v.object({ amount: v.number() }), ({ amount }) => ({ amount }), writer);
  * ```
  */

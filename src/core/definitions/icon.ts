@@ -17,7 +17,7 @@
  * import { defineTool } from "@mcplite/sdk";
  * import type { Icon } from "@mcplite/sdk/types";
  * const logo: Icon = { src: "https://example.com/logo.svg", mimeType: "image/svg+xml", sizes: ["any"] };
- * export const search = defineTool("search").input(v.object({ q: v.string() })).icons([logo]).handle(() => "found");
+ * const search = defineTool("search").input(v.object({ q: v.string() })).icons([logo]).handle(() => "found");
  * ```
  */
 export interface Icon {

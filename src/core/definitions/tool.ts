@@ -52,7 +52,7 @@ export type HandlerReturn<TOut> =
  * import { defineTool } from "@mcplite/sdk";
  * import type { PromiseRetry } from "@mcplite/sdk/types";
  * const retry: PromiseRetry = { attempts: 3, backoffMs: 5_000 };
- * export const report = defineTool("report")
+ * const report = defineTool("report")
  *   .input(v.object({ month: v.string() }))
  *   .longRunning({ retry })
  *   .defer(async ({ month }, work) => await work.step("build", () => `report of ${month}`));
