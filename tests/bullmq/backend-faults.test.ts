@@ -12,12 +12,14 @@ import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { after, describe, it } from "node:test";
+import { after, before, describe, it } from "node:test";
 import { createClient } from "../../src/client/mod.ts";
 import type { CallHandle } from "../../src/client/mod.ts";
 import { countsUntil, openCounts } from "../helpers/bullmq-counts.ts";
 import { POSTGRES_MISSING, startPostgres } from "../helpers/postgres-server.ts";
 import {
+  type Gate,
+  gate,
   killQueueProcesses,
   logged,
   type QueueBackend,
@@ -30,23 +32,29 @@ import { REDIS_MISSING, type RedisServer, startRedis } from "../helpers/redis-se
 import { toolsCall } from "../helpers/request.ts";
 
 /**
- * BullMQ's lock on a running job: longer than the outage (which lasts until the three-second jobs finish, then the
+ * BullMQ's lock on a running job: longer than the outage (which lasts until six running jobs finish, then the
  * restart), so a live worker's lock outlives it and BullMQ hands no running job to the other worker. The queue's lock
  * is the job's only lease: an outage longer than it makes BullMQ deliver the job again as its next start, which a
  * job without `retry` ends as stopped (tests/core/queued-jobs.test.ts).
  */
 const LOCK_MS = 10_000;
+/** The most a gated job waits at its gate (`ms`): a bound for a stuck test, not a measure. */
+const GATED_MS = 60_000;
 /**
  * The calls, over two workers running four jobs at most each: two done before the outage, six that finish while it
- * lasts, two of a tool without `retry` that run across the restart (a live worker's job, never "stopped"), and two
- * waiting in the queue when the backend goes (kept by its persistence).
+ * lasts (at the gate `down`, opened once the backend is down), two of a tool without `retry` that run across the
+ * restart (at the gate `back`, opened once it is back: a live worker's job, never "stopped"), and two waiting in the
+ * queue when the backend goes (kept by its persistence).
  */
-const CALLS = [
-  ...[0, 1].map((n) => ({ tool: "slow", n, ms: 100 })),
-  ...[2, 3, 4, 5, 6, 7].map((n) => ({ tool: "slow", n, ms: 3_000 })),
-  ...[8, 9].map((n) => ({ tool: "fragile", n, ms: 6_000 })),
-  ...[10, 11].map((n) => ({ tool: "slow", n, ms: 1_000 })),
-];
+function calls(gates: { down: Gate; back: Gate }) {
+  return [
+    ...[0, 1].map((n) => ({ tool: "slow", n, ms: 100 })),
+    ...[2, 3, 4, 5, 6, 7].map((n) => ({ tool: "slow", n, ms: GATED_MS, gate: gates.down.path })),
+    ...[8, 9].map((n) => ({ tool: "fragile", n, ms: GATED_MS, gate: gates.back.path })),
+    ...[10, 11].map((n) => ({ tool: "slow", n, ms: 100 })),
+  ];
+}
+const CALLS = 12;
 const RUNNING = 10;
 
 /** A backend the test runs, breaks and restarts. */
@@ -146,9 +154,14 @@ function assertNotDoneYet(answer: Awaited<ReturnType<typeof lite>>, what: string
 
 for (const { name: on, missing, start } of BACKENDS) {
   describe(`queued jobs across an outage of the queue's backend (BullMQ, ${on})`, { skip: missing }, () => {
+    // One backend for the file's breaks, each test on a queue of its own: each leaves it running again.
+    let shared: Backend | undefined;
+    before(async () => void (shared = await start()));
+    after(async () => await shared?.remove());
+
     for (const { how, says } of BREAKS) {
       it(`${says} mid-run, then restarted: every call gets its own result, every answer meanwhile retryable`, async () => {
-        const backend = await start();
+        const backend = shared!;
         const deployment: QueueBackend = {
           url: backend.url,
           variable: backend.variable,
@@ -164,28 +177,31 @@ for (const { name: on, missing, start } of BACKENDS) {
         const exited = exits({ web, "worker a": a, "worker b": b });
         const client = createClient(`${web.url}/mcp-lite/v1`);
         let counts: ReturnType<typeof openCounts> | undefined;
+        let broken = false;
         const ownResult = async (handle: CallHandle, n: number) => {
           const value = await client.resume(handle, { timeoutMs: 60_000 }) as { n: number; pid: number };
           assert.equal(value.n, n, JSON.stringify(value));
           assert.ok(value.pid === a.pid || value.pid === b.pid, JSON.stringify(value));
         };
         try {
+          const gates = { down: gate(), back: gate() };
           const handles: CallHandle[] = [];
-          for (const { tool, ...args } of CALLS) {
+          for (const { tool, ...args } of calls(gates)) {
             const handle = await client.call(tool, args, { wait: false }) as CallHandle;
             assert.equal(handle.kind, "promise", JSON.stringify(handle));
             handles.push(handle);
           }
-          // BullMQ's counts, on a connection opened while the first jobs run (the calls made PostgreSQL's schema):
-          // calls 10 and 11 wait about 3 s only (until a running one ends), too short to open one after.
+          // BullMQ's counts, on a connection opened while the first jobs run (the calls made PostgreSQL's schema),
+          // slow to open on a loaded machine.
           counts = openCounts(backend.url, deployment.queue);
           counts.catch(() => {}); // its failure is met where it is awaited, below
           // Calls 0 and 1 end (their results stored), 2 to 9 run on the workers, 10 and 11 wait: then the backend goes.
           await Promise.all([0, 1].map((n) => ownResult(handles[n], n)));
           await started([a, b], RUNNING);
           const bullmq = await counts;
-          await bullmq.until((counted) => counted.waiting === CALLS.length - RUNNING, 30_000);
+          await bullmq.until((counted) => counted.waiting === CALLS - RUNNING, 30_000);
           await bullmq.close();
+          broken = true;
           await backend.break(how);
 
           const down = await lite(web.url, "slow", { n: 99, ms: 1 });
@@ -195,9 +211,12 @@ for (const { name: on, missing, start } of BACKENDS) {
             assertNotDoneYet(await lite(web.url, "redeem", { promise: token }), `call ${n}'s redeem while down`);
           }
           // Calls 2–7 finish while the backend is down: their workers hold the results until it is back.
+          gates.down.open();
           await logged([a, b], /^job [2-7] finished$/gm, 6);
           assert.deepEqual(exited(), [], "no process died while the backend was down");
           await backend.restart();
+          broken = false;
+          gates.back.open(); // calls 8 and 9 ran across the restart
 
           await Promise.all(handles.map((handle, n) => ownResult(handle, n)));
           // BullMQ's view: no job left unfinished, none failed (a completed one is kept, and not counted here).
@@ -208,19 +227,21 @@ for (const { name: on, missing, start } of BACKENDS) {
             60_000,
           );
 
-          // The same workers take new jobs: eight calls over two workers running four at most each.
+          // The same workers take new jobs: eight calls, held at a gate, over two workers running four at most each.
           const more = [];
+          const held = gate();
           for (let n = 100; n < 108; n++) {
-            more.push(await client.call("slow", { n, ms: 1_500 }, { wait: false }) as CallHandle);
+            more.push(await client.call("slow", { n, ms: GATED_MS, gate: held.path }, { wait: false }) as CallHandle);
           }
           await Promise.all([logged([a], /^job 1\d\d started$/gm, 1), logged([b], /^job 1\d\d started$/gm, 1)]);
+          held.open();
           await Promise.all(more.map((handle, i) => ownResult(handle, 100 + i)));
           assert.deepEqual(exited(), [], "no process died");
         } finally {
           await (await counts?.catch(() => undefined))?.close();
           await client.close();
           await killQueueProcesses();
-          await backend.remove();
+          if (broken) await backend.restart(); // for the next test
         }
       });
     }

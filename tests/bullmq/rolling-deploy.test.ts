@@ -17,15 +17,21 @@ import {
   startWorker,
 } from "../helpers/queue-processes.ts";
 import { REDIS_MISSING, type RedisServer, startRedis } from "../helpers/redis-server.ts";
+import { waitFor } from "../helpers/long-running.ts";
 import { toolsCall } from "../helpers/request.ts";
 
 if (REDIS_MISSING) console.error(`bullmq rolling deploy: skipped: ${REDIS_MISSING}`);
 
 const CALLS = 200;
-/** The calls' pace: 200 calls over at least 8 s, while the four replacements happen. */
-const PACE_MS = 40;
-/** Each job's length: longer than the pace, so that every worker stops with jobs running. */
-const JOB_MS = 1_500;
+/** The calls' pace: 200 calls over at least 4 s, and on while the four replacements happen. */
+const PACE_MS = 20;
+/** Calls that arrive before each replacement: every one of them happens while calls arrive. */
+const BETWEEN = 10;
+/**
+ * Each job's length: longer than the pace, so that every worker stops with jobs running, and short enough that the
+ * workers (eight jobs at once each) keep up with the calls: at 1.5 s a job, the two of them took 19 s to run 200.
+ */
+const JOB_MS = 300;
 
 let redis: RedisServer | undefined;
 before(async () => {
@@ -107,7 +113,8 @@ describe("a rolling deploy of web instances and workers (BullMQ, redis-server)",
         [workers, 1, () => startWorker(backend, ...drain)],
       ] as const
     ) {
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      const before = tokens.length;
+      await waitFor(() => tokens.length >= before + BETWEEN, 30_000);
       const old = list[index];
       (list as QueueProcess[])[index] = await next(); // the new one serves before the old one stops
       old.kill("SIGTERM");

@@ -12,7 +12,9 @@ import type { CallOutcome } from "../../mod.ts";
 import { STOPPED_MESSAGE } from "../../src/jobs/continuations.ts";
 import {
   assertStopped,
+  gate,
   killQueueProcesses,
+  logged,
   type QueueBackend,
   started,
   startWorker,
@@ -33,6 +35,8 @@ for (const { name, missing } of BACKENDS) if (missing) console.error(`bullmq wor
 
 /** BullMQ's lock on a running job: a killed worker's jobs move on within one to two of these. */
 const LOCK_MS = 1_500;
+/** The most a job waits at its gate (`ms`): a bound for a stuck test, not a measure. */
+const GATED_MS = 60_000;
 
 after(killQueueProcesses);
 
@@ -70,17 +74,21 @@ for (const { name: on, missing, start, variable } of BACKENDS) {
           startWorker(backendFor(name), "--concurrency", "10"),
         ]);
         const tokens = [];
-        for (let n = 0; n < 20; n++) tokens.push(tokenOf(await web.server.call("slow", { n, ms: 3_000 })));
+        const held = gate();
+        for (let n = 0; n < 20; n++) {
+          tokens.push(tokenOf(await web.server.call("slow", { n, ms: GATED_MS, gate: held.path })));
+        }
         await started([a, b], 20);
-        a.kill("SIGKILL"); // mid-run: each job takes 3 s
+        a.kill("SIGKILL"); // mid-run: each job waits at the gate
         await a.exited;
+        held.open();
         // Nobody redeems: BullMQ's stalled-job check gives the dead worker's jobs to the live one.
         await drained(url, name, 60_000);
         const answers = [];
         for (const token of tokens) answers.push(answerOf(await web.server.call("redeem", { promise: token })));
         assert.deepEqual(answers.map((answer) => answer.n), [...Array(20).keys()], JSON.stringify(answers));
         assert.ok(answers.every((answer) => answer.pid === a.pid || answer.pid === b.pid), JSON.stringify(answers));
-        // Ten ran on each; the live worker ran the killed one's again (which finished none, or hardly any, of its ten).
+        // Ten ran on each; the live worker ran the killed one's again (which finished none of its ten).
         assert.ok(answers.filter((answer) => answer.pid === b.pid).length > 10, JSON.stringify(answers));
       } finally {
         await web.close();
@@ -109,11 +117,13 @@ for (const { name: on, missing, start, variable } of BACKENDS) {
       const web = queuedServer({ url, queue: name, lockMs: LOCK_MS });
       try {
         const a = await startWorker(backendFor(name), "--drain-ms", "20000");
-        const token = tokenOf(await web.server.call("fragile", { n: 7, ms: 1_500 }));
+        const held = gate();
+        const token = tokenOf(await web.server.call("fragile", { n: 7, ms: GATED_MS, gate: held.path }));
         await started([a], 1);
         a.kill("SIGTERM");
+        await logged([a], /draining 1 running job/g, 1);
+        held.open(); // the job ends while its worker drains
         await assertStopped(a);
-        assert.match(a.log(), /draining 1 running job/);
         assert.deepEqual(answerOf(await web.server.call("redeem", { promise: token })), { n: 7, pid: a.pid });
       } finally {
         await web.close();
@@ -125,10 +135,12 @@ for (const { name: on, missing, start, variable } of BACKENDS) {
       const web = queuedServer({ url, queue: name, lockMs: LOCK_MS });
       try {
         const a = await startWorker(backendFor(name), "--drain-ms", "100");
-        const token = tokenOf(await web.server.call("fragile", { n: 3, ms: 2_000 }));
+        const held = gate();
+        const token = tokenOf(await web.server.call("fragile", { n: 3, ms: GATED_MS, gate: held.path }));
         await started([a], 1);
         a.kill("SIGTERM");
         await assertStopped(a);
+        held.open(); // given back unfinished: the next worker's run ends at once
         const b = await startWorker(backendFor(name));
         assert.deepEqual(answerOf(await redeemedWithin(web.server, token, 30_000)), { n: 3, pid: b.pid });
       } finally {

@@ -150,38 +150,53 @@ describe("mcplite init", () => {
   // The projects install the packed package (prepare builds dist/ with tsc): once per CI run, under bun test.
   const heavy = ONCE_PER_RUN;
 
-  let tools: Promise<string | { tarball: string; bin: string; node: string }> | undefined;
+  /** The packed tarball and Node 22, or why not. */
+  async function prerequisites(): Promise<string | { tarball: string; node: string }> {
+    const [packed, node] = await Promise.all([packOnce(), node22()]);
+    if (typeof packed === "string") return packed;
+    if (node === undefined) return NODE22_MISSING;
+    return { tarball: packed.tarball, node };
+  }
+
+  /** An installed project: its directory, its environment (Node 22 first), the tarball, what init printed. */
+  interface Made {
+    path: string;
+    env: Record<string, string | undefined>;
+    node: string;
+    tarball: string;
+    made: { stdout: string };
+  }
+
+  let first: Promise<string | Made> | undefined;
 
   /**
-   * The packed tarball installed in a project of its own with npm on Node 22, as a user who tries it
-   * does, whose `node_modules/.bin/mcplite` makes the projects; a string says why not.
+   * The project a user makes first: a Node project, with `npx <tarball> init`, installed with npm on Node 22.
+   * Its `node_modules/.bin/mcplite` (the packed CLI as a dependency installs it) makes the other projects, as
+   * that user's next ones, with no install of the CLI of its own.
    */
-  function installTools() {
-    tools ??= (async () => {
-      const [packed, node] = await Promise.all([packOnce(), node22()]);
-      if (typeof packed === "string") return packed;
-      if (node === undefined) return NODE22_MISSING;
-      const home = join(dir, "tools");
-      mkdirSync(home);
-      writeFileSync(join(home, "package.json"), JSON.stringify({ private: true, type: "module" }));
-      const args = ["install", "--prefer-offline", "--no-audit", "--no-fund", packed.tarball];
-      const added = await run("npm", args, 180_000, home, withBin(dirname(node)));
-      if (offline(added)) return "needs the npm registry once (the package's dependencies)";
-      assert.equal(added.code, 0, added.stderr);
-      return { tarball: packed.tarball, bin: join(home, "node_modules", ".bin", "mcplite"), node };
-    })();
-    return tools;
+  function nodeProject(): Promise<string | Made> {
+    first ??= project("node", "npx");
+    return first;
+  }
+
+  /** The installed CLI of the first project, or why not. */
+  async function installedCli(): Promise<string | { tarball: string; bin: string; node: string }> {
+    const made = await nodeProject();
+    if (typeof made === "string") return made;
+    return { tarball: made.tarball, bin: join(made.path, "node_modules", ".bin", "mcplite"), node: made.node };
   }
 
   /** Makes a project with the installed CLI (or with `npx <tarball>`), checks it names the tarball, installs it. */
-  async function project(runtime: typeof RUNTIMES[number], via: "bin" | "npx" = "bin") {
-    const ready = await installTools();
+  async function project(runtime: typeof RUNTIMES[number], via: "bin" | "npx" = "bin"): Promise<string | Made> {
+    const ready: string | { tarball: string; node: string; bin?: string } = via === "npx"
+      ? await prerequisites()
+      : await installedCli();
     if (typeof ready === "string") return ready;
     const path = join(dir, `${runtime}-app`);
     const env = withBin(dirname(ready.node));
     // npx takes a tarball by a relative path, as a user types it (an absolute one it runs as a command).
     const npx = ["--yes", "--prefer-offline", relative(dir, ready.tarball), "init", path, "--runtime", runtime];
-    const made = via === "npx"
+    const made = ready.bin === undefined
       ? await run("npx", npx, 180_000, dir, env)
       : await run(ready.bin, ["init", path, "--runtime", runtime], 60_000, dir, env);
     assert.equal(made.code, 0, made.stderr);
@@ -208,9 +223,11 @@ describe("mcplite init", () => {
         path,
         env,
       );
-    if (offline(installed)) return "needs the npm registry (valibot, @types/node, typescript, wrangler)";
+    if (offline(installed)) {
+      return "needs the npm registry (the SDK's dependencies, valibot, @types/node, typescript, wrangler)";
+    }
     assert.equal(installed.code, 0, installed.stdout + installed.stderr);
-    return { path, env, node: ready.node, made };
+    return { path, env, node: ready.node, tarball: ready.tarball, made };
   }
 
   /** `npm run typecheck` (`bun run` on Bun: tsc with the docs' tsconfig): clean, our declarations included. */
@@ -284,7 +301,7 @@ describe("mcplite init", () => {
     ...LONG,
     skip: heavy,
   }, async (t) => {
-    const made = await project("node", "npx");
+    const made = await nodeProject();
     if (typeof made === "string") return skipOutsideCi(t, made);
     assert.match(made.made.stdout, /cd .*node-app\n {2}npm install {8}# Node 22\.19 or later.*\n {2}npm start/);
     await typecheck(made.path, made.env);
@@ -353,7 +370,7 @@ describe("mcplite init", () => {
     if (path === undefined || major > 22 || (major === 22 && minor >= 18)) {
       return t.skip("needs a Node older than 22.18 on the PATH");
     }
-    const ready = await installTools();
+    const ready = await installedCli();
     if (typeof ready === "string") return skipOutsideCi(t, ready);
     const app = join(dir, "old-node-app");
     const made = await run(ready.bin, ["init", app, "--runtime", "node"], 60_000, dir, withBin(dirname(ready.node)));

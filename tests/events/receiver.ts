@@ -2,8 +2,8 @@
  * A webhook receiver for the events tests: an HTTP server on 127.0.0.1 (node:http, which Bun and Deno serve too)
  * that checks every POST's Standard Webhooks signature with `standardwebhooks`' `Webhook.verify`, echoes a
  * verification's challenge, and keeps what it received. For the durability tests it may hold events' requests open
- * unanswered (`hold`), and go down (`down()`: its listener and connections closed, its port kept) and come back
- * (`up()`).
+ * unanswered (`hold`), and go down (`down()`: its listener and connections closed, its port kept; or
+ * `downAfterAnswer()`, as it answers the next event, before any retry can reach it) and come back (`up()`).
  */
 import { createServer as createHttpServer, type Server as HttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -36,6 +36,8 @@ export interface Receiver {
   release(): void;
   /** Stops listening and closes every connection: its sender meets a refused connection. Its port is kept. */
   down(): Promise<void>;
+  /** Answers the next event's request with `status`, then goes down as {@link down} does; resolves once down. */
+  downAfterAnswer(): Promise<void>;
   /** Listens again, on the same port. */
   up(): Promise<void>;
   /** Waits (at most `ms`, 10 s by default) for the delivery of an event, by its id, and returns it. */
@@ -59,6 +61,7 @@ export async function startReceiver(secrets: () => readonly string[]): Promise<R
   const received: Received[] = [];
   const state = { status: 204, echo: true, hold: false };
   const held: (() => void)[] = [];
+  let afterAnswer: (() => void) | undefined;
   const server: HttpServer = createHttpServer((request, response) => {
     const chunks: Uint8Array[] = [];
     request.on("data", (chunk: Uint8Array) => chunks.push(chunk));
@@ -89,6 +92,9 @@ export async function startReceiver(secrets: () => readonly string[]): Promise<R
         record.answered = body.type === "verification" ? 200 : state.status;
         response.writeHead(record.answered);
         response.end(body.type === "verification" ? "{}" : undefined);
+        if (body.type === "verification" || afterAnswer === undefined) return;
+        response.once("finish", afterAnswer); // the answer is sent before the connections close
+        afterAnswer = undefined;
       };
       if (body.type !== "verification" && state.hold) {
         response.once("close", () => record.cut = record.answered === undefined);
@@ -119,6 +125,7 @@ export async function startReceiver(secrets: () => readonly string[]): Promise<R
       for (const answer of held.splice(0)) answer();
     },
     down,
+    downAfterAnswer: () => new Promise<void>((resolve) => afterAnswer = () => void down().then(resolve)),
     up: () => new Promise<void>((resolve) => void server.listen(port, "127.0.0.1", resolve)),
     close: () => server.listening ? down() : Promise.resolve(),
   });

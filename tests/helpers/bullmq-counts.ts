@@ -33,10 +33,7 @@ export async function openCounts(url: string, name: string): Promise<{
   until(done: (counts: Record<string, number>) => boolean, timeoutMs: number): Promise<void>;
   close(): Promise<void>;
 }> {
-  const { hostname, port } = new URL(url);
-  const queue = url.startsWith("redis:")
-    ? new Queue(name, { connection: { host: hostname, port: Number(port) } })
-    : new (withBackend(createPostgresBackend).Queue)(name, { connection: { connectionString: url } });
+  const queue = openQueue(url, name);
   try {
     await queue.getJobCounts(...UNFINISHED, "failed");
   } catch (error) {
@@ -55,6 +52,53 @@ export async function openCounts(url: string, name: string): Promise<{
     },
     close: () => queue.close(),
   };
+}
+
+/** What the tests read of a queue (on either backend). */
+interface QueueReader {
+  getJobCounts(...states: (typeof UNFINISHED[number] | "failed")[]): Promise<Record<string, number>>;
+  getJobs(states: typeof UNFINISHED[number][]): Promise<{ attemptsStarted: number; getState(): Promise<string> }[]>;
+  close(): Promise<void>;
+}
+
+/** The queue `name` on `url` (Redis or PostgreSQL), as a reader of its jobs. */
+function openQueue(url: string, name: string): QueueReader {
+  const { hostname, port } = new URL(url);
+  return url.startsWith("redis:")
+    ? new Queue(name, { connection: { host: hostname, port: Number(port) } })
+    : new (withBackend(createPostgresBackend).Queue)(name, { connection: { connectionString: url } });
+}
+
+/** What BullMQ holds of a job: its state and how many times a worker took it (`attemptsStarted`). */
+export interface JobSeen {
+  readonly state: string;
+  readonly starts: number;
+}
+
+/**
+ * Reads the queue's one unfinished job until `done` holds what BullMQ says of it, at most `timeoutMs`; returns that.
+ * A delayed retry's job is taken again as a start, so its starts count the attempts workers made.
+ */
+export async function jobUntil(
+  url: string,
+  name: string,
+  done: (job: JobSeen) => boolean,
+  timeoutMs: number,
+): Promise<JobSeen> {
+  const queue = openQueue(url, name);
+  try {
+    const deadline = Date.now() + timeoutMs;
+    let seen: JobSeen | undefined;
+    for (;;) {
+      const [job] = await queue.getJobs([...UNFINISHED]);
+      seen = job === undefined ? undefined : { state: await job.getState(), starts: job.attemptsStarted };
+      if (seen !== undefined && done(seen)) return seen;
+      if (Date.now() > deadline) assert.fail(`after ${timeoutMs} ms, BullMQ's job: ${JSON.stringify(seen)}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  } finally {
+    await queue.close();
+  }
 }
 
 /** Waits until BullMQ holds no unfinished job of the queue (waiting, active, delayed or prioritized). */

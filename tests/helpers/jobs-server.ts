@@ -30,6 +30,12 @@ export const gateKey = (queue: string): string => `${queue}:gate`;
 /** How long step `b` waits at its gate at most: a bound for a stuck test, not a measure. */
 const GATE_MS = 60_000;
 
+/**
+ * The durable wait between steps `a` and `b`: its length does not matter (the job goes back to the queue and is
+ * taken again at its wake time, which is no start), only that it is one.
+ */
+const BETWEEN_STEPS_MS = 200;
+
 /** A server with the queue and store, its counters' client, and `close()` for their connections. */
 export function jobsServer(options: JobsServerOptions) {
   const { resultStore, queue, close, ready } = queueAndStore(options);
@@ -71,12 +77,12 @@ export function jobsServer(options: JobsServerOptions) {
     .tool(
       defineTool("ab").describe("Step a, a durable wait, step b (three starts)").input(counted)
         .longRunning({ retry: { attempts: 3 } })
-        .defer(steps(1_500)),
+        .defer(steps(BETWEEN_STEPS_MS)),
     )
     .tool(
       defineTool("ab_handled").describe("ab, after a handler that counts its runs").input(counted)
         .longRunning({ retry: { attempts: 3 } })
-        .defer(steps(1_500))
+        .defer(steps(BETWEEN_STEPS_MS))
         .handle(async ({ n }, ctx) => {
           await count(n, "handled"); // on the accepting instance, once per call
           return ctx.defer({ n });

@@ -6,7 +6,10 @@
  */
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { ROOT } from "./process.ts";
+import { scratchDir } from "./scratch-dir.ts";
 import { runtimeCommand } from "./stdio.ts";
 
 /** How long a process may take to start (a runtime loading the SDK, on a loaded machine). */
@@ -161,4 +164,21 @@ export async function logged(
     }
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+}
+
+/** A gate the jobs of `tests/helpers/queued-server.ts` wait at (`{ gate: path }`), until the test opens it. */
+export interface Gate {
+  /** The file whose existence opens it: a job's `gate` argument. */
+  readonly path: string;
+  /** Opens it: the jobs waiting at it end (and any that reach it later pass). */
+  open(): void;
+}
+
+/**
+ * A gate, shut, in a scratch directory of the current suite: a test opens it once what it checks of its running
+ * jobs has happened (a worker killed or signalled, the backend down), so that they end then, not on a timer.
+ */
+export function gate(): Gate {
+  const path = join(scratchDir("mcplite-gate-"), "open");
+  return { path, open: () => writeFileSync(path, "") };
 }

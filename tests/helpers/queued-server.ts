@@ -5,12 +5,14 @@
  * tests/helpers/queued-server.ts`) load alike. Exports `server` made from the environment (`REDIS_URL` or
  * `DATABASE_URL`, `QUEUE`, `LOCK_MS`) and `queuedServer()` to make one in a test.
  *
- * Tools: `slow` (`retry`: three starts) and `fragile` (no `retry`) wait `ms` and answer `{ n, pid }` (the
- * worker's process id), writing `job N started` and `job N finished` on stderr; `asks` asks the client a question
+ * Tools: `slow` (`retry`: three starts) and `fragile` (no `retry`) wait `ms` (with `gate`, a file's path: until the
+ * test makes that file, `ms` at most) and answer `{ n, pid }` (the worker's process id), writing `job N started` and
+ * `job N finished` on stderr; `asks` asks the client a question
  * from the worker; `steps` reports each of `n` steps (200 ms apart) as progress. With `events` (from the
  * environment: `EVENTS_ALLOW`, the callbacks' origins, and `EVENTS_RETRY_MS`, comma-separated), it serves the event
  * `order.shipped` and the tool `emit_shipped`, which emits it (tests/events/durable-delivery.test.ts).
  */
+import { existsSync } from "node:fs";
 import process from "node:process";
 import * as v from "valibot";
 import { createServer, defineTool, mcpBinding, mcpLiteBinding } from "../../mod.ts";
@@ -21,13 +23,23 @@ import { queueAndStore, type QueueStoreOptions } from "./queue-store.ts";
 
 export const QUEUED_SECRET = "queued jobs' secret: thirty-two bytes or more";
 
-const args = v.object({ n: v.number(), ms: v.number() });
-const work = async ({ n, ms }: { n: number; ms: number }, { signal }: { signal: AbortSignal }) => {
+const args = v.object({ n: v.number(), ms: v.number(), gate: v.optional(v.string()) });
+const work = async ({ n, ms, gate }: v.InferOutput<typeof args>, { signal }: { signal: AbortSignal }) => {
   process.stderr.write(`job ${n} started\n`); // on the worker: the tests wait for it before they signal it
-  await sleep(ms, signal);
+  if (gate === undefined) await sleep(ms, signal);
+  else await opened(gate, ms, signal);
   process.stderr.write(`job ${n} finished\n`); // its result is being stored (held while the store is down)
   return { n, pid: process.pid };
 };
+
+/**
+ * Waits until the file `gate` exists, `ms` at most: a test (tests/helpers/queue-processes.ts, `gate()`) then says
+ * when its running jobs end, once what it checks has happened, rather than a timer long enough for a loaded machine.
+ */
+async function opened(gate: string, ms: number, signal: AbortSignal): Promise<void> {
+  const end = Date.now() + ms;
+  while (!existsSync(gate) && Date.now() < end) await sleep(20, signal);
+}
 
 /** What an order's shipping carries, and whom it is for. */
 const order = v.object({ orderId: v.string(), customerId: v.string() });

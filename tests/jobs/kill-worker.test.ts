@@ -1,7 +1,7 @@
 /**
  * Declared work whose worker is `kill -9`'d mid-job, on BullMQ over a real redis-server and a real PostgreSQL: the
  * test process is the web instance; two `mcplite worker` processes (the tests' runtime, and Node 22) run step a, a
- * durable 1.5 s sleep, then step b, which waits at a gate inside its `fn`, before its effect. One worker is killed
+ * durable sleep (200 ms), then step b, which waits at a gate inside its `fn`, before its effect. One worker is killed
  * there; BullMQ's stalled-job check gives its jobs to the other, which resumes them: each call gets its own result,
  * each completed step's effect (an INCR) is counted once, and a handler ran once per call, on the web instance.
  */
