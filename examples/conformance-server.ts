@@ -22,7 +22,7 @@ import {
   mcpBinding,
   mcpLiteBinding,
   serve,
-  ssePolling,
+  sessionStreams,
   text,
 } from "../mod.ts";
 import { ErrorCode, ProtocolError, ToolError } from "../src/errors/mod.ts";
@@ -576,7 +576,10 @@ export const server = createServer({
   version: "1.0.0",
   bindings: [
     mcpLiteBinding(),
-    mcpBinding({ directoryRead: true, ssePolling: ssePolling({ closeAfterMs: POLL_CLOSE_MS, retryMs: 500 }) }),
+    mcpBinding({
+      directoryRead: true,
+      sessionStreams: sessionStreams({ polling: { closeAfterMs: POLL_CLOSE_MS, retryMs: 500 } }),
+    }),
   ],
 })
   .tool(simpleText)

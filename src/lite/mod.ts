@@ -43,7 +43,7 @@ export {
   resourceLink,
   runWorker,
   serve,
-  ssePolling,
+  sessionStreams,
   SUPPORTED_PROTOCOL_VERSIONS,
   text,
   toolResult,

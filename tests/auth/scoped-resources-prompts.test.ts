@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import * as v from "valibot";
-import { createServer, definePrompt, defineResource } from "../../mod.ts";
+import { createServer, definePrompt, defineResource, mcpBinding, sessionStreams } from "../../mod.ts";
 import { bearer, METADATA, opaqueAuth } from "../helpers/opaque-auth.ts";
 import { legacyRequest, modernRequest } from "../helpers/request.ts";
 
@@ -128,12 +128,25 @@ describe("use without the scopes → 403 insufficient_scope (step-up)", () => {
     assert.deepEqual((await granted.json()).result.completion.values, ["ada", "alan"]);
   });
 
-  it("resources/subscribe (2025) of a scoped resource", async () => {
+  it("resources/subscribe (2025) of a scoped resource, on a server with 2025 session streams", async () => {
+    const streamed = createServer({
+      name: "docs",
+      version: "1.0.0",
+      auth: opaqueAuth(),
+      bindings: [mcpBinding({ sessionStreams: sessionStreams() })],
+    }).resource(defineResource("docs://audit-log").scopes("docs:admin").read(() => "log"));
+    const params = { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } };
+    const init = await streamed.fetch(legacyRequest("initialize", params, 1, "2025-06-18", bearer("admin")));
+    await init.body?.cancel();
+    const session = { "mcp-session-id": init.headers.get("mcp-session-id")! }; // its stream carries the updates
     const subscribe = (token: string) =>
-      legacyRequest("resources/subscribe", { uri: "docs://audit-log" }, 1, "2025-06-18", bearer(token));
-    const response = await server.fetch(subscribe("reader"));
+      legacyRequest("resources/subscribe", { uri: "docs://audit-log" }, 1, "2025-06-18", {
+        ...bearer(token),
+        ...session,
+      });
+    const response = await streamed.fetch(subscribe("reader"));
     assert.equal(response.status, 403);
     assert.equal(response.headers.get("www-authenticate"), STEP_UP);
-    assert.equal((await server.fetch(subscribe("admin"))).status, 200);
+    assert.deepEqual((await (await streamed.fetch(subscribe("admin"))).json()).result, {});
   });
 });

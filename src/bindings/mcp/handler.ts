@@ -30,7 +30,7 @@ import type { respondThrough } from "./http-messages.ts";
 import { messagesOf } from "../../message-middleware/message-feature.ts";
 import type { McpContext } from "./mcp-request.ts";
 import { SessionTable } from "./sessions.ts";
-import type { PollingSupport } from "./sse-polling.ts";
+import type { StreamsSupport } from "./session-streams.ts";
 import { legacyErrorToWire } from "../../errors/mcp-codes.ts";
 
 const ALLOWED_METHODS = { allow: "POST, DELETE" };
@@ -105,8 +105,8 @@ export function mcpBinding(options: McpOptions = {}): Binding {
       jsonRpcErrorResponse(id, error, legacyErrorToWire, ctx.report);
     const route: Route = { handle, refuse, methods: "POST, DELETE", jsonRpc: true, remote: "streamable-http" };
     return {
-      // SSE polling (`ssePolling()`) serves the route: a 2025-11-25 call's stream, resumed with a GET.
-      routes: new Map([[path, (options.ssePolling as PollingSupport | undefined)?.(ctx, route) ?? route]]),
+      // A 2025 session held here (`sessionStreams()`) serves the route: its GET stream, its calls' streams resumed.
+      routes: new Map([[path, (options.sessionStreams as StreamsSupport | undefined)?.(ctx, route) ?? route]]),
       // x-mcp-header declarations fail when the tool is registered, not on its first call.
       checkTool: (tool) => void paramHeadersOf(tool),
     };

@@ -47,14 +47,15 @@ export interface Capabilities {
 
 /**
  * Describes what the server can do for an era; recomputed only when the registry changes. On
- * 2026-07-28, list changes and resource updates reach `subscriptions/listen` streams; the 2025
- * revisions over HTTP have no stream for them here (no GET stream), so they advertise neither, while
- * over a persistent carrier (stdio) they are sent on the connection. A server with a long-running tool
- * offers the tasks extension on 2026-07-28.
+ * 2026-07-28, list changes and resource updates reach `subscriptions/listen` streams; on the 2025
+ * revisions they are sent on a persistent carrier's connection (stdio, a WebSocket) and, over HTTP, on a
+ * session's `GET` stream where `sessionStreams()` serves one; a stateless server has none, so it advertises
+ * neither there. A server with a long-running tool offers the tasks extension on 2026-07-28.
  *
  * @param registry The registry.
  * @param era The era.
- * @param persistent Whether the carrier is one connection that outlives requests (stdio).
+ * @param persistent Whether list changes and updates reach a 2025 client outside its requests (a connection, or
+ *   a session's stream).
  * @param added What the binding's options add to the settings of the extensions served (`McpSettings.extensions`).
  * @returns The capabilities.
  */
@@ -144,7 +145,12 @@ export const initialize: McpMethod = (ctx, request, channel) => {
   const { instructions } = ctx.core.options;
   const result: Record<string, unknown> = {
     protocolVersion,
-    capabilities: serverCapabilities(registryOf(ctx.core), "legacy", channel.persistent, ctx.settings.extensions),
+    capabilities: serverCapabilities(
+      registryOf(ctx.core),
+      "legacy",
+      channel.persistent || !!ctx.streams,
+      ctx.settings.extensions,
+    ),
     serverInfo: implementation(ctx.core.options),
   };
   if (instructions !== undefined) result.instructions = instructions;

@@ -58,21 +58,19 @@ export interface McpOptions {
    */
   holdMs?: number;
   /**
-   * SSE polling for 2025-11-25 clients (MCP 2025-11-25, Transports: "Resumability and Redelivery"; SEP-1699):
-   * `ssePolling({ closeAfterMs, retryMs })`, for hosts and proxies that cut long responses; its code comes with the
-   * value. Default: off.
+   * 2025 sessions' own streams over HTTP (MCP 2025-11-25, Transports: "Listening for Messages from the Server"):
+   * `sessionStreams()`, which serves a session's `GET` stream (resource updates, list changes, logs) and
+   * `resources/subscribe`, and, with `polling`, SSE polling of 2025-11-25 calls (`sessionStreams({ polling: {
+   * closeAfterMs, retryMs } })`), all held in this process; its code comes with the value. Default: off, the server
+   * stateless (a 2025 `resources/subscribe` over HTTP is refused, -32601).
    *
    * @example
    * ```ts
-   * import { createServer, mcpBinding, ssePolling } from "@mcplite/sdk";
-   * createServer({
-   *   name: "behind-a-proxy",
-   *   version: "1.0.0",
-   *   bindings: [mcpBinding({ ssePolling: ssePolling({ closeAfterMs: 25_000, retryMs: 1_000 }) })],
-   * });
+   * import { createServer, mcpBinding, sessionStreams } from "@mcplite/sdk";
+   * createServer({ name: "subscribable", version: "1.0.0", bindings: [mcpBinding({ sessionStreams: sessionStreams() })] });
    * ```
    */
-  ssePolling?: Capability<"ssePolling">;
+  sessionStreams?: Capability<"sessionStreams">;
 }
 
 /** The MCP options with every default applied. */

@@ -36,6 +36,11 @@ export interface McpContext {
   readonly keepAlive: DelayQueue | undefined;
   /** Sends the first keep-alive of held calls still quiet after a second (the heartbeat, if sooner). */
   readonly heldKeepAlive: DelayQueue | undefined;
+  /** The 2025 sessions' streams over HTTP, set as the binding is made when it serves them (`sessionStreams()`). */
+  streams?: {
+    /** Follows a 2025 `resources/subscribe` or `resources/unsubscribe` over HTTP (`SessionStreams.subscribe`). */
+    subscribe(request: McpRequest): void;
+  };
 }
 
 /** A decoded MCP request. */

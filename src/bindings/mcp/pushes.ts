@@ -2,7 +2,8 @@
  * What a 2025 client on a connection (stdio, a WebSocket) hears outside its requests once `initialize` opened its
  * session (MCP 2025-11-25): list changes, updates of the resources it subscribed to (watched meanwhile: a proxied
  * one subscribes at its remote), and, after `logging/setLevel`, the logs the server sends outside any request
- * from that level up. Over HTTP this stateless server has no 2025 GET stream, so none is advertised there.
+ * from that level up. Over HTTP, a session's `GET` stream carries them where `sessionStreams()` is served
+ * (`session-stream.ts`); a stateless server has none, and advertises none.
  *
  * @module
  */
@@ -24,9 +25,9 @@ type Level = (typeof LOG_LEVELS)[number];
 
 /** The list-changed notification of each kind of list. */
 const LIST_CHANGED: Readonly<Record<string, string>> = {
-  tools: notificationMessage("notifications/tools/list_changed"),
-  prompts: notificationMessage("notifications/prompts/list_changed"),
-  resources: notificationMessage("notifications/resources/list_changed"),
+  tools: /* @__PURE__ */ notificationMessage("notifications/tools/list_changed"),
+  prompts: /* @__PURE__ */ notificationMessage("notifications/prompts/list_changed"),
+  resources: /* @__PURE__ */ notificationMessage("notifications/resources/list_changed"),
 };
 
 /** The pushes of one connection. */
@@ -41,6 +42,8 @@ export class ConnectionPushes {
   /** Who the client is (`callerKey()`), once its session opened: what is meant for another caller is not sent. */
   #caller: string | undefined;
   readonly #auth: AuthInfo | undefined;
+  /** Where the level lives when not here: a 2025 session's over HTTP, which `logging/setLevel` sets. */
+  readonly #levelOf: (() => Level | undefined) | undefined;
 
   /**
    * Creates the pushes of a connection; none go out before {@link start}.
@@ -48,11 +51,19 @@ export class ConnectionPushes {
    * @param registry The server's registry.
    * @param send Sends a message on the connection.
    * @param auth The caller the connection's authentication verified, if any.
+   * @param levelOf The log level chosen, where another owns it (a session over HTTP); by default the one
+   *   {@link follow} saw.
    */
-  constructor(registry: Registry, send: (message: string) => void, auth?: AuthInfo) {
+  constructor(
+    registry: Registry,
+    send: (message: string) => void,
+    auth?: AuthInfo,
+    levelOf?: () => Level | undefined,
+  ) {
     this.#registry = registry;
     this.#send = send;
     this.#auth = auth;
+    this.#levelOf = levelOf;
   }
 
   /**
@@ -70,7 +81,7 @@ export class ConnectionPushes {
         }
       } else if (change.kind === "log") {
         const { level, logger, data } = change; // an absent logger is left out of the JSON
-        const chosen = this.#logLevel;
+        const chosen = this.#levelOf === undefined ? this.#logLevel : this.#levelOf();
         if (chosen === undefined || LOG_LEVELS.indexOf(level) < LOG_LEVELS.indexOf(chosen)) return;
         this.#send(notificationMessage("notifications/message", { level, logger, data }));
       } else {
@@ -98,6 +109,11 @@ export class ConnectionPushes {
       const resolved = featureResource(this.#registry, uri); // answered, so known
       this.#subscribed.set(uri, (resolved?.resource as WatchedResource | undefined)?.watch?.(uri, this.#caller));
     }
+  }
+
+  /** How many resources the client subscribed to. */
+  get subscriptions(): number {
+    return this.#subscribed.size;
   }
 
   /** Stops telling the client (the connection is closing), and stops watching what it subscribed to. */

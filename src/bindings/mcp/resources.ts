@@ -97,22 +97,29 @@ export const resourcesRead: McpMethod = /* @__PURE__ */ ownLayer(async (ctx, req
 });
 
 /**
- * `resources/subscribe` (2025 era): accepted for a known resource. This stateless server has no 2025
- * GET stream to carry `notifications/resources/updated`, so it does not advertise `subscribe` there;
- * 2026 clients subscribe through `subscriptions/listen`.
+ * `resources/subscribe` and `resources/unsubscribe` (2025 era), for a known resource the caller may read. On a
+ * connection (stdio, a WebSocket) `ConnectionPushes` follows the answered request. Over HTTP the updates need the
+ * session's `GET` stream (MCP 2025-11-25, Transports: "Listening for Messages from the Server"), served with
+ * `sessionStreams()`, which keeps the subscription; a stateless server has none, so it refuses the method rather
+ * than acknowledge a subscription nothing would serve, and does not advertise `subscribe` there. 2026 clients
+ * subscribe through `subscriptions/listen`.
  *
  * @param ctx The binding.
  * @param request The request.
+ * @param channel Where the request runs: a connection carries its own subscriptions.
  * @returns The result.
- * @throws {ProtocolError} `resource_not_found` for an unknown URI, `permission_denied` for one whose
- *   scopes the caller lacks.
+ * @throws {ProtocolError} `method_not_found` over HTTP without `sessionStreams()`, `resource_not_found` for an
+ *   unknown URI, `permission_denied` for one whose scopes the caller lacks; see `SessionStreams.subscribe`.
  */
-export const resourcesSubscribe: McpMethod = (ctx, request) => {
-  requireCapability(registryOf(ctx.core), request.envelope.era, "resources", request.rpc.method);
+export const resourcesSubscribe: McpMethod = (ctx, request, channel) => {
+  const { method } = request.rpc, streams = !channel.persistent && ctx.streams;
+  if (streams === undefined) throw new ProtocolError("method_not_found", `Method not found: ${method} over HTTP`);
+  requireCapability(registryOf(ctx.core), request.envelope.era, "resources", method);
   const uri = uriOf(request);
   const resolved = resolveResource(registryOf(ctx.core), uri);
   if (resolved === undefined) throw notFound(uri);
   scoping.require(resolved.resource.scopes, request.host.auth, `resource "${uri}"`);
+  if (streams) streams.subscribe(request);
   return {};
 };
 

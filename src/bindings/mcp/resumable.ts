@@ -1,5 +1,5 @@
 /**
- * SSE polling of 2025-11-25 calls (`mcpBinding({ ssePolling: ssePolling(…) })`; MCP 2025-11-25, Transports:
+ * SSE polling of 2025-11-25 calls (`sessionStreams({ polling })`; MCP 2025-11-25, Transports:
  * "Resumability and Redelivery"; SEP-1699), as a layer over the binding's route: a call's SSE answer becomes a
  * stream, primed and its events numbered, carried by one connection after another (the server closes each
  * `closeAfterMs` after it opens; the client's GET with `Last-Event-ID` opens the next, from the event after it),
@@ -17,7 +17,7 @@ import { jsonRpcErrorResponse } from "../jsonrpc-error.ts";
 import { MODERN_VERSION, PROTOCOL_VERSION_HEADER, SESSION_HEADER } from "./envelope.ts";
 import type { McpContext } from "./mcp-request.ts";
 
-/** SSE polling, as `ssePolling()` sets it, resolved. */
+/** SSE polling, as `sessionStreams({ polling })` sets it, resolved. */
 export interface PollingSettings {
   /** How long each connection of a call's stream stays open while the call runs, in ms. */
   readonly closeAfterMs: number;

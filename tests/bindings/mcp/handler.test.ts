@@ -167,11 +167,10 @@ describe("MCP endpoint: the 2025 revisions", () => {
     }
   });
 
-  it("answers ping and resources/subscribe with {}", async () => {
+  it("answers ping with {}, and refuses resources/subscribe: a stateless server has no stream for the updates (session-stream.test.ts)", async () => {
     assert.deepEqual((await legacy(server, "ping")).body.result, {});
-    assert.deepEqual((await legacy(server, "resources/subscribe", { uri: "docs://readme" })).body.result, {});
-    assert.deepEqual((await legacy(server, "resources/unsubscribe", { uri: "docs://readme" })).body.result, {});
-    assert.equal((await legacy(server, "resources/subscribe", { uri: "docs://nope" })).body.error.code, -32002);
+    assert.equal((await legacy(server, "resources/subscribe", { uri: "docs://readme" })).body.error.code, -32601);
+    assert.equal((await legacy(server, "resources/unsubscribe", { uri: "docs://readme" })).body.error.code, -32601);
   });
 
   it("rejects an unsupported MCP-Protocol-Version header with 400", async () => {
