@@ -47,7 +47,7 @@ export class JournalOutage extends Error {
    * @param cause The store's error.
    */
   constructor(cause: unknown) {
-    super("the result store was out of reach as the job's journal was read or written", { cause });
+    super("journal out of reach", { cause });
   }
 }
 
