@@ -14,7 +14,7 @@ import traceback
 
 import anyio
 
-TIMEOUT_SECONDS = 30
+TIMEOUT_SECONDS = 100  # three steps, each let go after 30 s if never seen (tests/helpers/seen-steps.ts)
 SCENARIOS = [
     (library, mode) for library in ("mcp", "fastmcp") for mode in ("legacy", "2026-07-28")
 ]
