@@ -49,7 +49,8 @@ export interface JournalStoreCasesOptions {
  * import { journalStoreFromResults } from "../result-store-journals.ts";
  * import { journalStoreCases } from "../../testing/mod.ts";
  *
- * const cases = journalStoreCases(() => journalStoreFromResults(createMemoryResultStore()));
+ * // Room for a journal of 1,001 entries beside their list (the default keeps 1,000 entries).
+ * const cases = journalStoreCases(() => journalStoreFromResults(createMemoryResultStore({ maxEntries: 5_000 })));
  * for (const { run } of cases) await run(); // each throws, naming what the store got wrong
  * ```
  */
