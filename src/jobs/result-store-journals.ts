@@ -1,13 +1,9 @@
 /**
- * A journal store kept in a `ResultStore`'s entries, for a store that brings none of its own (a store of the user's, the
- * in-memory default): each entry of a journal under `step:<job>:<name>` (first writer wins: an ended entry is never
- * replaced), and the names a job's journal holds in the set `step:<job>`, or, in a store without sets, in the running
- * entry `steps:<job>`.
- *
- * Cost, as the `ResultStore` contract allows no read of many entries at once: loading a journal of N entries is one
- * read of its names, then N reads at once (two round trips); an append writes the name, then the value (two round
- * trips; three in a store without sets, which reads the names first). A store with a journal of its own does better:
- * `redisResultStore()` and `postgresResultStore()` bring one (one read to load, one write to append).
+ * A journal store kept in a `ResultStore`'s entries, for a store that brings none (a store of the user's, memory):
+ * each entry under `step:<job>:<name>` (first writer wins), the job's names in the set `step:<job>` (in a store without
+ * sets, the running entry `steps:<job>`). Cost, as the contract reads one entry at a time: loading N entries is one read
+ * of the names, then N at once (two round trips); an append writes the name, then the value (two; three without sets).
+ * Redis and PostgreSQL bring journal stores of their own: one read to load, one write to append.
  *
  * @module
  */
