@@ -74,7 +74,7 @@ export async function runDeclaredWork(
   const c = registry.runtime.continuations!;
   const journal = new Journal({
     id: start.id,
-    store: c.results,
+    store: c.journals,
     expiresAt: start.expiresAt,
     now: c.codec.now,
     fresh: start.fresh,

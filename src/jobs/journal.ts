@@ -1,13 +1,15 @@
 /**
  * The journal of declared work (`work.step()`, `work.sleep()`): each completed step's JSON value, and each sleep's
- * wake time, kept as an ended entry of the job's result store under `step:<job>:<name>` (first writer wins), so a
- * later start of the same job (a retry, a worker killed, a deploy) reads them instead of running them again. Only
- * the `ResultStore` contract is used: every store gets it. Why: docs/concepts/long-running.md, "Declared work and
- * its steps".
+ * wake time, appended to the job's journal in its `JournalStore` (first writer wins) with its place in the run, so a
+ * later start of the same job (a retry, a worker killed, a deploy) reads them instead of running them again. A start
+ * loads the journal once, at its first step or sleep, and refuses to go on where its steps or sleeps come in another
+ * order than the journal's ({@link JournalMismatch}). Why: docs/concepts/long-running.md, "Declared work and its
+ * steps".
  *
  * @module
  */
-import type { ResultStore, StoredResult } from "./result-store.ts";
+import type { JournalEntry, JournalStore } from "./journal-store.ts";
+import { JournalMismatch } from "./journal-mismatch.ts";
 import { sleep } from "../internal/sleep.ts";
 import { DurableSleep } from "./durable-sleep.ts";
 import { isUnavailable } from "./guarded-store.ts";
@@ -22,8 +24,8 @@ export const MAX_STEP_BYTES = 256 * 1024;
 export interface JournalOptions {
   /** The job's id (its result-store entry). */
   readonly id: string;
-  /** The store holding the job's entry. */
-  readonly store: ResultStore;
+  /** The store of the job's journal. */
+  readonly store: JournalStore;
   /** When the job's entry expires, ms since the epoch: the journal expires with it. */
   readonly expiresAt: number;
   /** The clock, ms since the epoch. */
@@ -56,6 +58,10 @@ export class Journal {
   readonly #options: JournalOptions;
   readonly #names = new Set<string>();
   #sleeps = 0;
+  /** The steps and sleeps this run took, in the order they began: the next one's place is one more. */
+  #places = 0;
+  /** The journal as this start loaded it (once, at its first step or sleep), by name and by place. */
+  #loaded?: Promise<{ byName: Map<string, JournalEntry>; byPlace: Map<number, JournalEntry> }>;
 
   /**
    * Opens the journal.
@@ -80,14 +86,11 @@ export class Journal {
     if (!(typeof name === "string" && /^[^~].{0,199}$/s.test(name))) {
       throw new TypeError("work.step(): a name is 1–200 characters, not starting with ~");
     }
-    this.#claim(name);
-    const key = this.#key(name);
-    if (!this.#options.fresh) {
-      const recorded = valueOf(await this.#read(key));
-      if (recorded !== undefined) return recorded.v as T;
-    }
+    const place = this.#claim(name, true);
+    const recorded = await this.#recorded(name, place);
+    if (recorded !== undefined) return recorded.value as T;
     const value = await run(`${this.#options.id}:${name}`);
-    return await this.#record(key, name, value) as T;
+    return await this.#record(name, place, value) as T;
   }
 
   /**
@@ -96,35 +99,57 @@ export class Journal {
    *
    * @param ms How long to sleep.
    * @param signal Aborts the sleep in process.
-   * @param name Its name in the journal (default: the run's next sleep's).
+   * @param name Its name in the journal, outside the run's order (a retry's wait, which only some starts take);
+   *   default: the run's next sleep's, in the run's order.
    * @returns When the time has passed.
    * @throws {RangeError} For `ms` out of 0–2^31 − 1, or a wake time past the job's expiry.
    */
-  async sleep(ms: number, signal: AbortSignal, name = `~sleep:${++this.#sleeps}`): Promise<void> {
+  async sleep(ms: number, signal: AbortSignal, name?: string): Promise<void> {
     if (!(ms >= 0 && ms < 2 ** 31)) throw new RangeError("work.sleep(): ms is from 0 to 2^31 - 1");
-    this.#claim(name);
-    const key = this.#key(name);
-    const { now, fresh, queued } = this.#options;
-    const recorded = fresh ? undefined : valueOf(await this.#read(key));
+    const ordered = name === undefined; // a name given: a retry's wait, outside the order
+    const place = this.#claim(name ??= `~sleep:${++this.#sleeps}`, ordered);
+    const { now, queued } = this.#options;
+    const recorded = await this.#recorded(name, place);
     if (recorded === undefined && now() + ms >= this.#options.expiresAt) {
       // It would wake after its job's entry (and token) expired: nothing could collect its result.
       throw new RangeError("work.sleep(): the job expires first; give the tool a longer .longRunning({ ttlMs })");
     }
-    const until = recorded === undefined ? await this.#record(key, name, now() + ms) as number : recorded.v as number;
+    const until = recorded === undefined
+      ? await this.#record(name, place, now() + ms) as number
+      : recorded.value as number;
     const left = until - now();
     if (left <= 0) return;
     if (queued) throw new DurableSleep(until);
     await sleep(left, signal);
   }
 
-  #claim(name: string): void {
+  /** Takes a name for this run; its place in the run's order (0: outside it). */
+  #claim(name: string, ordered: boolean): number {
     if (this.#names.has(name)) throw new TypeError(`work.step(): "${name}" is used twice in one job`);
     if (this.#names.size >= MAX_STEPS) throw new RangeError(`a job takes at most ${MAX_STEPS} steps`);
     this.#names.add(name);
+    return ordered ? ++this.#places : 0;
   }
 
-  #read(key: string): Promise<StoredResult | undefined> {
-    return this.#outage(() => this.#options.store.get(key));
+  /** What the journal recorded for a step at its place: `undefined` for nothing; refused where it differs. */
+  async #recorded(name: string, place: number): Promise<JournalEntry | undefined> {
+    if (this.#options.fresh) return undefined;
+    this.#loaded ??= this.#outage(() => this.#options.store.load(this.#options.id)).then((entries) => ({
+      byName: new Map(entries.map((entry) => [entry.name, entry])),
+      byPlace: new Map(entries.filter((entry) => entry.position > 0).map((entry) => [entry.position, entry])),
+    }));
+    const { byName, byPlace } = await this.#loaded;
+    const there = place > 0 ? byPlace.get(place) : undefined;
+    if (there !== undefined && there.name !== name) {
+      throw new JournalMismatch(this.#options.id, { name, position: place }, there);
+    }
+    return this.#inOrder(byName.get(name), place);
+  }
+
+  /** The entry recorded for a step, refused when the journal holds it at another place of the run's order. */
+  #inOrder(entry: JournalEntry | undefined, place: number): JournalEntry | undefined {
+    if (entry === undefined || place === 0 || entry.position === 0 || entry.position === place) return entry;
+    throw new JournalMismatch(this.#options.id, { name: entry.name, position: place }, entry);
   }
 
   /**
@@ -143,31 +168,17 @@ export class Journal {
     }
   }
 
-  #key(name: string): string {
-    return `step:${this.#options.id}:${name}`;
-  }
-
   /** Records a value; the one recorded first when another start won. */
-  async #record(key: string, name: string, value: unknown): Promise<unknown> {
+  async #record(name: string, place: number, value: unknown): Promise<unknown> {
     const json = value === undefined ? undefined : JSON.stringify(value);
     if (json !== undefined && utf8Encoder.encode(json).length > MAX_STEP_BYTES) {
       throw new RangeError(`work.step(): "${name}" is over ${MAX_STEP_BYTES} bytes of JSON`);
     }
     const v = json === undefined ? undefined : JSON.parse(json);
-    const { store, expiresAt, now } = this.#options;
-    const entry: StoredResult = {
-      status: "completed",
-      result: { content: [], structuredContent: v === undefined ? {} : { v } },
-      at: now(),
-    };
-    if (await this.#outage(() => store.set(key, entry, Math.max(1, expiresAt - now())))) return v;
-    const winner = valueOf(await this.#read(key));
-    return winner === undefined ? v : winner.v;
+    const { store, expiresAt, now, id } = this.#options;
+    const entry: JournalEntry = { name, position: place, ...v === undefined ? {} : { value: v }, at: now() };
+    // Another start that recorded it first (two starts racing) wins: its value, where it took it at the same place.
+    const kept = await this.#outage(() => store.append(id, entry, Math.max(1, expiresAt - now())));
+    return kept === entry ? v : this.#inOrder(kept, place)!.value;
   }
-}
-
-/** A journal entry's value, wrapped (`{ v }`; `{}` for `undefined`); `undefined` when there is none. */
-function valueOf(entry: StoredResult | undefined): { v?: unknown } | undefined {
-  if (entry?.status !== "completed") return undefined;
-  return entry.result.structuredContent as { v?: unknown } | undefined ?? {};
 }
