@@ -28,13 +28,14 @@ export type { HeadersLike } from "./internal/headers-like.ts";
 export type { MessageMiddleware } from "./message-middleware/message-middleware.ts";
 export type { Fetchable, Listener, ServeOptions } from "./server/serve.ts";
 export type { RedeemArgs } from "./jobs/redeem.ts";
-export type { WorkContext } from "./jobs/work-context.ts";
+export type { StepOptions, WorkContext } from "./jobs/work-context.ts";
 export type {
   CancelHandler,
   HandlerReturn,
   LongRunningOptions,
   PromiseRetry,
   RedeemHandler,
+  RetryBackoff,
   StreamHandler,
   ToolContext,
   ToolDescriptor,

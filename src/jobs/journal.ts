@@ -117,6 +117,17 @@ export class Journal {
     await sleep(left, signal);
   }
 
+  /**
+   * Whether an earlier start recorded `name` (a step or a sleep), without taking the name for this run: how retries
+   * count the failures journaled before (`retry-policy.ts`).
+   *
+   * @param name The step's or the sleep's name.
+   * @returns `false` on the job's first start.
+   */
+  async recorded(name: string): Promise<boolean> {
+    return !this.#options.fresh && valueOf(await this.#read(this.#key(name))) !== undefined;
+  }
+
   #claim(name: string): void {
     if (this.#names.has(name)) throw new TypeError(`work.step(): "${name}" is used twice in one job`);
     if (this.#names.size >= MAX_STEPS) throw new RangeError(`a job takes at most ${MAX_STEPS} steps`);

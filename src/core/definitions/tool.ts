@@ -42,16 +42,39 @@ export type HandlerReturn<TOut> =
   | ToolPromise<unknown>;
 
 /**
- * How a `.longRunning()` tool's deferred work is started again, under the same promise, after its worker or
- * instance stopped (`LongRunningOptions.retry`): at-least-once delivery, for work whose steps are journaled
- * (`work.step()`) or idempotent.
+ * The wait before a retry: a number of ms, the same before each; or `{ type: "exponential", delayMs, maxMs }`,
+ * `delayMs` before the first retry, doubled before each next one, at most `maxMs` (default an hour), as BullMQ's
+ * and Inngest's backoffs grow. Each wait is a durable sleep: journaled, and on a queue the job waits in the queue.
+ *
+ * @example
+ * ```ts
+ * import type { RetryBackoff } from "@mcplite/sdk/types";
+ * const fixed: RetryBackoff = 500; // 500 ms before each retry
+ * const growing: RetryBackoff = { type: "exponential", delayMs: 1_000, maxMs: 30_000 }; // 1 s, 2 s, 4 s, … 30 s
+ * ```
+ */
+export type RetryBackoff = number | {
+  /** Doubled before each retry after the first. */
+  readonly type: "exponential";
+  /** The wait before the first retry, in ms. */
+  readonly delayMs: number;
+  /** The longest wait, in ms (default 3 600 000, an hour). */
+  readonly maxMs?: number;
+};
+
+/**
+ * How work is run again (`LongRunningOptions.retry` for a tool's deferred work, `work.step(name, fn, { retry })` for
+ * one step): when it throws a retryable error, and, for a tool's work, when its worker or instance stopped. At least
+ * once: for work whose steps are journaled (`work.step()`) or idempotent. Final, never retried: a `ToolError` the
+ * work throws (its answer on purpose), a `ProtocolError` it throws but for `unavailable`, `rate_limited` and the
+ * timeouts, and a `NonRetryableError` (`@mcplite/sdk/errors`); any other error is retried.
  *
  * @example
  * ```ts
  * import * as v from "valibot";
  * import { defineTool } from "@mcplite/sdk";
  * import type { PromiseRetry } from "@mcplite/sdk/types";
- * const retry: PromiseRetry = { attempts: 3, backoffMs: 5_000 };
+ * const retry: PromiseRetry = { attempts: 3, backoff: { type: "exponential", delayMs: 1_000 } };
  * const report = defineTool("report")
  *   .input(v.object({ month: v.string() }))
  *   .longRunning({ retry })
@@ -59,10 +82,10 @@ export type HandlerReturn<TOut> =
  * ```
  */
 export interface PromiseRetry {
-  /** How many times the work may start in all, the first included (an integer from 1 to 100). */
+  /** How many times the work may run in all, the first included (an integer from 1 to 100). */
   readonly attempts: number;
-  /** How long whoever takes over a stopped promise's work waits before starting it, in ms (default 0). */
-  readonly backoffMs?: number;
+  /** The wait before each retry (default 0); a number is in ms, from 0 to 3 600 000. */
+  readonly backoff?: RetryBackoff;
 }
 
 /** How a long-running tool's promises behave (`.longRunning()`; `.redeem()` implies it). */
@@ -79,11 +102,12 @@ export interface LongRunningOptions {
    */
   taskSupport?: "optional" | "required";
   /**
-   * At-least-once delivery of its deferred work: work whose worker or instance stopped is started again
-   * under the same promise, at most `attempts` starts in all (an integer from 1 to 100), `backoffMs` apart (default
-   * 0). With a queue, the queue delivers it again (BullMQ's stalled-job check); without one, the instance that
-   * next reads it (a `redeem`, `tasks/get`) once its lease lapsed, with a shared `resultStore`. Steps the work
-   * journaled (`work.step()`) are not run again. Without it, delivery is at most once.
+   * At-least-once delivery of its deferred work: work that throws a retryable error, or whose worker or instance
+   * stopped, is run again under the same promise, at most `attempts` runs in all (an integer from 1 to 100; deaths and
+   * errors share them), `backoff` apart (default 0). Steps the work journaled (`work.step()`) are not run again. A
+   * thrown error waits its backoff as a durable sleep (on a queue, in the queue). A stopped worker's job the queue
+   * delivers again (BullMQ's stalled-job check); without a queue, the instance that next reads it (a `redeem`,
+   * `tasks/get`) once its lease lapsed, with a shared `resultStore`. Without it, delivery is at most once.
    */
   retry?: PromiseRetry;
   /**

@@ -1,0 +1,49 @@
+/**
+ * A step's own retries (`work.step(name, fn, { retry })`): `fn` runs again when it throws a retryable error, at most
+ * `attempts` runs in all, each retry after its backoff, a durable sleep of the job's journal named after the step and
+ * the failure's number. The journal holds the count, so a start after a worker died mid-retry goes on from the
+ * failures recorded, never from the first: a start counts its failures by reading their waits back.
+ *
+ * @module
+ */
+import type { PromiseRetry } from "../core/definitions/tool.ts";
+import type { Journal } from "./journal.ts";
+import { backoffMs, checkRetry, failuresOf, isRetryable, stepFailureName } from "./retry-policy.ts";
+
+/**
+ * Wraps a step's `fn` in its retries.
+ *
+ * @param journal The job's journal, as this start sees it.
+ * @param name The step's name.
+ * @param run The step's `fn`.
+ * @param retry The step's `retry`.
+ * @param signal The work's signal: a retry's wait ends with it, and nothing is retried once it aborted.
+ * @returns The `fn` the journal runs: the step's value, or the last error once no retry is left (a later start of
+ *   the job runs `fn` once more).
+ * @throws {RangeError} For `retry` out of its ranges (`checkRetry()`), as the step starts.
+ */
+export function retryingStep<T>(
+  journal: Journal,
+  name: string,
+  run: (key: string) => T | Promise<T>,
+  retry: PromiseRetry,
+  signal: AbortSignal,
+): (key: string) => Promise<T> {
+  checkRetry(`work.step("${name}")`, retry);
+  return async (key) => {
+    const wait = (n: number) => journal.sleep(backoffMs(retry.backoff, n), signal, stepFailureName(name, n));
+    // What an earlier start left: its failures, and the rest of the last one's wait.
+    let failures = await failuresOf((each) => journal.recorded(each), (n) => stepFailureName(name, n), retry.attempts);
+    if (failures > 0) await wait(failures);
+    for (;;) {
+      try {
+        return await run(key);
+      } catch (error) {
+        if (failures + 1 >= retry.attempts || !isRetryable(error, signal)) throw error;
+        await wait(++failures).catch((waiting) => {
+          throw waiting instanceof RangeError ? error : waiting; // it would wake past the job's expiry: no retry
+        });
+      }
+    }
+  };
+}
