@@ -20,6 +20,7 @@ import { TRACE_PARENT } from "../core/call/trace-context.ts";
 import { Journal } from "./journal.ts";
 import { retryingWork } from "./work-retry.ts";
 import { retryingStep } from "./step-retry.ts";
+import type { OnRetry } from "./retry-policy.ts";
 import { checkLongRunning } from "./check-long-running.ts";
 import type { StepOptions, WorkContext } from "./work-context.ts";
 import type { ServerLogger } from "../core/instance/logger.ts";
@@ -84,13 +85,19 @@ export async function runDeclaredWork(
       queued: start.queued,
     });
   const host = { auth: origin.auth, env: origin.env, waitUntil: undefined };
+  // Each retry of a thrown error is a warning in the server's log, naming the tool, the job and the step.
+  const retried = (step?: string): OnRetry => (error, retry, waitMs) =>
+    registry.runtime.logger?.warn(
+      { tool: owner.name, job: start.id, ...(step === undefined ? {} : { step }), retry, waitMs, error: String(error) },
+      `${step === undefined ? "the work" : `step "${step}"`} threw; it runs again in ${waitMs} ms (retry ${retry})`,
+    );
   // One run of the work: a journal of its own (a retry takes the same step names again) and its attempt.
   const once = async (attempt: number, fresh: boolean) => {
     const work = new WorkCallContext(
       { name: owner.name, signal, meta: origin.meta, host },
       sink,
       registry.runtime.logger,
-      { id: start.id, attempt, journal: journalOf(fresh) },
+      { id: start.id, attempt, journal: journalOf(fresh), retried },
     );
     if (origin.traceparent !== undefined) work.set(TRACE_PARENT, origin.traceparent);
     if (owner.config !== undefined || registry.runtime.config !== undefined) {
@@ -104,7 +111,7 @@ export async function runDeclaredWork(
     }
     return await run();
   };
-  const value = await retryingWork(once, journalOf(start.fresh), owner.longRunning?.retry, start, signal);
+  const value = await retryingWork(once, journalOf(start.fresh), owner.longRunning?.retry, start, signal, retried());
   if (isToolPromise(value)) throw new TypeError("declared work cannot answer with a promise");
   return value;
 }
@@ -142,6 +149,8 @@ export interface WorkRun {
   readonly attempt: number;
   /** The job's journal, as this start sees it. */
   readonly journal: Journal;
+  /** Hears the retries of a step (`work.step(name, fn, { retry })`), given its name. */
+  readonly retried?: (step: string) => OnRetry;
 }
 
 /** The {@link WorkContext} of one start of a job: a call context whose steps and sleeps are journaled. */
@@ -149,6 +158,7 @@ export class WorkCallContext extends ToolCallContext implements WorkContext {
   declare readonly jobId: string;
   declare readonly attempt: number;
   readonly #journal: Journal;
+  readonly #retried: WorkRun["retried"];
 
   /**
    * Makes the context.
@@ -163,11 +173,13 @@ export class WorkCallContext extends ToolCallContext implements WorkContext {
     this.jobId = run.id;
     this.attempt = run.attempt;
     this.#journal = run.journal;
+    this.#retried = run.retried;
   }
 
   override step<T>(name: string, run: (key: string) => T | Promise<T>, options?: StepOptions): Promise<T> {
     const retry = options?.retry;
-    return this.#journal.step(name, retry ? retryingStep(this.#journal, name, run, retry, this.signal) : run);
+    if (retry === undefined) return this.#journal.step(name, run);
+    return this.#journal.step(name, retryingStep(this.#journal, name, run, retry, this.signal, this.#retried?.(name)));
   }
 
   sleep(ms: number): Promise<void> {

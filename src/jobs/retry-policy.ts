@@ -74,6 +74,11 @@ export function checkRetry(what: string, retry: PromiseRetry): void {
   if (backoff.maxMs !== undefined) within("backoff.maxMs", backoff.maxMs);
 }
 
+/**
+ * Hears each retry as it is decided, for the server's log: what threw, which retry follows (from 1), after how long.
+ */
+export type OnRetry = (error: unknown, retry: number, waitMs: number) => void;
+
 /** The journal name of the wait after a tool's work threw for the `n`th time (which counts those throws). */
 export function failureName(n: number): string {
   return `~failed:${n}`;

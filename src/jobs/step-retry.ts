@@ -8,7 +8,7 @@
  */
 import type { PromiseRetry } from "../core/definitions/tool.ts";
 import type { Journal } from "./journal.ts";
-import { backoffMs, checkRetry, failuresOf, isRetryable, stepFailureName } from "./retry-policy.ts";
+import { backoffMs, checkRetry, failuresOf, isRetryable, type OnRetry, stepFailureName } from "./retry-policy.ts";
 
 /**
  * Wraps a step's `fn` in its retries.
@@ -18,6 +18,7 @@ import { backoffMs, checkRetry, failuresOf, isRetryable, stepFailureName } from 
  * @param run The step's `fn`.
  * @param retry The step's `retry`.
  * @param signal The work's signal: a retry's wait ends with it, and nothing is retried once it aborted.
+ * @param onRetry Hears each retry.
  * @returns The `fn` the journal runs: the step's value, or the last error once no retry is left (a later start of
  *   the job runs `fn` once more).
  * @throws {RangeError} For `retry` out of its ranges (`checkRetry()`), as the step starts.
@@ -28,6 +29,7 @@ export function retryingStep<T>(
   run: (key: string) => T | Promise<T>,
   retry: PromiseRetry,
   signal: AbortSignal,
+  onRetry?: OnRetry,
 ): (key: string) => Promise<T> {
   checkRetry(`work.step("${name}")`, retry);
   return async (key) => {
@@ -40,7 +42,8 @@ export function retryingStep<T>(
         return await run(key);
       } catch (error) {
         if (failures + 1 >= retry.attempts || !isRetryable(error, signal)) throw error;
-        await wait(++failures).catch((waiting) => {
+        onRetry?.(error, ++failures, backoffMs(retry.backoff, failures));
+        await wait(failures).catch((waiting) => {
           throw waiting instanceof RangeError ? error : waiting; // it would wake past the job's expiry: no retry
         });
       }

@@ -11,7 +11,7 @@
 import type { PromiseRetry } from "../core/definitions/tool.ts";
 import { ToolError } from "../errors/error.ts";
 import type { Journal } from "./journal.ts";
-import { backoffMs, failureName, failuresOf, isRetryable } from "./retry-policy.ts";
+import { backoffMs, failureName, failuresOf, isRetryable, type OnRetry } from "./retry-policy.ts";
 import { STOPPED_MESSAGE } from "./continuations.ts";
 
 /** This start of the job, as its runner knows it. */
@@ -32,6 +32,7 @@ export interface RetriedStart {
  * @param retry The tool's `retry`, if any.
  * @param start This start.
  * @param signal The work's signal.
+ * @param onRetry Hears each retry.
  * @returns The work's value.
  * @throws The work's error once it is final, or no attempt is left; a `ToolError` saying the job stopped when its
  *   deaths and failures together already took every attempt.
@@ -42,6 +43,7 @@ export async function retryingWork(
   retry: PromiseRetry | undefined,
   start: RetriedStart,
   signal: AbortSignal,
+  onRetry?: OnRetry,
 ): Promise<unknown> {
   // A start after a death waits its backoff once: a durable sleep, so a delivery after a later sleep does not wait again.
   if (start.backoffMs) await journal.sleep(start.backoffMs, signal, `~backoff:${start.attempt}`);
@@ -62,7 +64,8 @@ export async function retryingWork(
       if (attempt >= retry.attempts || !isRetryable(error, signal)) throw error;
       attempt++;
       fresh = false;
-      await wait(++failures).catch((waiting) => {
+      onRetry?.(error, ++failures, backoffMs(retry.backoff, failures));
+      await wait(failures).catch((waiting) => {
         throw waiting instanceof RangeError ? error : waiting; // it would wake past the job's expiry: no retry
       });
     }

@@ -92,9 +92,23 @@ async function callFlaky(server: ReturnType<typeof flakyServer>): Promise<CallOu
 describe("a tool's retry of thrown errors, in process", () => {
   it("a step that throws twice then succeeds, with retry { attempts: 3 }: one result, step a once, b's effect once", async () => {
     const effects = { a: 0, tries: 0, b: 0 };
-    const server = flakyServer(effects, { tool: { attempts: 3, backoff: 20 }, throwsOn: [1, 2] });
+    const warned: unknown[] = [];
+    const logger = { debug() {}, info() {}, warn: (fields: unknown) => void warned.push(fields), error() {} };
+    const backoff = { type: "exponential", delayMs: 20 } as const;
+    const server = flakyServer(effects, { tool: { attempts: 3, backoff }, throwsOn: [1, 2] }, { logger });
     assert.deepEqual(answerOf(await callFlaky(server)), { a: 1, b: 1, attempt: 3 });
     assert.deepEqual(effects, { a: 1, tries: 3, b: 1 });
+    // Each retry is a warning in the server's log: the tool, what threw, which retry, after how long (20, then 40 ms).
+    assert.deepEqual(
+      warned.map((line) => ({ ...line as object, job: undefined })),
+      [1, 2].map((retry) => ({
+        tool: "flaky",
+        job: undefined,
+        retry,
+        waitMs: 20 * retry,
+        error: `Error: 503 from the ledger (try ${retry})`,
+      })),
+    );
   });
 
   it("fails with the last error once every attempt threw", async () => {
