@@ -86,11 +86,8 @@ export async function runDeclaredWork(
     });
   const host = { auth: origin.auth, env: origin.env, waitUntil: undefined };
   // Each retry of a thrown error is a warning in the server's log, naming the tool, the job and the step.
-  const retried = (step?: string): OnRetry => (error, retry, waitMs) =>
-    registry.runtime.logger?.warn(
-      { tool: owner.name, job: start.id, ...(step === undefined ? {} : { step }), retry, waitMs, error: String(error) },
-      `${step === undefined ? "the work" : `step "${step}"`} threw; it runs again in ${waitMs} ms (retry ${retry})`,
-    );
+  const retried = (step?: string): OnRetry => (error, retry) =>
+    registry.runtime.logger?.warn({ tool: owner.name, job: start.id, step, retry, error: String(error) }, "retried");
   // One run of the work: a journal of its own (a retry takes the same step names again) and its attempt.
   const once = async (attempt: number, fresh: boolean) => {
     const work = new WorkCallContext(

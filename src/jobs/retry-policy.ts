@@ -9,7 +9,7 @@ import type { PromiseRetry, RetryBackoff } from "../core/definitions/tool.ts";
 import { NonRetryableError } from "../errors/non-retryable-error.ts";
 import { ProtocolError, raisedHere, ToolError } from "../errors/error.ts";
 import { DurableSleep } from "./durable-sleep.ts";
-import { JournalOutage } from "./journal.ts";
+import { type Journal, JournalOutage } from "./journal.ts";
 
 /** The most runs a retried piece of work may have. */
 export const MAX_ATTEMPTS = 100;
@@ -52,58 +52,73 @@ export function backoffMs(backoff: RetryBackoff | undefined, retry: number): num
  *
  * @param what Whose `retry` it is, for the messages (`tool "x"`, `work.step("y")`).
  * @param retry The options.
- * @throws {RangeError} For `attempts` not an integer from 1 to 100, or a backoff's ms outside 0–3 600 000; a
- *   `TypeError` for a backoff neither a number nor `{ type: "exponential", delayMs }`.
+ * @throws {RangeError} For `attempts` not an integer from 1 to 100, or a backoff neither a number nor
+ *   `{ type: "exponential", delayMs, maxMs? }`, or its ms outside 0–3 600 000.
  */
 export function checkRetry(what: string, retry: PromiseRetry): void {
-  if (!Number.isInteger(retry.attempts) || retry.attempts < 1 || retry.attempts > MAX_ATTEMPTS) {
-    throw new RangeError(`${what}: retry.attempts must be an integer from 1 to ${MAX_ATTEMPTS}`);
+  const { attempts, backoff = 0 } = retry;
+  const ms = (n: unknown) => typeof n === "number" && n >= 0 && n <= MAX_BACKOFF_MS;
+  if (
+    !(Number.isInteger(attempts) && attempts >= 1 && attempts <= MAX_ATTEMPTS) ||
+    !(ms(backoff) || (backoff as { type?: unknown } | null)?.type === "exponential" &&
+        ms((backoff as { delayMs: unknown }).delayMs) && ms((backoff as { maxMs?: unknown }).maxMs ?? 0))
+  ) {
+    throw new RangeError(
+      `${what}: retry takes attempts 1–100, a backoff of 0–3600000 ms or { type: "exponential", delayMs }`,
+    );
   }
-  const within = (name: string, ms: unknown) => {
-    if (!(typeof ms === "number" && ms >= 0 && ms <= MAX_BACKOFF_MS)) {
-      throw new RangeError(`${what}: retry.${name} must be from 0 to ${MAX_BACKOFF_MS}`);
-    }
-  };
-  const backoff = retry.backoff;
-  if (backoff === undefined) return;
-  if (typeof backoff === "number") return within("backoff", backoff);
-  if (typeof backoff !== "object" || backoff === null || backoff.type !== "exponential") {
-    throw new TypeError(`${what}: retry.backoff is a number of ms or { type: "exponential", delayMs, maxMs? }`);
-  }
-  within("backoff.delayMs", backoff.delayMs);
-  if (backoff.maxMs !== undefined) within("backoff.maxMs", backoff.maxMs);
 }
+
+/** Hears each retry as it is decided, for the server's log: what threw, and which retry follows (from 1). */
+export type OnRetry = (error: unknown, retry: number) => void;
 
 /**
- * Hears each retry as it is decided, for the server's log: what threw, which retry follows (from 1), after how long.
- */
-export type OnRetry = (error: unknown, retry: number, waitMs: number) => void;
-
-/** The journal name of the wait after a tool's work threw for the `n`th time (which counts those throws). */
-export function failureName(n: number): string {
-  return `~failed:${n}`;
-}
-
-/** The journal name of the wait after step `name` threw for the `n`th time (which counts its throws). */
-export function stepFailureName(name: string, n: number): string {
-  return `~retry:${n}:${name}`;
-}
-
-/**
- * How many failures an earlier start journaled: the waits named `name(1)`, `name(2)`, … up to the first missing
- * (one read each, and one more).
+ * How many failures earlier starts journaled: the waits named `name(1)`, `name(2)`, … up to the first missing (one
+ * read each, and one more; none on a job's first start).
  *
- * @param recorded Whether the journal holds a name.
- * @param name The name of the `n`th failure's wait.
+ * @param journal The job's journal.
+ * @param name The journal name of the `n`th failure's wait.
  * @param most The most there can be.
  * @returns The count.
  */
-export async function failuresOf(
-  recorded: (name: string) => Promise<boolean>,
-  name: (n: number) => string,
-  most: number,
-): Promise<number> {
+export async function failuresOf(journal: Journal, name: (n: number) => string, most: number): Promise<number> {
   let n = 0;
-  while (n < most && await recorded(name(n + 1))) n++;
+  while (n < most && await journal.recorded(name(n + 1))) n++;
   return n;
+}
+
+/**
+ * Runs `run` again after each retryable error until it has failed `limit` times in all, each retry after its wait.
+ * The wait is what counts the failures: a durable sleep named after the failure's number, recorded before it is
+ * waited, so a later start finds it (`failuresOf()`).
+ *
+ * @param run One run, given the failures so far.
+ * @param limit How many runs it may take in all, `failures` included.
+ * @param failures The failures earlier starts journaled: what is left of the last one's wait is waited first.
+ * @param wait The `n`th failure's wait: records and sleeps it.
+ * @param signal The work's signal: nothing is retried once it aborted.
+ * @param onRetry Hears each retry.
+ * @returns `run`'s value.
+ * @throws What `run` threw last, once it is final or no run is left.
+ */
+export async function retrying<T>(
+  run: (failures: number) => Promise<T>,
+  limit: number,
+  failures: number,
+  wait: (n: number) => Promise<void>,
+  signal: AbortSignal,
+  onRetry?: OnRetry,
+): Promise<T> {
+  if (failures > 0) await wait(failures);
+  for (;;) {
+    try {
+      return await run(failures);
+    } catch (error) {
+      if (failures + 1 >= limit || !isRetryable(error, signal)) throw error;
+      onRetry?.(error, ++failures);
+      await wait(failures).catch((waiting) => {
+        throw waiting instanceof RangeError ? error : waiting; // it would wake past the job's expiry: no retry
+      });
+    }
+  }
 }

@@ -8,7 +8,7 @@
  */
 import type { PromiseRetry } from "../core/definitions/tool.ts";
 import type { Journal } from "./journal.ts";
-import { backoffMs, checkRetry, failuresOf, isRetryable, type OnRetry, stepFailureName } from "./retry-policy.ts";
+import { backoffMs, checkRetry, failuresOf, type OnRetry, retrying } from "./retry-policy.ts";
 
 /**
  * Wraps a step's `fn` in its retries.
@@ -32,21 +32,14 @@ export function retryingStep<T>(
   onRetry?: OnRetry,
 ): (key: string) => Promise<T> {
   checkRetry(`work.step("${name}")`, retry);
-  return async (key) => {
-    const wait = (n: number) => journal.sleep(backoffMs(retry.backoff, n), signal, stepFailureName(name, n));
-    // What an earlier start left: its failures, and the rest of the last one's wait.
-    let failures = await failuresOf((each) => journal.recorded(each), (n) => stepFailureName(name, n), retry.attempts);
-    if (failures > 0) await wait(failures);
-    for (;;) {
-      try {
-        return await run(key);
-      } catch (error) {
-        if (failures + 1 >= retry.attempts || !isRetryable(error, signal)) throw error;
-        onRetry?.(error, ++failures, backoffMs(retry.backoff, failures));
-        await wait(failures).catch((waiting) => {
-          throw waiting instanceof RangeError ? error : waiting; // it would wake past the job's expiry: no retry
-        });
-      }
-    }
-  };
+  const failure = (n: number) => `~retry:${n}:${name}`; // the number first: no step name can make another's
+  return async (key) =>
+    await retrying(
+      async () => await run(key),
+      retry.attempts,
+      await failuresOf(journal, failure, retry.attempts),
+      (n) => journal.sleep(backoffMs(retry.backoff, n), signal, failure(n)),
+      signal,
+      onRetry,
+    );
 }

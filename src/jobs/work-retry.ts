@@ -11,7 +11,7 @@
 import type { PromiseRetry } from "../core/definitions/tool.ts";
 import { ToolError } from "../errors/error.ts";
 import type { Journal } from "./journal.ts";
-import { backoffMs, failureName, failuresOf, isRetryable, type OnRetry } from "./retry-policy.ts";
+import { backoffMs, failuresOf, type OnRetry, retrying } from "./retry-policy.ts";
 import { STOPPED_MESSAGE } from "./continuations.ts";
 
 /** This start of the job, as its runner knows it. */
@@ -47,27 +47,18 @@ export async function retryingWork(
 ): Promise<unknown> {
   // A start after a death waits its backoff once: a durable sleep, so a delivery after a later sleep does not wait again.
   if (start.backoffMs) await journal.sleep(start.backoffMs, signal, `~backoff:${start.attempt}`);
-  if (retry === undefined || retry.attempts === 1) return await run(start.attempt, start.fresh);
-  const wait = (n: number) => journal.sleep(backoffMs(retry.backoff, n), signal, failureName(n));
-  let failures = await failuresOf((name) => journal.recorded(name), failureName, retry.attempts - 1);
-  let attempt = start.attempt + failures;
-  if (attempt > retry.attempts) {
-    // A death after the last retry's failure: the job has had every run it may.
-    throw new ToolError(`${STOPPED_MESSAGE} (${retry.attempts} attempts)`);
-  }
-  if (failures > 0) await wait(failures); // what is left of the last failure's wait, if anything
-  let fresh = start.fresh && failures === 0;
-  for (;;) {
-    try {
-      return await run(attempt, fresh);
-    } catch (error) {
-      if (attempt >= retry.attempts || !isRetryable(error, signal)) throw error;
-      attempt++;
-      fresh = false;
-      onRetry?.(error, ++failures, backoffMs(retry.backoff, failures));
-      await wait(failures).catch((waiting) => {
-        throw waiting instanceof RangeError ? error : waiting; // it would wake past the job's expiry: no retry
-      });
-    }
-  }
+  const attempts = retry?.attempts ?? 1;
+  if (attempts === 1) return await run(start.attempt, start.fresh);
+  const failure = (n: number) => `~failed:${n}`;
+  const failures = await failuresOf(journal, failure, attempts - 1);
+  // A death after the last retry's failure: the job has had every run it may.
+  if (start.attempt + failures > attempts) throw new ToolError(`${STOPPED_MESSAGE} (${attempts} attempts)`);
+  return await retrying(
+    (n) => run(start.attempt + n, start.fresh && n === 0),
+    attempts - start.attempt + 1,
+    failures,
+    (n) => journal.sleep(backoffMs(retry!.backoff, n), signal, failure(n)),
+    signal,
+    onRetry,
+  );
 }

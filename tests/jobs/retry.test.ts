@@ -98,14 +98,14 @@ describe("a tool's retry of thrown errors, in process", () => {
     const server = flakyServer(effects, { tool: { attempts: 3, backoff }, throwsOn: [1, 2] }, { logger });
     assert.deepEqual(answerOf(await callFlaky(server)), { a: 1, b: 1, attempt: 3 });
     assert.deepEqual(effects, { a: 1, tries: 3, b: 1 });
-    // Each retry is a warning in the server's log: the tool, what threw, which retry, after how long (20, then 40 ms).
+    // Each retry is a warning in the server's log: the tool, the job, the step (none here: the work), what threw.
     assert.deepEqual(
-      warned.map((line) => ({ ...line as object, job: undefined })),
+      warned.map((line) => ({ ...line as object, job: typeof (line as { job?: unknown }).job })),
       [1, 2].map((retry) => ({
         tool: "flaky",
-        job: undefined,
+        job: "string",
+        step: undefined,
         retry,
-        waitMs: 20 * retry,
         error: `Error: 503 from the ledger (try ${retry})`,
       })),
     );
@@ -215,6 +215,6 @@ describe("a step's own retry, in process", () => {
   it("refuses a step's retry out of its ranges, naming the step", async () => {
     const effects = { a: 0, tries: 0, b: 0 };
     const server = flakyServer(effects, { step: { attempts: 0 }, throwsOn: [] });
-    assert.match(failureText(await callFlaky(server)), /^work\.step\("b"\): retry\.attempts must be an integer/);
+    assert.match(failureText(await callFlaky(server)), /^work\.step\("b"\): retry takes attempts 1–100/);
   });
 });

@@ -138,8 +138,12 @@ describe("defineTool", () => {
       { attempts: 2, backoff: { type: "exponential", delayMs: -1 } },
       { attempts: 2, backoff: { type: "exponential", delayMs: 10, maxMs: Infinity } },
       { attempts: 2, backoff: { type: "linear", delayMs: 10 } },
+      { attempts: 2, backoff: { type: "exponential" } },
+      { attempts: 2, backoff: null },
     ];
-    for (const retry of wrong) assert.throws(() => added(retry as PromiseRetry), /tool "reindex": retry\./);
+    for (const retry of wrong) {
+      assert.throws(() => added(retry as PromiseRetry), /tool "reindex": retry takes attempts 1–100/);
+    }
   });
 
   it("accepts a raw JSON Schema untouched and validates it shallowly", async () => {
