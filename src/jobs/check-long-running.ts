@@ -16,8 +16,8 @@ const MAX_TIMEOUT_MS = 2 ** 31 - 1;
  * @param name The tool's name, for the messages.
  * @param options The options.
  * @throws {TypeError} When `taskSupport` is not `"optional"` or `"required"`; a `RangeError` for `retry.attempts`
- *   outside 1–100, a `retry.backoff` in ms outside 0–3 600 000, or `timeoutMs` outside 1–2 147 483 647; a
- *   `TypeError` for a `retry.backoff` neither a number nor `{ type: "exponential", delayMs }`.
+ *   outside 1–100, a `retry.backoff` neither ms from 0 to 3 600 000 nor `{ type: "exponential", delayMs, maxMs? }`
+ *   of such ms, or `timeoutMs` outside 1–2 147 483 647.
  */
 export function checkLongRunning(name: string, options: LongRunningOptions): void {
   const support = options.taskSupport;
