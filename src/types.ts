@@ -29,13 +29,12 @@ export type { MessageMiddleware } from "./message-middleware/message-middleware.
 export type { Fetchable, Listener, ServeOptions } from "./server/serve.ts";
 export type { RedeemArgs } from "./jobs/redeem.ts";
 export type { StepOptions, WorkContext } from "./jobs/work-context.ts";
+export type { PromiseRetry, RetryBackoff } from "./core/definitions/retry-options.ts";
 export type {
   CancelHandler,
   HandlerReturn,
   LongRunningOptions,
-  PromiseRetry,
   RedeemHandler,
-  RetryBackoff,
   StreamHandler,
   ToolContext,
   ToolDescriptor,

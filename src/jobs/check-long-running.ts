@@ -5,7 +5,7 @@
  * @module
  */
 import type { LongRunningOptions } from "../core/definitions/tool.ts";
-import { checkRetry } from "./retry-policy.ts";
+import { checkRetry } from "./retries.ts";
 
 /** The longest `timeoutMs` of deferred work: the longest delay a timer takes (about 24.8 days). */
 const MAX_TIMEOUT_MS = 2 ** 31 - 1;

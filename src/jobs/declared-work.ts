@@ -20,7 +20,7 @@ import { TRACE_PARENT } from "../core/call/trace-context.ts";
 import { Journal } from "./journal.ts";
 import { retryingWork } from "./work-retry.ts";
 import { retryingStep } from "./step-retry.ts";
-import type { OnRetry } from "./retry-policy.ts";
+import type { OnRetry } from "./retries.ts";
 import { checkLongRunning } from "./check-long-running.ts";
 import type { StepOptions, WorkContext } from "./work-context.ts";
 import type { ServerLogger } from "../core/instance/logger.ts";

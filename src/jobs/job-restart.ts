@@ -14,7 +14,7 @@ import { resultOf } from "../core/call/output.ts";
 import type { Registry } from "../core/definitions/registry.ts";
 import type { AnyTool } from "../core/definitions/tool.ts";
 import { runDeclaredWork } from "./declared-work.ts";
-import { backoffMs } from "./retry-policy.ts";
+import { backoffMs } from "./retries.ts";
 
 /**
  * Gives what {@link Continuations.read} needs to start a stopped job of `owner` again, when the tool

@@ -119,7 +119,7 @@ export class Journal {
 
   /**
    * Whether an earlier start recorded `name` (a step or a sleep), without taking the name for this run: how retries
-   * count the failures journaled before (`retry-policy.ts`).
+   * count the failures journaled before (`retries.ts`).
    *
    * @param name The step's or the sleep's name.
    * @returns `false` on the job's first start.

@@ -25,7 +25,7 @@ import { hasEnded, type StoredResult } from "./result-store.ts";
 import type { DurableSleep } from "./durable-sleep.ts";
 import type { AnyTool } from "../core/definitions/tool.ts";
 import { QUEUED_JOB, TRACE_PARENT } from "../core/call/trace-context.ts";
-import { backoffMs as backoffAfter } from "./retry-policy.ts";
+import { backoffMs as backoffAfter } from "./retries.ts";
 
 /** The token kind of a queued job: never accepted as a promise, task or input token. */
 const JOB_KIND = "job";

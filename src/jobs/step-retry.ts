@@ -6,9 +6,9 @@
  *
  * @module
  */
-import type { PromiseRetry } from "../core/definitions/tool.ts";
+import type { PromiseRetry } from "../core/definitions/retry-options.ts";
 import type { Journal } from "./journal.ts";
-import { backoffMs, checkRetry, failuresOf, type OnRetry, retrying } from "./retry-policy.ts";
+import { backoffMs, checkRetry, failuresOf, type OnRetry, retrying } from "./retries.ts";
 
 /**
  * Wraps a step's `fn` in its retries.

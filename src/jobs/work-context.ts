@@ -6,7 +6,7 @@
  * @module
  */
 import type { CallContext } from "../core/call/call-context.ts";
-import type { PromiseRetry } from "../core/definitions/tool.ts";
+import type { PromiseRetry } from "../core/definitions/retry-options.ts";
 
 /**
  * Options of one step (`work.step(name, fn, options)`).

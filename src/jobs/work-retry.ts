@@ -8,10 +8,10 @@
  *
  * @module
  */
-import type { PromiseRetry } from "../core/definitions/tool.ts";
+import type { PromiseRetry } from "../core/definitions/retry-options.ts";
 import { ToolError } from "../errors/error.ts";
 import type { Journal } from "./journal.ts";
-import { backoffMs, failuresOf, type OnRetry, retrying } from "./retry-policy.ts";
+import { backoffMs, failuresOf, type OnRetry, retrying } from "./retries.ts";
 import { STOPPED_MESSAGE } from "./continuations.ts";
 
 /** This start of the job, as its runner knows it. */

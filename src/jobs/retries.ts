@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { PromiseRetry, RetryBackoff } from "../core/definitions/tool.ts";
+import type { PromiseRetry, RetryBackoff } from "../core/definitions/retry-options.ts";
 import { NonRetryableError } from "../errors/non-retryable-error.ts";
 import { ProtocolError, raisedHere, ToolError } from "../errors/error.ts";
 import { DurableSleep } from "./durable-sleep.ts";
