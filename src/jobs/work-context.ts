@@ -55,7 +55,7 @@ export interface WorkContext<TConfig = unknown>
   extends Omit<CallContext<TConfig>, "promise" | "defer" | "resultMeta" | "step" | "set"> {
   /** The job's id: its result-store entry, the same on every start. */
   readonly jobId: string;
-  /** Which start of the job this is, from 1 (a retry after its worker or instance stopped is the next). */
+  /** Which run of the job this is, from 1: each retry (after a throw, or its worker or instance stopped) is the next. */
   readonly attempt: number;
   /**
    * Runs a step once per job: once it completed, its JSON value is journaled in the result store, and a later
