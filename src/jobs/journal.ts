@@ -123,6 +123,17 @@ export class Journal {
     await sleep(left, signal);
   }
 
+  /**
+   * Whether an earlier start recorded `name` (a step or a sleep), without taking the name for this run: how retries
+   * count the failures journaled before (`retries.ts`).
+   *
+   * @param name The step's or the sleep's name.
+   * @returns `false` on the job's first start.
+   */
+  async recorded(name: string): Promise<boolean> {
+    return !this.#options.fresh && (await this.#load()).byName.has(name);
+  }
+
   /** Takes a name for this run; its place in the run's order (0: outside it). */
   #claim(name: string, ordered: boolean): number {
     if (this.#names.has(name)) throw new TypeError(`work.step(): "${name}" is used twice in one job`);
@@ -134,16 +145,20 @@ export class Journal {
   /** What the journal recorded for a step at its place: `undefined` for nothing; refused where it differs. */
   async #recorded(name: string, place: number): Promise<JournalEntry | undefined> {
     if (this.#options.fresh) return undefined;
-    this.#loaded ??= this.#outage(() => this.#options.store.load(this.#options.id)).then((entries) => ({
-      byName: new Map(entries.map((entry) => [entry.name, entry])),
-      byPlace: new Map(entries.filter((entry) => entry.position > 0).map((entry) => [entry.position, entry])),
-    }));
-    const { byName, byPlace } = await this.#loaded;
+    const { byName, byPlace } = await this.#load();
     const there = place > 0 ? byPlace.get(place) : undefined;
     if (there !== undefined && there.name !== name) {
       throw new JournalMismatch(this.#options.id, { name, position: place }, there);
     }
     return this.#inOrder(byName.get(name), place);
+  }
+
+  /** The journal as this start loaded it: once, at its first step or sleep. */
+  #load(): Promise<{ byName: Map<string, JournalEntry>; byPlace: Map<number, JournalEntry> }> {
+    return this.#loaded ??= this.#outage(() => this.#options.store.load(this.#options.id)).then((entries) => ({
+      byName: new Map(entries.map((entry) => [entry.name, entry])),
+      byPlace: new Map(entries.filter((entry) => entry.position > 0).map((entry) => [entry.position, entry])),
+    }));
   }
 
   /** The entry recorded for a step, refused when the journal holds it at another place of the run's order. */

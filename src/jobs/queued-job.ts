@@ -25,6 +25,7 @@ import { hasEnded, type StoredResult } from "./result-store.ts";
 import type { DurableSleep } from "./durable-sleep.ts";
 import type { AnyTool } from "../core/definitions/tool.ts";
 import { QUEUED_JOB, TRACE_PARENT } from "../core/call/trace-context.ts";
+import { backoffMs as backoffAfter } from "./retries.ts";
 
 /** The token kind of a queued job: never accepted as a promise, task or input token. */
 const JOB_KIND = "job";
@@ -263,8 +264,8 @@ async function runJob(
   const requestMeta = own === undefined ? state.m.requestMeta : { ...state.m.requestMeta, traceparent: own };
   const meta: CallMeta = { ...state.m, requestMeta, headers: new Headers(state.m.headers) };
   const origin = { input: state.a, auth: state.u, meta, traceparent: own ?? state.t };
-  // A retry's backoff is a durable sleep of the work's journal: waited once per start, its slot free meanwhile.
-  const backoffMs = start > 1 ? retry?.backoffMs : undefined;
+  // A start after a death waits the retry's backoff, a durable sleep of the work's journal: once, its slot free meanwhile.
+  const backoffMs = start > 1 ? backoffAfter(retry?.backoff, start - 1) : undefined;
   // The job's first delivery of all has no journal to read: its steps run without a read first (one round trip).
   const begun = { id: state.d, attempt: start, expiresAt, fresh: first === true, queued: true, backoffMs };
   const unexpected = (error: unknown) => registry.runtime.reportUnexpected(error);

@@ -102,7 +102,7 @@ describe("declared work (.defer())", () => {
   it("waits a retry's backoff once per start on a queue, as a delay: not again when the job wakes from a sleep", async () => {
     const { queue, jobs, stall, delays } = memoryQueue();
     const tool = defineTool("retried").describe("Sleeps, retried").longRunning({
-      retry: { attempts: 2, backoffMs: 300 },
+      retry: { attempts: 2, backoff: 300 },
     })
       .defer(async (_, work) => (await work.sleep(100), `start ${work.attempt}`));
     const server = createServer({
