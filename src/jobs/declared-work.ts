@@ -18,6 +18,7 @@ import type { AnyTool } from "../core/definitions/tool.ts";
 import { isToolPromise } from "../core/call/tool-promise.ts";
 import { TRACE_PARENT } from "../core/call/trace-context.ts";
 import { Journal } from "./journal.ts";
+import type { LogLevel } from "../core/call/call-sink.ts";
 import { checkLongRunning } from "./check-long-running.ts";
 import type { WorkContext } from "./work-context.ts";
 import type { ServerLogger } from "../core/instance/logger.ts";
@@ -61,7 +62,9 @@ export interface WorkStart {
  * @param start The job and this start of it.
  * @param sink The job (its progress, logs and questions).
  * @param signal Aborts the work.
- * @returns The work's value, which the owner's output check makes the job's result.
+ * @returns The work's value, which the owner's output check makes the job's result; or, when the run suspended (a
+ *   queued `work.sleep()`, the store out of reach as the journal was read or written), its `Suspended`
+ *   (`suspension.ts`): the work's own promise then stays pending for good, and the engine ends the run.
  */
 export async function runDeclaredWork(
   registry: Registry,
@@ -92,20 +95,25 @@ export async function runDeclaredWork(
     },
   );
   if (origin.traceparent !== undefined) work.set(TRACE_PARENT, origin.traceparent);
-  // A retry's wait, once per start: a durable sleep on a queue, so a delivery after a later sleep does not wait again.
-  if (start.backoffMs) await journal.sleep(start.backoffMs, signal, `~backoff:${start.attempt}`);
-  if (owner.config !== undefined || registry.runtime.config !== undefined) {
-    setConfig(work, await configFor(registry, owner, undefined)); // the server's settings, as a handler reads them
-  }
-  // Middleware that wraps the work (its `work` hook), outermost first; the work itself innermost.
-  let run = () => Promise.resolve(owner.work!(origin.input, work));
-  for (const each of registry.runtime.middleware.toReversed()) {
-    const hook = each.work, inner = run;
-    if (hook !== undefined) run = () => hook(work, inner);
-  }
-  const value = await run();
-  if (isToolPromise(value)) throw new TypeError("declared work cannot answer with a promise");
-  return value;
+  const run = async () => {
+    // A retry's wait, once per start: a durable sleep on a queue, so a delivery after a later sleep does not wait again.
+    if (start.backoffMs) await journal.sleep(start.backoffMs, signal, `~backoff:${start.attempt}`);
+    if (owner.config !== undefined || registry.runtime.config !== undefined) {
+      setConfig(work, await configFor(registry, owner, undefined)); // the server's settings, as a handler reads them
+    }
+    // Middleware that wraps the work (its `work` hook), outermost first; the work itself innermost.
+    let next = () => Promise.resolve(owner.work!(origin.input, work));
+    for (const each of registry.runtime.middleware.toReversed()) {
+      const hook = each.work, inner = next;
+      if (hook !== undefined) next = () => hook(work, inner);
+    }
+    const value = await next();
+    if (isToolPromise(value)) throw new TypeError("declared work cannot answer with a promise");
+    return value;
+  };
+  // A suspended wait never settles in the work (no catch, retry wrapper or `finally` of its can see it): the run's
+  // suspension settles instead, and the engine ends the run.
+  return await Promise.race([run(), journal.suspension.ended]);
 }
 
 /**
@@ -170,6 +178,15 @@ export class WorkCallContext extends ToolCallContext implements WorkContext {
 
   sleep(ms: number): Promise<void> {
     return this.#journal.sleep(ms, this.signal);
+  }
+
+  // What a branch of a suspended run reports goes nowhere: that run has ended, and a later one reports again.
+  override progress(progress: number, total?: number, message?: string): void {
+    if (!this.#journal.suspension.suspended) super.progress(progress, total, message);
+  }
+
+  override log(level: LogLevel, data: unknown, logger?: string): void {
+    if (!this.#journal.suspension.suspended) super.log(level, data, logger);
   }
 }
 

@@ -52,8 +52,10 @@ export interface WorkContext<TConfig = unknown>
   step<T>(name: string, run: (key: string) => T | Promise<T>): Promise<T>;
   /**
    * Sleeps durably: the wake time is journaled, so a later start sleeps only what is left. With a queue
-   * (`createServer({ queue })`) the job goes back to the queue until then and holds no worker slot; in process,
-   * a timer.
+   * (`createServer({ queue })`) the run ends there and the job goes back to the queue until then, holding no worker
+   * slot; the promise never settles, so no `try/catch` or retry wrapper around it can see the wait, and the code
+   * after it runs in the delivery that wakes, which runs the work from its top, its steps read from the journal
+   * (`work.signal` aborts meanwhile, to stop what else this run awaits). In process, a timer.
    *
    * @param ms How long, in ms.
    * @returns When the time has passed.
