@@ -29,6 +29,7 @@ export type { MessageMiddleware } from "./message-middleware/message-middleware.
 export type { Fetchable, Listener, ServeOptions } from "./server/serve.ts";
 export type { RedeemArgs } from "./jobs/redeem.ts";
 export type { WorkContext } from "./jobs/work-context.ts";
+export type { Jsonify } from "./jobs/step-json.ts";
 export type {
   CancelHandler,
   HandlerReturn,

@@ -172,8 +172,10 @@ export class WorkCallContext extends ToolCallContext implements WorkContext {
     this.#journal = run.journal;
   }
 
-  override step<T>(name: string, run: (key: string) => T | Promise<T>): Promise<T> {
-    return this.#journal.step(name, run);
+  // Typed `never` to fit both its base's `step` (an input round's, `T`) and WorkContext's (`Jsonify<T>`, which
+  // the work sees): the value is the journal's, as JSON gives it back.
+  override step<T>(name: string, run: (key: string) => T | Promise<T>): Promise<never> {
+    return this.#journal.step(name, run) as Promise<never>;
   }
 
   sleep(ms: number): Promise<void> {

@@ -12,6 +12,7 @@ import { sleep } from "../internal/sleep.ts";
 import { isUnavailable } from "./guarded-store.ts";
 import { utf8Encoder } from "../internal/utf8.ts";
 import { pending, Suspension } from "./suspension.ts";
+import { stepJson } from "./step-json.ts";
 
 /** The most steps (and sleeps) one run of a job may take. */
 export const MAX_STEPS = 1_000;
@@ -58,7 +59,8 @@ export class Journal {
    * @param name The step's name, unique within the job.
    * @param run The step; its key (`<job>:<name>`) is stable across starts, for idempotent APIs.
    * @returns The step's value, as JSON gives it back; once the run suspended, a promise that never settles.
-   * @throws {TypeError} For a name used twice in one run, empty, too long or starting with `~`.
+   * @throws {TypeError} For a name used twice in one run, empty, too long or starting with `~`, or a value with no
+   *   JSON form.
    * @throws {RangeError} Past {@link MAX_STEPS} steps, or for a value over {@link MAX_STEP_BYTES}.
    */
   async step<T>(name: string, run: (key: string) => T | Promise<T>): Promise<T> {
@@ -139,7 +141,7 @@ export class Journal {
   /** Records a value; the one recorded first when another start won. */
   async #record(key: string, name: string, value: unknown): Promise<unknown> {
     if (this.suspension.suspended) return pending(); // its run ended meanwhile: a later one records it
-    const json = value === undefined ? undefined : JSON.stringify(value);
+    const json = stepJson(name, value);
     if (json !== undefined && utf8Encoder.encode(json).length > MAX_STEP_BYTES) {
       throw new RangeError(`work.step(): "${name}" is over ${MAX_STEP_BYTES} bytes of JSON`);
     }

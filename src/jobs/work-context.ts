@@ -6,6 +6,7 @@
  * @module
  */
 import type { CallContext } from "../core/call/call-context.ts";
+import type { Jsonify } from "./step-json.ts";
 
 /**
  * What a tool's declared work (`.defer()`) receives beside its input: the caller (`auth`), the request's
@@ -45,11 +46,12 @@ export interface WorkContext<TConfig = unknown>
    *
    * @param name The step's name, unique within the job (1–200 characters, not starting with `~`).
    * @param run The step.
-   * @returns Its value, as JSON gives it back (also on the start that ran it).
-   * @throws {TypeError} For a name used twice in one run; a `RangeError` past 1 000 steps, or for a value over
-   *   262 144 bytes of JSON.
+   * @returns Its value, as JSON gives it back (also on the start that ran it): typed {@link Jsonify}, so a `Date`
+   *   is a `string`. `undefined` is kept as no value.
+   * @throws {TypeError} For a name used twice in one run, or a value with no JSON form (a function, a symbol, a
+   *   BigInt, a cycle), naming the step; a `RangeError` past 1 000 steps, or for a value over 262 144 bytes of JSON.
    */
-  step<T>(name: string, run: (key: string) => T | Promise<T>): Promise<T>;
+  step<T>(name: string, run: (key: string) => T | Promise<T>): Promise<Jsonify<T>>;
   /**
    * Sleeps durably: the wake time is journaled, so a later start sleeps only what is left. With a queue
    * (`createServer({ queue })`) the run ends there and the job goes back to the queue until then, holding no worker
