@@ -1,9 +1,9 @@
 /**
  * How a run of declared work suspends (a queued `work.sleep()`, the store out of reach as the journal is read or
- * written): the wait's promise never settles, so no `try/catch`, retry wrapper or `finally` in the work can see it,
- * and the engine, which races the work against the run's {@link Suspension}, ends the run instead. Inngest, Restate
- * and Temporal's workflow sandbox leave a suspended step pending the same way; a thrown sentinel is swallowed by any
- * `catch` around it. Why: docs/concepts/long-running.md, "Declared work and its steps".
+ * written): the wait's promise never settles, so no `try/catch`, retry wrapper or `finally` of the work sees it; the
+ * engine races the work against the run's {@link Suspension} and ends the run instead, as Inngest and Restate leave a
+ * suspended step pending (a thrown sentinel is swallowed by any `catch` around it). Why:
+ * docs/concepts/long-running.md, "Declared work and its steps".
  *
  * @module
  */
