@@ -63,7 +63,7 @@ export interface WorkStart {
  * @param sink The job (its progress, logs and questions).
  * @param signal Aborts the work.
  * @returns The work's value, which the owner's output check makes the job's result; or, when the run suspended (a
- *   queued `work.sleep()`, the store out of reach as the journal was read or written), its `Suspended`
+ *   queued `work.sleep()`, the store out of reach as the journal was read or written), its `Suspension`
  *   (`suspension.ts`): the work's own promise then stays pending for good, and the engine ends the run.
  */
 export async function runDeclaredWork(

@@ -13,7 +13,7 @@ import { resultFromValue, type ToolResult } from "../core/results/result.ts";
 import { hasEnded, type ResultStore, type StoredResult } from "./result-store.ts";
 import { unrefTimer } from "../runtime/unref-timer.ts";
 import type { DeferredWork } from "../core/call/tool-promise.ts";
-import { Suspended } from "./suspension.ts";
+import { Suspension } from "./suspension.ts";
 
 /** How long one run of deferred work may take unless its tool says (`.longRunning({ timeoutMs })`), in ms. */
 export const DEFAULT_JOB_TIMEOUT_MS = 15 * 60_000;
@@ -30,9 +30,6 @@ export function jobTimedOut(timeoutMs: number): ProtocolError {
     data: { reason: "timeout", timeoutMs },
   });
 }
-
-/** Why the signal of a suspended run aborts: the run has ended, and a later one goes on from the journal. */
-const SUSPENDED_MESSAGE = "this run of the job ended at a suspended wait; a later run goes on from its journal";
 
 /** What a job's run takes of the options it was started with. */
 export interface RunOptions {
@@ -60,7 +57,7 @@ export interface RunOptions {
  * @param options Where errors go, the shaping of the result, the time limit.
  * @param ended Called once the work has ended, before the final write (which its lease outlives).
  * @param queued Whether a queue runs the job (it hands a suspended run's job back to the queue).
- * @returns When the final entry is written (or given up); with `queued`, the run's {@link Suspended} when its work
+ * @returns When the final entry is written (or given up); with `queued`, the run's {@link Suspension} when its work
  *   suspended (a durable sleep, the store out of reach): then nothing is written, and its queued runner has the queue
  *   deliver the job again when it wakes.
  */
@@ -72,7 +69,7 @@ export async function runJob(
   options: RunOptions,
   ended: () => void,
   queued = false,
-): Promise<Suspended | undefined> {
+): Promise<Suspension | undefined> {
   const { onError, onFailure, shape = resultFromValue, timeoutMs = DEFAULT_JOB_TIMEOUT_MS } = options;
   const { results: store, codec: { now } } = c;
   const signal = job.controller.signal;
@@ -85,13 +82,13 @@ export async function runJob(
     // The job ends when its signal aborts, whether or not the work heeds it: work that never settles cannot
     // hold its slot (a worker's, the `jobs` budget) for good.
     const value = await Promise.race([work(signal), aborted(signal)]);
-    if (value instanceof Suspended) {
+    if (value instanceof Suspension) {
       // The work suspended (a queued job's `work.sleep()`, the store out of reach as the journal was read or
       // written): its promise stays pending, and this run ends here with nothing written. Its signal aborts, so what
       // else the abandoned work awaits stops. Queued, the job runs again at its wake time; in process this start ends
       // as a stopped one (the store's error went to onError through its guard): its lease lapses, and the job starts
       // again or ends stopped as after a death. Stored as the job's failure, it would answer "send again later".
-      job.controller.abort(new DOMException(SUSPENDED_MESSAGE, "AbortError"));
+      job.controller.abort(new DOMException("suspended", "AbortError")); // the run ended, not the job
       return queued ? value : undefined;
     }
     entry = { status: "completed", result: await shape(value), at: now() };

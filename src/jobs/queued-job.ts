@@ -22,7 +22,7 @@ import { resultOf } from "../core/call/output.ts";
 import type { Registry } from "../core/definitions/registry.ts";
 import { failureResult } from "../core/results/result.ts";
 import { hasEnded, type StoredResult } from "./result-store.ts";
-import type { Suspended } from "./suspension.ts";
+import type { Suspension } from "./suspension.ts";
 import type { AnyTool } from "../core/definitions/tool.ts";
 import { QUEUED_JOB, TRACE_PARENT } from "../core/call/trace-context.ts";
 
@@ -294,7 +294,7 @@ async function runJob(
 }
 
 /** How long until a suspended run's wake time, in ms (none when it is past). */
-function delayOf(slept: Suspended, now: number): number {
+function delayOf(slept: Suspension, now: number): number {
   return Math.max(0, (slept.untilMs ?? now) - now);
 }
 

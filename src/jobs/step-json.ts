@@ -73,14 +73,14 @@ export type Jsonify<T> = 0 extends 1 & T ? any
  * @throws {TypeError} For a value with no JSON form, naming the step.
  */
 export function stepJson(name: string, value: unknown): string | undefined {
-  let json: string | undefined;
+  let json: string | undefined, cause: unknown;
   try {
-    json = value === undefined ? undefined : JSON.stringify(value);
-  } catch (cause) {
-    throw new TypeError(`work.step(): "${name}" has no JSON form: ${(cause as Error).message}`, { cause });
+    json = JSON.stringify(value);
+  } catch (error) {
+    cause = error;
   }
   if (json === undefined && value !== undefined) {
-    throw new TypeError(`work.step(): "${name}" has no JSON form: a ${typeof value}`);
+    throw new TypeError(`work.step(): "${name}" has no JSON form (${cause ?? typeof value})`, { cause });
   }
   return json;
 }

@@ -8,35 +8,18 @@
  * @module
  */
 
-/** What the engine learns of a run that suspended: when its job should run again, if it should. */
-export class Suspended {
-  /**
-   * When the job wakes, in ms since the epoch: a queue delivers it again then. `undefined`: the run ends as one
-   * whose process died (in process, its lease lapses).
-   */
-  declare readonly untilMs: number | undefined;
-
-  /**
-   * Makes the verdict.
-   *
-   * @param untilMs When the job wakes, or `undefined` for a run that ends as a death.
-   */
-  constructor(untilMs: number | undefined) {
-    this.untilMs = untilMs;
-  }
-}
-
 /** One run's suspension: the work's side of it ({@link suspend}) and the engine's ({@link ended}). */
 export class Suspension {
-  #resolve!: (suspended: Suspended) => void;
-  #suspended: Suspended | undefined;
-  /** Resolves once the run suspends (the engine races the work against it); never rejects. */
-  readonly ended: Promise<Suspended> = new Promise((resolve) => this.#resolve = resolve);
-
-  /** Whether the run has suspended: nothing of it runs on (its steps and sleeps never settle). */
-  get suspended(): boolean {
-    return this.#suspended !== undefined;
-  }
+  #resolve!: (suspension: Suspension) => void;
+  /** Whether the run has suspended: nothing more of it runs (its steps and sleeps never settle). */
+  suspended = false;
+  /**
+   * Once suspended, when the job wakes, in ms since the epoch: a queue delivers it again then. `undefined`: the run
+   * ends as one whose process died (in process, its lease lapses).
+   */
+  untilMs: number | undefined;
+  /** Resolves with this suspension once the run suspends (the engine races the work against it); never rejects. */
+  readonly ended: Promise<Suspension> = new Promise((resolve) => this.#resolve = resolve);
 
   /**
    * Suspends the run (the first call decides when it wakes): the engine ends it, and the caller's promise never
@@ -46,7 +29,11 @@ export class Suspension {
    * @returns A promise that never settles.
    */
   suspend(untilMs: number | undefined): Promise<never> {
-    if (this.#suspended === undefined) this.#resolve(this.#suspended = new Suspended(untilMs));
+    if (!this.suspended) {
+      this.suspended = true;
+      this.untilMs = untilMs;
+      this.#resolve(this);
+    }
     return pending();
   }
 }
