@@ -10,8 +10,8 @@ import type { Jsonify } from "./step-json.ts";
 
 /**
  * What a tool's declared work (`.defer()`) receives beside its input: the caller (`auth`), the request's
- * `meta`, `signal` (aborts on cancellation, timeout or expiry), `progress()`, `log()` and asking the client
- * (`elicit()`, `sample()`, `roots()`) where the wire allows, plus its journal.
+ * `meta`, `signal` (aborts on cancellation, timeout or expiry, and as a run ends at a queued `sleep()`), `progress()`,
+ * `log()` and asking the client (`elicit()`, `sample()`, `roots()`) where the wire allows, plus its journal.
  *
  * @typeParam TConfig The tool's configuration (`work.config`).
  *
