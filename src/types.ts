@@ -30,6 +30,7 @@ export type { Fetchable, Listener, ServeOptions } from "./server/serve.ts";
 export type { RedeemArgs } from "./jobs/redeem.ts";
 export type { StepOptions, WorkContext } from "./jobs/work-context.ts";
 export type { PromiseRetry, RetryBackoff } from "./core/definitions/retry-options.ts";
+export type { Jsonify } from "./jobs/step-json.ts";
 export type {
   CancelHandler,
   HandlerReturn,

@@ -23,7 +23,7 @@ import { sleep } from "../internal/sleep.ts";
 import { unrefTimer } from "../runtime/unref-timer.ts";
 import type { DeferredWork, JobBinder } from "../core/call/tool-promise.ts";
 import type { WorkQueue } from "./work-queue.ts";
-import type { DurableSleep } from "./durable-sleep.ts";
+import type { Suspension } from "./suspension.ts";
 
 /** How often a parked job polls a shared store for answers given on another instance, in ms. */
 const SHARED_POLL_MS = 250;
@@ -208,10 +208,10 @@ export class Continuations implements Tokens {
    * @param work The work.
    * @param ttlMs How long the entry lasts from now.
    * @param options Where errors go, the binder, the shaping of its result, the time limit, the worker's `stop`.
-   * @returns When its final entry is written (or given up): the {@link DurableSleep} its work rejected with, if it
-   *   did (nothing written: the queue delivers the job again then).
+   * @returns When its final entry is written (or given up): the run's {@link Suspension} when its work suspended (a
+   *   durable sleep, the store out of reach; nothing written: the queue delivers the job again at its wake time).
    */
-  runQueued(id: string, work: DeferredWork, ttlMs: number, options: StartOptions): Promise<DurableSleep | undefined> {
+  runQueued(id: string, work: DeferredWork, ttlMs: number, options: StartOptions): Promise<Suspension | undefined> {
     return this.#launch(id, work, ttlMs, options, this.codec.now(), true);
   }
 
@@ -223,7 +223,7 @@ export class Continuations implements Tokens {
     options: StartOptions,
     at = this.codec.now(),
     queued = false,
-  ): Promise<DurableSleep | undefined> {
+  ): Promise<Suspension | undefined> {
     const { onError, bind, waitUntil, stop } = options;
     const job = new Job(id, {
       store: this.results,

@@ -21,6 +21,8 @@ import { Journal } from "./journal.ts";
 import { retryingWork } from "./work-retry.ts";
 import { retryingStep } from "./step-retry.ts";
 import type { OnRetry } from "./retries.ts";
+import type { LogLevel } from "../core/call/call-sink.ts";
+import { Suspension } from "./suspension.ts";
 import { checkLongRunning } from "./check-long-running.ts";
 import type { StepOptions, WorkContext } from "./work-context.ts";
 import type { ServerLogger } from "../core/instance/logger.ts";
@@ -64,7 +66,9 @@ export interface WorkStart {
  * @param start The job and this start of it.
  * @param sink The job (its progress, logs and questions).
  * @param signal Aborts the work.
- * @returns The work's value, which the owner's output check makes the job's result.
+ * @returns The work's value, which the owner's output check makes the job's result; or, when the run suspended (a
+ *   queued `work.sleep()`, the store out of reach as the journal was read or written), its `Suspension`
+ *   (`suspension.ts`): the work's own promise then stays pending for good, and the engine ends the run.
  */
 export async function runDeclaredWork(
   registry: Registry,
@@ -83,7 +87,10 @@ export async function runDeclaredWork(
       now: c.codec.now,
       fresh,
       queued: start.queued,
+      suspension,
     });
+  // One suspension for every journal of this start: a run, or a retry's wait, that suspends ends the start.
+  const suspension = new Suspension();
   const host = { auth: origin.auth, env: origin.env, waitUntil: undefined };
   // Each retry of a thrown error is a warning in the server's log, naming the tool, the job and the step.
   const retried = (step?: string): OnRetry => (error, retry) =>
@@ -103,16 +110,21 @@ export async function runDeclaredWork(
       setConfig(work, await configFor(registry, owner, undefined)); // the server's settings, as a handler reads them
     }
     // Middleware that wraps the work (its `work` hook), outermost first; the work itself innermost.
-    let run = () => Promise.resolve(owner.work!(origin.input, work));
+    let next = () => Promise.resolve(owner.work!(origin.input, work));
     for (const each of registry.runtime.middleware.toReversed()) {
-      const hook = each.work, inner = run;
-      if (hook !== undefined) run = () => hook(work, inner);
+      const hook = each.work, inner = next;
+      if (hook !== undefined) next = () => hook(work, inner);
     }
-    return await run();
+    const value = await next();
+    if (isToolPromise(value)) throw new TypeError("declared work cannot answer with a promise");
+    return value;
   };
-  const value = await retryingWork(once, first, owner.longRunning?.retry, start, signal, retried());
-  if (isToolPromise(value)) throw new TypeError("declared work cannot answer with a promise");
-  return value;
+  // A suspended wait never settles in the work (no catch, retry wrapper or `finally` of its can see it): the start's
+  // suspension settles instead, and the engine ends the run.
+  return await Promise.race([
+    retryingWork(once, first, owner.longRunning?.retry, start, signal, retried()),
+    suspension.ended,
+  ]);
 }
 
 /**
@@ -175,14 +187,26 @@ export class WorkCallContext extends ToolCallContext implements WorkContext {
     this.#retried = run.retried;
   }
 
-  override step<T>(name: string, run: (key: string) => T | Promise<T>, options?: StepOptions): Promise<T> {
+  // Typed `never` to fit both its base's `step` (an input round's, `T`) and WorkContext's (`Jsonify<T>`, which
+  // the work sees): the value is the journal's, as JSON gives it back.
+  override step<T>(name: string, run: (key: string) => T | Promise<T>, options?: StepOptions): Promise<never> {
     const retry = options?.retry;
-    if (retry === undefined) return this.#journal.step(name, run);
-    return this.#journal.step(name, retryingStep(this.#journal, name, run, retry, this.signal, this.#retried?.(name)));
+    if (retry === undefined) return this.#journal.step(name, run) as Promise<never>;
+    const retrying = retryingStep(this.#journal, name, run, retry, this.signal, this.#retried?.(name));
+    return this.#journal.step(name, retrying) as Promise<never>;
   }
 
   sleep(ms: number): Promise<void> {
     return this.#journal.sleep(ms, this.signal);
+  }
+
+  // What a branch of a suspended run reports goes nowhere: that run has ended, and a later one reports again.
+  override progress(progress: number, total?: number, message?: string): void {
+    if (!this.#journal.suspension.suspended) super.progress(progress, total, message);
+  }
+
+  override log(level: LogLevel, data: unknown, logger?: string): void {
+    if (!this.#journal.suspension.suspended) super.log(level, data, logger);
   }
 }
 

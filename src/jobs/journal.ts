@@ -11,9 +11,10 @@
 import type { JournalEntry, JournalStore } from "./journal-store.ts";
 import { JournalMismatch } from "./journal-mismatch.ts";
 import { sleep } from "../internal/sleep.ts";
-import { DurableSleep } from "./durable-sleep.ts";
 import { isUnavailable } from "./guarded-store.ts";
 import { utf8Encoder } from "../internal/utf8.ts";
+import { pending, Suspension } from "./suspension.ts";
+import { stepJson } from "./step-json.ts";
 
 /** The most steps (and sleeps) one run of a job may take. */
 export const MAX_STEPS = 1_000;
@@ -32,29 +33,16 @@ export interface JournalOptions {
   readonly now: () => number;
   /** No earlier start of this job can have recorded anything: steps run without a read first. */
   readonly fresh: boolean;
-  /** Sleeps hand the job back to its queue (`DurableSleep`) instead of waiting here. */
+  /** Sleeps hand the job back to its queue (the run suspends) instead of waiting here. */
   readonly queued: boolean;
-}
-
-/**
- * What a step or a sleep throws in process when the store is out of reach as it reads or records the journal: the
- * start ends with nothing written, as one whose process died, and its lease lapses; the job then starts again
- * (`retry`: a step whose value was lost runs again, with the same key) or ends stopped. On a queue the job goes back
- * to its queue instead ({@link DurableSleep}).
- */
-export class JournalOutage extends Error {
-  /**
-   * Makes the outage.
-   *
-   * @param cause The store's error.
-   */
-  constructor(cause: unknown) {
-    super("journal out of reach", { cause });
-  }
+  /** The start's suspension, shared by its journals (each retry opens a journal of its own); default: this journal's own. */
+  readonly suspension?: Suspension;
 }
 
 /** One start's view of a job's journal. */
 export class Journal {
+  /** This run's suspension: a queued sleep, or the store out of reach, ends the run through it, never by a throw. */
+  readonly suspension: Suspension;
   readonly #options: JournalOptions;
   readonly #names = new Set<string>();
   #sleeps = 0;
@@ -70,6 +58,7 @@ export class Journal {
    */
   constructor(options: JournalOptions) {
     this.#options = options;
+    this.suspension = options.suspension ?? new Suspension();
   }
 
   /**
@@ -78,11 +67,13 @@ export class Journal {
    *
    * @param name The step's name, unique within the job.
    * @param run The step; its key (`<job>:<name>`) is stable across starts, for idempotent APIs.
-   * @returns The step's value, as JSON gives it back.
-   * @throws {TypeError} For a name used twice in one run, empty, too long or starting with `~`.
+   * @returns The step's value, as JSON gives it back; once the run suspended, a promise that never settles.
+   * @throws {TypeError} For a name used twice in one run, empty, too long or starting with `~`, or a value with no
+   *   JSON form.
    * @throws {RangeError} Past {@link MAX_STEPS} steps, or for a value over {@link MAX_STEP_BYTES}.
    */
   async step<T>(name: string, run: (key: string) => T | Promise<T>): Promise<T> {
+    if (this.suspension.suspended) return pending(); // a branch of a suspended run: nothing more of it runs
     if (!(typeof name === "string" && /^[^~].{0,199}$/s.test(name))) {
       throw new TypeError("work.step(): a name is 1–200 characters, not starting with ~");
     }
@@ -95,7 +86,8 @@ export class Journal {
 
   /**
    * Sleeps durably: the wake time is journaled, so a later start sleeps only what is left. On a queued server the
-   * job goes back to its queue until then (this rejects with {@link DurableSleep}); in process, a timer.
+   * run suspends, and the job goes back to its queue until then (this never settles: the code after it runs in a
+   * later delivery); in process, a timer.
    *
    * @param ms How long to sleep.
    * @param signal Aborts the sleep in process.
@@ -106,6 +98,7 @@ export class Journal {
    */
   async sleep(ms: number, signal: AbortSignal, name?: string): Promise<void> {
     if (!(ms >= 0 && ms < 2 ** 31)) throw new RangeError("work.sleep(): ms is from 0 to 2^31 - 1");
+    if (this.suspension.suspended) return pending();
     const ordered = name === undefined; // a name given: a retry's wait, outside the order
     const place = this.#claim(name ??= `~sleep:${++this.#sleeps}`, ordered);
     const { now, queued } = this.#options;
@@ -119,7 +112,7 @@ export class Journal {
       : recorded.value as number;
     const left = until - now();
     if (left <= 0) return;
-    if (queued) throw new DurableSleep(until);
+    if (queued) return this.suspension.suspend(until);
     await sleep(left, signal);
   }
 
@@ -168,24 +161,26 @@ export class Journal {
   }
 
   /**
-   * A store operation; the store out of reach ends this start, never the job: on a queued job it hands the job back
-   * to its queue for the wait the store names, as a sleep (no start counted), and a later delivery resumes from the
-   * journal; in process it ends the start as a death would ({@link JournalOutage}).
+   * A store operation; the store out of reach suspends this start, never failing the job (the store's error went to
+   * `onError` through its guard): on a queued job the job goes back to its queue for the wait the store names, as a
+   * sleep (no start counted), and a later delivery resumes from the journal; in process the start ends as a death
+   * would (its lease lapses). The work never sees it: its promise stays pending.
    */
   async #outage<T>(op: () => Promise<T>): Promise<T> {
     try {
       return await op();
     } catch (error) {
       if (!isUnavailable(error)) throw error;
-      if (!this.#options.queued) throw new JournalOutage(error);
+      if (!this.#options.queued) return this.suspension.suspend(undefined);
       const retryAfterMs = (error.data as { retryAfterMs?: number } | undefined)?.retryAfterMs ?? 1_000;
-      throw new DurableSleep(this.#options.now() + retryAfterMs);
+      return this.suspension.suspend(this.#options.now() + retryAfterMs);
     }
   }
 
   /** Records a value; the one recorded first when another start won. */
   async #record(name: string, place: number, value: unknown): Promise<unknown> {
-    const json = value === undefined ? undefined : JSON.stringify(value);
+    if (this.suspension.suspended) return pending(); // its run ended meanwhile: a later one records it
+    const json = stepJson(name, value);
     if (json !== undefined && utf8Encoder.encode(json).length > MAX_STEP_BYTES) {
       throw new RangeError(`work.step(): "${name}" is over ${MAX_STEP_BYTES} bytes of JSON`);
     }

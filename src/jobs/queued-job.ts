@@ -22,7 +22,7 @@ import { resultOf } from "../core/call/output.ts";
 import type { Registry } from "../core/definitions/registry.ts";
 import { failureResult } from "../core/results/result.ts";
 import { hasEnded, type StoredResult } from "./result-store.ts";
-import type { DurableSleep } from "./durable-sleep.ts";
+import type { Suspension } from "./suspension.ts";
 import type { AnyTool } from "../core/definitions/tool.ts";
 import { QUEUED_JOB, TRACE_PARENT } from "../core/call/trace-context.ts";
 import { backoffMs as backoffAfter } from "./retries.ts";
@@ -294,9 +294,9 @@ async function runJob(
   return { outcome: "again", attempt: start };
 }
 
-/** How long until a durable sleep's wake time, in ms (none when it is past). */
-function delayOf(slept: DurableSleep, now: number): number {
-  return Math.max(0, slept.untilMs - now);
+/** How long until a suspended run's wake time, in ms (none when it is past). */
+function delayOf(slept: Suspension, now: number): number {
+  return Math.max(0, (slept.untilMs ?? now) - now);
 }
 
 /** How a job whose entry ended ended: its result, a failure the store recorded, or a cancellation. */

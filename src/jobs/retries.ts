@@ -8,8 +8,7 @@
 import type { PromiseRetry, RetryBackoff } from "../core/definitions/retry-options.ts";
 import { NonRetryableError } from "../errors/non-retryable-error.ts";
 import { ProtocolError, raisedHere, ToolError } from "../errors/error.ts";
-import { DurableSleep } from "./durable-sleep.ts";
-import { type Journal, JournalOutage } from "./journal.ts";
+import type { Journal } from "./journal.ts";
 
 /** The most runs a retried piece of work may have. */
 export const MAX_ATTEMPTS = 100;
@@ -30,7 +29,7 @@ const TRANSIENT = new Set(["unavailable", "rate_limited", "deadline_exceeded", "
  * @returns `true` when it is retried.
  */
 export function isRetryable(error: unknown, signal: AbortSignal): boolean {
-  if (signal.aborted || error instanceof DurableSleep || error instanceof JournalOutage) return false;
+  if (signal.aborted) return false; // cancelled, timed out, stopping, or suspended: no failure of the work's
   if (error instanceof NonRetryableError || (error instanceof ToolError && raisedHere(error))) return false;
   return !(error instanceof ProtocolError && raisedHere(error)) || TRANSIENT.has(error.code);
 }

@@ -186,6 +186,44 @@ describe("declared work (.defer())", () => {
     }
   });
 
+  it("hands a queued job back at a store outage in a step even under a try/catch, which never sees it", async () => {
+    const { queue, delays } = memoryQueue();
+    const memory = createMemoryResultStore();
+    let outage = true;
+    const store = {
+      ...memory,
+      set: (id: string, entry: Parameters<typeof memory.set>[1], ttlMs: number) => {
+        if (outage && id.startsWith("step:")) {
+          outage = false;
+          return Promise.reject(new Error("connect ECONNREFUSED 127.0.0.1:6379"));
+        }
+        return memory.set(id, entry, ttlMs);
+      },
+    };
+    let runs = 0;
+    const caught: unknown[] = [];
+    const tool = defineTool("guarded").describe("One step, in a try/catch that answers instead")
+      .defer(async (_, work) => {
+        try {
+          return `ran ${await work.step("a", () => ++runs)} of ${runs}`;
+        } catch (error) {
+          caught.push(error);
+          return "caught";
+        }
+      });
+    const server = createServer({ name: "q", version: "1", secret: SECRET, resultStore: store, queue, logger: false })
+      .tool(tool);
+    const worker = runWorker(server);
+    try {
+      const outcome = await ended(server, await server.call("guarded", {}));
+      assert.equal(textOf(outcome), "ran 2 of 2", JSON.stringify(outcome));
+      assert.deepEqual(caught, [], "the work's catch saw the outage");
+      assert.equal(delays.length, 1, "handed back to the queue once, for the store's wait");
+    } finally {
+      await worker.close();
+    }
+  });
+
   it("wraps each start of the work in the middleware's work hooks, outermost first, on a worker too", async () => {
     const seen: string[] = [];
     const hook = (name: string): Middleware =>
