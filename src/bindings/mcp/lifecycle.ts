@@ -9,14 +9,13 @@ import { CacheSlot, type CallMeta, LOG_LEVELS, type Registry, registryOf } from 
 import { CachedBody } from "./caching.ts";
 import { addServedExtensions } from "./feature-methods.ts";
 import { type AddedSettings, NONE_ADDED } from "./mcp-options.ts";
-import { type Era, negotiateVersion, unsupportedVersion } from "./envelope.ts";
+import { type Era, logLevelOf, negotiateVersion, unsupportedVersion } from "./envelope.ts";
 import { finishResult } from "./finish-result.ts";
 import type { McpMethod } from "./mcp-request.ts";
 import { offersTasks, TASKS_EXTENSION } from "./tasks.ts";
 import { META } from "../../internal/mcp-wire.ts";
 import type { ResolvedOptions } from "../../server/mod.ts";
 import { isObject } from "../../internal/is-object.ts";
-import { echoed } from "../../internal/echo.ts";
 
 type ClientInfo = NonNullable<CallMeta["clientInfo"]>;
 type LogLevel = (typeof LOG_LEVELS)[number];
@@ -141,7 +140,7 @@ export const initialize: McpMethod = (ctx, request, channel) => {
   const served = ctx.core.options.protocolVersions;
   // MCP 2025-11-25, Lifecycle: echo a served version, else offer the newest served one.
   const protocolVersion = negotiateVersion(asked, served);
-  if (protocolVersion === undefined) throw unsupportedVersion(String(asked), served);
+  if (protocolVersion === undefined) throw unsupportedVersion(String(asked), served.modern, served.legacy);
   const { instructions } = ctx.core.options;
   const result: Record<string, unknown> = {
     protocolVersion,
@@ -197,17 +196,8 @@ export const ping: McpMethod = () => ({});
  * @throws {ProtocolError} `invalid_params` for an unknown level.
  */
 export const setLevel: McpMethod = (ctx, request) => {
-  const level = request.rpc.params.level;
-  if (!LOG_LEVELS.includes(level as LogLevel)) {
-    throw new ProtocolError(
-      "invalid_params",
-      `Invalid params: unknown log level ${echoed(JSON.stringify(level))}`,
-      {
-        data: { levels: LOG_LEVELS },
-      },
-    );
-  }
+  const level = logLevelOf(request.rpc.params.level ?? null); // a level is required: null is none of them
   const session = ctx.sessions.get(request.session);
-  if (session !== undefined) session.logLevel = level as LogLevel;
+  if (session !== undefined) session.logLevel = level;
   return {};
 };
