@@ -17,6 +17,7 @@ import {
   PROTOCOL_VERSION_HEADER,
 } from "../../internal/mcp-wire.ts";
 import { echoed } from "../../internal/echo.ts";
+import { isObject } from "../../internal/is-object.ts";
 
 type ClientInfo = NonNullable<CallMeta["clientInfo"]>;
 type LogLevel = (typeof LOG_LEVELS)[number];
@@ -75,7 +76,7 @@ export interface Envelope {
  */
 export function isModern(rpc: JsonRpcRequest, headerVersion: string | null): boolean {
   const meta = rpc.params._meta;
-  if (typeof meta === "object" && meta !== null && META.protocolVersion in meta) return true;
+  if (isObject(meta) && META.protocolVersion in meta) return true;
   return headerVersion !== null && headerVersion >= MODERN_VERSION && rpc.method !== "initialize";
 }
 
@@ -123,7 +124,7 @@ export function parseModernEnvelope(
     era: "modern",
     protocolVersion: version,
     clientCapabilities: capabilities as Record<string, unknown>,
-    clientInfo: typeof info === "object" && info !== null ? info as ClientInfo : undefined,
+    clientInfo: isObject(info) ? info as ClientInfo : undefined,
     logLevel,
     progressToken: progressTokenOf(meta),
     partials: meta[PARTIALS_META] === true,
@@ -156,7 +157,7 @@ export function parseLegacyEnvelope(
     throw unsupportedVersion(version, served.legacy, served.modern);
   }
   const meta = rpc.params._meta;
-  const record = typeof meta === "object" && meta !== null ? meta as Record<string, unknown> : undefined;
+  const record = isObject(meta) ? meta : undefined;
   const logLevel = logLevelOf(record?.[META.logLevel]);
   return {
     era: "legacy",

@@ -8,6 +8,7 @@
  */
 import { ProtocolError } from "../../errors/error.ts";
 import type { JsonRpcRequest } from "../jsonrpc.ts";
+import { isObject } from "../../internal/is-object.ts";
 import {
   decodeHeaderValue,
   type HeaderParam,
@@ -90,7 +91,7 @@ export function checkParamHeaders(
   for (const d of declared) {
     let value: unknown = args;
     for (const key of d.path) {
-      value = typeof value === "object" && value !== null ? (value as Record<string, unknown>)[key] : undefined;
+      value = isObject(value) ? value[key] : undefined;
     }
     const text = typeof value === "string"
       ? value
