@@ -111,15 +111,15 @@ export function requireCapability(registry: Registry, era: Era, capability: keyo
  */
 export const discover: McpMethod = (ctx, request) => {
   const cached = registryOf(ctx.core).cached(DISCOVER, "", () => {
-    const { instructions } = ctx.core.options;
     const hint = ctx.settings.listCache;
-    const result: Record<string, unknown> = {
+    // Serialised: JSON leaves out `instructions` when the server has none, here and in `initialize` and `serverInfo`.
+    const result = {
       supportedVersions: ctx.core.options.protocolVersions.modern,
       capabilities: serverCapabilities(registryOf(ctx.core), "modern", false, ctx.settings.extensions),
+      instructions: ctx.core.options.instructions,
+      ttlMs: hint.ttlMs,
+      cacheScope: hint.scope,
     };
-    if (instructions !== undefined) result.instructions = instructions;
-    result.ttlMs = hint.ttlMs;
-    result.cacheScope = hint.scope;
     // Every result names the server by name and version; discovery gives the whole `Implementation`.
     const serverInfo = { [META.serverInfo]: implementation(ctx.core.options) };
     return new CachedBody(JSON.stringify(finishResult(result, request.envelope, serverInfo)), hint);
@@ -141,8 +141,7 @@ export const initialize: McpMethod = (ctx, request, channel) => {
   // MCP 2025-11-25, Lifecycle: echo a served version, else offer the newest served one.
   const protocolVersion = negotiateVersion(asked, served);
   if (protocolVersion === undefined) throw unsupportedVersion(String(asked), served.modern, served.legacy);
-  const { instructions } = ctx.core.options;
-  const result: Record<string, unknown> = {
+  const result = {
     protocolVersion,
     capabilities: serverCapabilities(
       registryOf(ctx.core),
@@ -151,8 +150,8 @@ export const initialize: McpMethod = (ctx, request, channel) => {
       ctx.settings.extensions,
     ),
     serverInfo: implementation(ctx.core.options),
+    instructions: ctx.core.options.instructions,
   };
-  if (instructions !== undefined) result.instructions = instructions;
   channel.openSession({
     protocolVersion,
     capabilities: isObject(capabilities) ? capabilities : undefined,
@@ -171,12 +170,7 @@ export const initialize: McpMethod = (ctx, request, channel) => {
  */
 function implementation(options: ResolvedOptions): Record<string, unknown> {
   const { name, version, title, description, icons, websiteUrl } = options;
-  const info: Record<string, unknown> = { name, version };
-  if (title !== undefined) info.title = title;
-  if (description !== undefined) info.description = description;
-  if (icons !== undefined) info.icons = icons;
-  if (websiteUrl !== undefined) info.websiteUrl = websiteUrl;
-  return info;
+  return { name, version, title, description, icons, websiteUrl };
 }
 
 /**
