@@ -7,8 +7,8 @@
 // Valibot documents its own types; `@ignore` tells `deno doc --lint` they are not ours to export.
 /** @ignore */
 import * as v from "valibot";
-import { toJsonSchema } from "@valibot/to-json-schema";
 import { isObject } from "../internal/is-object.ts";
+import { valibotToJsonSchema } from "./valibot-json-schema.ts";
 import {
   fromStandard,
   settle,
@@ -116,13 +116,12 @@ function isStandard(schema: unknown): schema is StandardSchemaV1 {
 function compileValibot(schema: v.GenericSchema | v.GenericSchemaAsync, where: string): CompiledSchema {
   let jsonSchema: JsonSchema;
   try {
-    jsonSchema = toJsonSchema(schema as v.GenericSchema, { target: "draft-2020-12", errorMode: "throw" }) as JsonSchema;
+    jsonSchema = valibotToJsonSchema(schema);
   } catch (error) {
     const path = findUnconvertible(schema, "");
     const at = path === undefined ? "" : path === "" ? " (the root)" : ` property "${path}"`;
     throw new TypeError(`${where}${at} cannot be expressed as JSON Schema: ${(error as Error).message}`);
   }
-  delete jsonSchema.$schema; // 2020-12 is MCP's default dialect; some clients reject the key.
   // The schema's own `~standard.validate` runs it as `v.safeParse` (or `v.safeParseAsync`) does, with the global
   // config, and answers its dataset: a promise for an async schema.
   const run = (schema as unknown as { "~standard": { validate(value: unknown): Dataset | Promise<Dataset> } })[
@@ -165,7 +164,7 @@ function findUnconvertible(schema: v.GenericSchema | v.GenericSchemaAsync, path:
 
 function converts(schema: v.GenericSchema | v.GenericSchemaAsync): boolean {
   try {
-    toJsonSchema(schema as v.GenericSchema, { errorMode: "throw" });
+    valibotToJsonSchema(schema);
     return true;
   } catch {
     return false;
