@@ -118,8 +118,8 @@ function compileValibot(schema: v.GenericSchema | v.GenericSchemaAsync, where: s
   try {
     jsonSchema = valibotToJsonSchema(schema);
   } catch (error) {
-    const path = findUnconvertible(schema, "");
-    const at = path === undefined ? "" : path === "" ? " (the root)" : ` property "${path}"`;
+    const path = (error as { path?: string }).path;
+    const at = path ? ` property "${path}"` : " (the root)";
     throw new TypeError(`${where}${at} cannot be expressed as JSON Schema: ${(error as Error).message}`);
   }
   // The schema's own `~standard.validate` runs it as `v.safeParse` (or `v.safeParseAsync`) does, with the global
@@ -139,36 +139,6 @@ function fromValibot(result: Dataset): ValidationResult {
     ok: false,
     issues: result.issues.map((issue) => ({ path: v.getDotPath(issue) ?? "", message: issue.message })),
   };
-}
-
-/** Finds the dotted path of the first property that cannot be converted, for a useful error. */
-function findUnconvertible(schema: v.GenericSchema | v.GenericSchemaAsync, path: string): string | undefined {
-  const s = schema as unknown as Record<string, unknown>;
-  const children: [string, v.GenericSchema][] = [];
-  if (s.entries && typeof s.entries === "object") {
-    for (const [key, child] of Object.entries(s.entries as Record<string, v.GenericSchema>)) {
-      children.push([path ? `${path}.${key}` : key, child]);
-    }
-  }
-  if (s.wrapped) children.push([path, s.wrapped as v.GenericSchema]);
-  if (s.item) children.push([path ? `${path}[]` : "[]", s.item as v.GenericSchema]);
-  if (Array.isArray(s.options)) {
-    for (const option of s.options as v.GenericSchema[]) children.push([path, option]);
-  }
-  for (const [childPath, child] of children) {
-    if (converts(child)) continue;
-    return findUnconvertible(child, childPath) ?? childPath;
-  }
-  return converts(schema) ? undefined : path;
-}
-
-function converts(schema: v.GenericSchema | v.GenericSchemaAsync): boolean {
-  try {
-    valibotToJsonSchema(schema);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function compileStandard(schema: StandardSchemaV1, where: string): CompiledSchema {

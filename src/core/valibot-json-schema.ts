@@ -54,8 +54,9 @@ const VALUES = {
   lt_value: ["exclusiveMaximum", false],
 } as unknown as Record<string, [string, boolean]>;
 
-const fail = (message: string): never => {
-  throw new Error(message);
+/** Throws for what has no JSON Schema form (the common messages are the library's, word for word). */
+const fail = (what: string): never => {
+  throw new Error(`The ${what} cannot be converted to JSON Schema.`);
 };
 
 /** A JSON `const` value: a string, a boolean or a finite number. */
@@ -76,12 +77,22 @@ const not = (json: Json, value: Json) => json.not = json.not !== undefined ? { a
  *
  * @param schema The valibot schema (sync or async).
  * @returns The JSON Schema; a lazy schema's target is listed once under `$defs` and referred to by `$ref`.
- * @throws {Error} When a schema or action has no JSON Schema form, with `@valibot/to-json-schema`'s message.
+ * @throws {Error} When a schema or action has no JSON Schema form, the error's `path` naming the property
+ *   (`a.b`, `list[]`; `""` for the root).
  */
 export function valibotToJsonSchema(schema: v.GenericSchema | v.GenericSchemaAsync): Record<string, unknown> {
   const defs: Json = {};
   const refs = new Map<Node, string>();
   const getters = new Map<Node, Node>();
+  // The dotted path being converted (`a.b`, `list[]`): an error's `path` names where it was thrown.
+  let at = "";
+  const inside = (path: string, s: Node) => {
+    const outer = at;
+    at = path;
+    const json = convert({}, s);
+    at = outer;
+    return json;
+  };
 
   const convert = (json: Json, s: Node, skipRef?: boolean): Json => {
     const type: string = s.type;
@@ -96,7 +107,7 @@ export function valibotToJsonSchema(schema: v.GenericSchema | v.GenericSchemaAsy
       flat(s.pipe).forEach((item, index) => {
         if (item.kind === "schema") {
           if (index) {
-            fail(`Set the "typeMode" config to "input" or "output" to convert pipelines with multiple schemas.`);
+            fail(`pipe of two schemas`);
           }
           json = convert(json, item, true);
         } else action(json, item);
@@ -113,7 +124,7 @@ export function valibotToJsonSchema(schema: v.GenericSchema | v.GenericSchemaAsy
         break;
       case "array":
         json.type = type;
-        json.items = convert({}, s.item);
+        json.items = inside(at + "[]", s.item);
         break;
       case "tuple":
       case "tuple_with_rest":
@@ -133,7 +144,7 @@ export function valibotToJsonSchema(schema: v.GenericSchema | v.GenericSchemaAsy
         const properties: Json = json.properties = {}, required: string[] = json.required = [];
         for (const key in s.entries) {
           const entry = s.entries[key];
-          properties[key] = convert({}, entry);
+          properties[key] = inside(at ? `${at}.${key}` : key, entry);
           if (!/^(exact_optional|nullish|optional)$/.test(entry.type)) required.push(key);
         }
         if (type == "object_with_rest") json.additionalProperties = convert({}, s.rest);
@@ -145,7 +156,7 @@ export function valibotToJsonSchema(schema: v.GenericSchema | v.GenericSchemaAsy
         json.propertyNames = convert({}, s.key);
         json.additionalProperties = convert({}, s.value);
         if (s.key.type != "string") {
-          fail(`The "record" schema with the "${s.key.type}" schema for the key cannot be converted to JSON Schema.`);
+          fail(`"record" schema with a "${s.key.type}" key`);
         }
         break;
       case "any":
@@ -165,14 +176,14 @@ export function valibotToJsonSchema(schema: v.GenericSchema | v.GenericSchemaAsy
         json = withDefault(convert(json, s.wrapped), s);
         break;
       case "literal":
-        if (!isConst(s.literal)) fail(`The value of the "literal" schema is not JSON compatible.`);
+        if (!isConst(s.literal)) fail(`"literal" schema's value`);
         json.const = s.literal;
         break;
       case "enum":
       case "picklist": {
         const options: unknown[] = s.options;
         if (!options.every((o) => typeof o == "string" || typeof o == "number" && Number.isFinite(o))) {
-          fail(`An option of the "${type}" schema is not JSON compatible.`);
+          fail(`"${type}" schema's options`);
         }
         json.enum = options;
         json.type = options.every((o) => typeof o == "string")
@@ -203,12 +214,17 @@ export function valibotToJsonSchema(schema: v.GenericSchema | v.GenericSchemaAsy
         break;
       }
       default:
-        fail(`The "${type}" schema cannot be converted to JSON Schema.`);
+        fail(`"${type}" schema`);
     }
     return json;
   };
 
-  const root = convert({}, schema);
+  let root: Json;
+  try {
+    root = convert({}, schema);
+  } catch (error) {
+    throw Object.assign(error as Error, { path: at });
+  }
   delete root.$schema; // the library writes its own here, which is left out
   if (refs.size) root.$defs = defs;
   return root;
@@ -223,13 +239,11 @@ function withDefault(json: Json, s: Node): Json {
 /** Applies one pipe action to the JSON Schema, or throws when it has no JSON Schema form. */
 function action(json: Json, a: Node): void {
   const type: string = a.type, r = a.requirement;
-  const unsupported = () => fail(`The "${type}" action is not supported on type "${json.type}".`);
-  const nonNegative = () =>
-    (!Number.isInteger(r) || r < 0) && fail(`The requirement of the "${type}" action must be a non-negative integer.`);
+  const requirement = () => fail(`"${type}" action's requirement`);
+  const unsupported = () => fail(`"${type}" action on type "${json.type}"`);
+  const nonNegative = () => (!Number.isInteger(r) || r < 0) && requirement();
   const pattern = (source: string) =>
-    json.pattern
-      ? fail(`The "${type}" action is not supported in combination with another regex action.`)
-      : json.pattern = source;
+    json.pattern ? fail(`"${type}" action after another regex action`) : json.pattern = source;
   const escape = () => r.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   const examples = (list: unknown) =>
     json.examples = Array.isArray(json.examples) ? [...json.examples, ...list as unknown[]] : list;
@@ -249,7 +263,7 @@ function action(json: Json, a: Node): void {
   const value = VALUES[type];
   if (value) {
     if (json.type != "number" && json.type != "integer") unsupported();
-    if (!Number.isFinite(r)) fail(`The requirement of the "${type}" action is not JSON compatible.`);
+    if (!Number.isFinite(r)) requirement();
     json[value[0]] = bound(json[value[0]], r, value[1]);
     return;
   }
@@ -293,7 +307,7 @@ function action(json: Json, a: Node): void {
       pattern(escape());
       break;
     case "regex":
-      if (r.flags) fail("RegExp flags are not supported by JSON Schema.");
+      if (r.flags) fail(`"regex" action's flags`);
       pattern(r.source);
       break;
     case "integer":
@@ -308,22 +322,22 @@ function action(json: Json, a: Node): void {
       json.multipleOf = r;
       break;
     case "not_value":
-      if (!isConst(r)) fail(`The requirement of the "not_value" action is not JSON compatible.`);
+      if (!isConst(r)) requirement();
       not(json, { const: r });
       break;
     case "not_values":
-      if (!r.every(isConst)) fail(`A requirement of the "not_values" action is not JSON compatible.`);
+      if (!r.every(isConst)) requirement();
       if (r.length) not(json, { enum: [...new Set(r)] });
       break;
     case "value":
-      if (!isConst(r)) fail(`The requirement of the "value" action is not JSON compatible.`);
+      if (!isConst(r)) requirement();
       if ("const" in json && json.const !== r) {
-        fail(`The "value" action is not supported in combination with a different "const" restriction.`);
+        fail(`"value" action after another value`);
       }
       json.const = r;
       break;
     case "values": {
-      if (!r.every(isConst)) fail(`A requirement of the "values" action is not JSON compatible.`);
+      if (!r.every(isConst)) requirement();
       // JSON Schema 2020-12 Validation §6.1.2: the values both restrictions allow; none allowed is `not: {}`.
       let allowed = json.enum ?? r;
       if (json.enum) allowed = allowed.filter((x: unknown) => r.includes(x));
@@ -332,6 +346,6 @@ function action(json: Json, a: Node): void {
       break;
     }
     default:
-      fail(`The "${type}" action cannot be converted to JSON Schema.`);
+      fail(`"${type}" action`);
   }
 }

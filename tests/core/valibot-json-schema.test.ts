@@ -261,11 +261,9 @@ describe("valibotToJsonSchema", () => {
   }
 
   for (const [name, make] of Object.entries(REFUSED)) {
-    it(`refuses ${name}, as @valibot/to-json-schema 1.8.0 does, with its message`, () => {
+    it(`refuses ${name}, as @valibot/to-json-schema 1.8.0 does`, () => {
       assert.throws(() => library(make()));
-      let message = "";
-      assert.throws(() => valibotToJsonSchema(make()), (error: Error) => (message = error.message, true));
-      assert.throws(() => library(make()), { message });
+      assert.throws(() => valibotToJsonSchema(make()), { message: /^The .* cannot be converted to JSON Schema\.$/ });
     });
   }
 
@@ -279,13 +277,40 @@ describe("valibotToJsonSchema", () => {
 
 describe("a tool's listed input schema", () => {
   it("names the property a schema cannot express, with the reason", () => {
-    assert.throws(
-      () => defineTool("deep").input(v.object({ a: v.array(v.object({ at: v.date() })) })),
-      /tool "deep" input property "a\[\]\.at" cannot be expressed as JSON Schema: The "date" schema cannot be converted/,
+    const refused = (schema: v.GenericSchema) => {
+      try {
+        defineTool("t").input(schema);
+      } catch (error) {
+        assert.ok(error instanceof TypeError);
+        return error.message.replace(/^tool "t" input/, "").replace(/ cannot be expressed as JSON Schema: /, " | ");
+      }
+      assert.fail("the schema was accepted");
+    };
+    assert.equal(
+      refused(v.object({ at: v.date() })),
+      ` property "at" | The "date" schema cannot be converted to JSON Schema.`,
     );
-    assert.throws(
-      () => defineTool("flags").input(v.object({ code: v.pipe(v.string(), v.regex(/x/u)) })),
-      /tool "flags" input property "code" cannot be expressed as JSON Schema: RegExp flags are not supported/,
+    assert.equal(
+      refused(v.object({ a: v.array(v.object({ at: v.date() })), b: v.bigint() })),
+      ` property "a[].at" | The "date" schema cannot be converted to JSON Schema.`,
+    );
+    assert.equal(
+      refused(v.object({ a: v.optional(v.union([v.string(), v.object({ b: v.pipe(v.string(), v.regex(/x/u)) })])) })),
+      ` property "a.b" | The "regex" action's flags cannot be converted to JSON Schema.`,
+    );
+    assert.equal(
+      refused(v.pipe(v.object({ a: v.string() }), v.transform((x) => x))),
+      ` (the root) | The "transform" action cannot be converted to JSON Schema.`,
+    );
+    assert.equal(
+      refused(v.object({ m: v.record(v.picklist(["x"]), v.object({ n: v.number() })) })),
+      ` property "m" | The "record" schema with a "picklist" key cannot be converted to JSON Schema.`,
+    );
+    // Inside a recursive schema, the property is named where the converter first meets it.
+    const node: v.GenericSchema = v.object({ kids: v.array(v.lazy(() => node)), at: v.date() });
+    assert.equal(
+      refused(v.object({ tree: node })),
+      ` property "tree.kids[].at" | The "date" schema cannot be converted to JSON Schema.`,
     );
   });
 
