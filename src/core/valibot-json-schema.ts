@@ -36,12 +36,15 @@ const FORMATS = {
   uuid: "uuid",
 } as unknown as Record<string, string>;
 
-/** For the bound actions: the keys they set on a string or an array, and whether they raise a lower bound. */
+/**
+ * The length actions, on a string or an array: 1 raises the lower bound, 2 lowers the upper one, 4 when the
+ * action has a requirement (the bound); `empty` sets the upper bound to 0.
+ */
 const LENGTHS = {
   __proto__: null,
-  min_length: 1,
-  max_length: 2,
-  length: 3,
+  min_length: 5,
+  max_length: 6,
+  length: 7,
   non_empty: 1,
   empty: 0,
 } as unknown as Record<string, number>;
@@ -60,14 +63,11 @@ const fail = (what: string): never => {
 };
 
 /** A JSON `const` value: a string, a boolean or a finite number. */
-const isConst = (x: unknown): boolean =>
-  typeof x === "boolean" || typeof x === "string" || typeof x === "number" && Number.isFinite(x);
+const isConst = (x: unknown): boolean => typeof x == "boolean" || typeof x == "string" || Number.isFinite(x);
 
 /** The stricter of two bounds; a bound that is not a finite number yet is replaced. */
-const bound = (current: unknown, value: number, lower: boolean): number =>
-  typeof current !== "number" || !Number.isFinite(current) || (lower ? value > current : value < current)
-    ? value
-    : current;
+const bound = (current: Node, value: number, lower: boolean): number =>
+  !Number.isFinite(current) || (lower ? value > current : value < current) ? value : current;
 
 /** `not` of two restrictions, as `anyOf` of both. */
 const not = (json: Json, value: Json) => json.not = json.not !== undefined ? { anyOf: [json.not, value] } : value;
@@ -182,7 +182,7 @@ export function valibotToJsonSchema(schema: v.GenericSchema | v.GenericSchemaAsy
       case "enum":
       case "picklist": {
         const options: unknown[] = s.options;
-        if (!options.every((o) => typeof o == "string" || typeof o == "number" && Number.isFinite(o))) {
+        if (!options.every((o) => typeof o == "string" || Number.isFinite(o))) {
           fail(`"${type}" schema's options`);
         }
         json.enum = options;
@@ -251,12 +251,12 @@ function action(json: Json, a: Node): void {
   if (FORMATS[type]) return void (json.format = FORMATS[type]);
   const length = LENGTHS[type];
   if (length !== undefined) {
-    if (r !== undefined) nonNegative();
+    if (length & 4) nonNegative();
     const [min, max] = json.type == "array"
       ? ["minItems", "maxItems"]
       : (json.type != "string" && unsupported(), ["minLength", "maxLength"]);
     if (!length) json[max] = 0;
-    if (length & 1) json[min] = bound(json[min], r ?? 1, true);
+    if (length & 1) json[min] = bound(json[min], length & 4 ? r : 1, true);
     if (length & 2) json[max] = bound(json[max], r, false);
     return;
   }

@@ -172,6 +172,26 @@ const CONVERTED: Record<string, () => Schema> = {
   "values disjoint": () => v.pipe(v.picklist(["a"]), v.values(["b"] as never)),
   "not value": () => v.pipe(v.number(), v.notValue(0), v.notValue(1)),
   "not values": () => v.pipe(v.string(), v.notValues(["a", "a", "b"]), v.notValues([])),
+  // What metadata writes, later actions and the root read.
+  "metadata's type read by a later action": () =>
+    v.pipe(v.number(), v.metadata({ type: "string" }), v.minLength(1) as never),
+  "metadata's $schema at the root": () => v.pipe(v.object({}), v.metadata({ $schema: "x", $id: "y" })),
+  "metadata's bounds then empty and bounds": () =>
+    v.pipe(v.string(), v.metadata({ maxLength: -1, minLength: "2" }), v.empty(), v.minLength(3)),
+  "metadata's enum then values": () => v.pipe(v.string(), v.metadata({ enum: 0 }), v.values(["a"])),
+  "metadata's examples then examples": () =>
+    v.pipe(v.string(), v.metadata({ examples: ["a"] }), v.examples(["b"]), v.metadata({ examples: "c" })),
+  "enum with a repeated value": () => v.enum({ A: "a", B: "a" }),
+  "an entry named __proto__": () => v.object({ ["__proto__"]: v.string(), b: v.number() }),
+  "defaults that are not JSON": () =>
+    v.object({ at: v.optional(v.string(), () => new Date(0).toISOString()), n: v.nullable(v.number(), null) }),
+  "lazy in a union with a default": () => v.optional(v.union([v.lazy(() => v.string()), v.number()]), "x"),
+  "strict tuple of optional items": () => v.strictTuple([v.optional(v.string(), "a"), v.nullish(v.number())]),
+  "record of lazy": () => v.record(v.string(), v.lazy(() => v.number())),
+  "async pipe and lazy": () =>
+    v.objectAsync({ a: v.pipeAsync(v.string(), v.email()), b: v.lazyAsync(() => v.number()) }),
+  "values then not value on a picklist": () =>
+    v.pipe(v.picklist(["a", "b", "c"]), v.values(["a", "b"]), v.notValue("a")),
   // Actions: records' entries.
   "entries": () => v.pipe(v.record(v.string(), v.number()), v.minEntries(1), v.maxEntries(5), v.entries(3)),
   "entries on an object": () => v.pipe(v.looseObject({}), v.maxEntries(2)),
