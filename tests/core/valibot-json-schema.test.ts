@@ -239,6 +239,7 @@ const REFUSED: Record<string, () => Schema> = {
   "non empty on a record": () => v.pipe(v.record(v.string(), v.string()), v.nonEmpty() as never),
   "empty on a number": () => v.pipe(v.number(), v.empty() as never),
   "negative length": () => v.pipe(v.string(), v.minLength(-1)),
+  "min length of undefined": () => v.pipe(v.string(), v.minLength(undefined as never)),
   "fractional max length": () => v.pipe(v.array(v.string()), v.maxLength(1.5)),
   "min value on a string": () => v.pipe(v.string(), v.minValue("a")),
   "max value on a date": () => v.pipe(v.date(), v.maxValue(new Date())),
