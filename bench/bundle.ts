@@ -40,9 +40,9 @@ export const CLIENT_ONE_CALL = "@mcplite/sdk/client, one call (entry chunk)";
 
 /** The entries, the packages a user installs for each, and whether to split out lazy imports. */
 const ENTRIES: [name: string, file: string, installs: string[], split?: boolean][] = [
-  [OURS, "ours.ts", ["valibot", "@valibot/to-json-schema"]],
+  [OURS, "ours.ts", ["valibot"]],
   // `createServer()` of the main entry names the MCP binding as a default; the lite entry's does not.
-  [OURS_LITE, "ours-lite.ts", ["valibot", "@valibot/to-json-schema"]],
+  [OURS_LITE, "ours-lite.ts", ["valibot"]],
   [MCP_LITE, "mcp-lite.ts", ["mcp-lite", "valibot", "@valibot/to-json-schema"]],
   ["tmcp 1.20.0 + transport-http + adapter-valibot", "tmcp.ts", [
     "tmcp",
@@ -161,7 +161,7 @@ export function packageCounts(root: string): string {
     dependencies: Record<string, string>;
   };
   const all = Object.keys(manifest.dependencies);
-  const http = ["valibot", "@valibot/to-json-schema"];
+  const http = ["valibot"];
   return `@mcplite/sdk brings ${closure(lock, all)} packages with every optional wire's dependencies ` +
     `(${all.join(", ")}); the HTTP wires alone need ${closure(lock, http)} (${http.join(", ")}).`;
 }

@@ -7,8 +7,8 @@
 // Valibot documents its own types; `@ignore` tells `deno doc --lint` they are not ours to export.
 /** @ignore */
 import * as v from "valibot";
-import { toJsonSchema } from "@valibot/to-json-schema";
 import { isObject } from "../internal/is-object.ts";
+import { valibotToJsonSchema } from "./valibot-json-schema.ts";
 import {
   fromStandard,
   settle,
@@ -116,13 +116,12 @@ function isStandard(schema: unknown): schema is StandardSchemaV1 {
 function compileValibot(schema: v.GenericSchema | v.GenericSchemaAsync, where: string): CompiledSchema {
   let jsonSchema: JsonSchema;
   try {
-    jsonSchema = toJsonSchema(schema as v.GenericSchema, { target: "draft-2020-12", errorMode: "throw" }) as JsonSchema;
+    jsonSchema = valibotToJsonSchema(schema);
   } catch (error) {
-    const path = findUnconvertible(schema, "");
-    const at = path === undefined ? "" : path === "" ? " (the root)" : ` property "${path}"`;
+    const path = (error as { path?: string }).path;
+    const at = path ? ` property "${path}"` : " (the root)";
     throw new TypeError(`${where}${at} cannot be expressed as JSON Schema: ${(error as Error).message}`);
   }
-  delete jsonSchema.$schema; // 2020-12 is MCP's default dialect; some clients reject the key.
   // The schema's own `~standard.validate` runs it as `v.safeParse` (or `v.safeParseAsync`) does, with the global
   // config, and answers its dataset: a promise for an async schema.
   const run = (schema as unknown as { "~standard": { validate(value: unknown): Dataset | Promise<Dataset> } })[
@@ -140,36 +139,6 @@ function fromValibot(result: Dataset): ValidationResult {
     ok: false,
     issues: result.issues.map((issue) => ({ path: v.getDotPath(issue) ?? "", message: issue.message })),
   };
-}
-
-/** Finds the dotted path of the first property that cannot be converted, for a useful error. */
-function findUnconvertible(schema: v.GenericSchema | v.GenericSchemaAsync, path: string): string | undefined {
-  const s = schema as unknown as Record<string, unknown>;
-  const children: [string, v.GenericSchema][] = [];
-  if (s.entries && typeof s.entries === "object") {
-    for (const [key, child] of Object.entries(s.entries as Record<string, v.GenericSchema>)) {
-      children.push([path ? `${path}.${key}` : key, child]);
-    }
-  }
-  if (s.wrapped) children.push([path, s.wrapped as v.GenericSchema]);
-  if (s.item) children.push([path ? `${path}[]` : "[]", s.item as v.GenericSchema]);
-  if (Array.isArray(s.options)) {
-    for (const option of s.options as v.GenericSchema[]) children.push([path, option]);
-  }
-  for (const [childPath, child] of children) {
-    if (converts(child)) continue;
-    return findUnconvertible(child, childPath) ?? childPath;
-  }
-  return converts(schema) ? undefined : path;
-}
-
-function converts(schema: v.GenericSchema | v.GenericSchemaAsync): boolean {
-  try {
-    toJsonSchema(schema as v.GenericSchema, { errorMode: "throw" });
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function compileStandard(schema: StandardSchemaV1, where: string): CompiledSchema {
