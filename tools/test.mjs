@@ -5,7 +5,8 @@
 // - The packaging lane: the checks whose subject is the npm package, the docs site or a project built from them
 //   (PACKAGING below: `npm pack` and installs, tsc, Next.js and VitePress builds, Node 22), under `bun test` in
 //   two workers of their own. These wait mostly on their children (npm, tsc, next, vitepress), and they share one
-//   `npm pack` per run (MCPLITE_PACK_DIR, tests/helpers/npm-pack.ts: two `prepare` builds would race on dist/).
+//   `npm pack` per run (MCPLITE_PACK_DIR, tests/helpers/npm-pack.ts: two `prepare` builds would race on dist/), and
+//   one `npm install` of it, which each project that installs the tarball copies (`cp -al`).
 //   Its workers then take Bun's slowest files too, as many as keep the two lanes' expected times even (evened()).
 // - Deno's lane: `deno check --doc` (npm run test:types) beside `deno test --no-check` in DENO_PROCESSES processes
 //   split by time (tests/timings-deno.json, denoParts), the documentation's examples (`--doc`) in one of them; each

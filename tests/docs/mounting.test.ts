@@ -16,7 +16,7 @@ import { describe, it } from "node:test";
 import { Client } from "@modelcontextprotocol/sdk/client";
 import { tsBlocks } from "../helpers/markdown.ts";
 import { node22, NODE22_MISSING } from "../helpers/node22.ts";
-import { BIN, offline, packOnce, withBin } from "../helpers/npm-pack.ts";
+import { BIN, consumerProject, linkPackages, offline, withBin } from "../helpers/npm-pack.ts";
 import { ONCE_PER_RUN, skipOutsideCi } from "../helpers/once-per-run.ts";
 import { freePort, ROOT, run } from "../helpers/process.ts";
 import { scratchDir } from "../helpers/scratch-dir.ts";
@@ -65,27 +65,22 @@ let installed: Promise<{ app: string } | string> | undefined;
 /** A project with the package (from its tarball), valibot, the frameworks and each recipe: its folder, or why not. */
 function install(): Promise<{ app: string } | string> {
   installed ??= (async () => {
-    const packed = await packOnce();
-    if (typeof packed === "string") return packed;
     const app = join(dir, "app");
+    // The run's one `npm install` of the tarball and valibot, copied; Next.js and React installed there by npm; the
+    // other frameworks, at the versions the repository pins, linked from its node_modules.
+    const missing = await consumerProject(app);
+    if (missing !== undefined) return missing;
     mkdirSync(join(app, "next-app", "app", "mcp"), { recursive: true });
-    writeFileSync(join(app, "package.json"), JSON.stringify({ name: "recipes", private: true, type: "module" }));
     for (const block of blocks.values()) {
       const file = block.file === "route.ts" ? join("next-app", "app", "mcp", "route.ts") : block.file;
       writeFileSync(join(app, file), `${block.code}\n`);
     }
-    const pkg = JSON.parse(readFileSync(`${ROOT}package.json`, "utf8"));
-    const version = (name: string) => RECIPES_ONLY[name] ?? pkg.devDependencies[name] ?? pkg.dependencies[name];
-    const types = JSON.parse(readFileSync(`${ROOT}node_modules/@types/node/package.json`, "utf8")).version;
-    const wanted = [
-      `valibot@${version("valibot")}`,
-      ...FRAMEWORKS.map((name) => `${name}@${version(name)}`),
-      `@types/node@${types}`,
-    ];
-    const args = ["install", "--prefer-offline", "--no-audit", "--no-fund", packed.tarball, ...wanted];
+    const wanted = Object.entries(RECIPES_ONLY).map(([name, version]) => `${name}@${version}`);
+    const args = ["install", "--prefer-offline", "--no-audit", "--no-fund", ...wanted];
     const added = await run("npm", args, 240_000, app, withBin());
-    if (offline(added)) return `needs the npm registry once (${FRAMEWORKS.join(", ")})`;
+    if (offline(added)) return `needs the npm registry once (${Object.keys(RECIPES_ONLY).join(", ")})`;
     assert.equal(added.code, 0, added.stderr);
+    linkPackages(app, [...FRAMEWORKS.filter((name) => RECIPES_ONLY[name] === undefined), "@types/node"]);
     return { app };
   })();
   return installed;

@@ -1,11 +1,22 @@
 /**
  * The npm tarball of this checkout, as `npm pack` makes it (its `prepare` builds dist/ with tsc), packed
  * once per test process into a directory removed when the process exits (or once per `npm test`, shared by
- * its test processes), and projects outside the repository that install it.
+ * its test processes), and projects outside the repository that install it: one `npm install` of the tarball
+ * per run, copied (hard links) into each test's project, with the frameworks a test needs beside it.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import process from "node:process";
 import { ROOT, type Run, run } from "./process.ts";
 
@@ -29,13 +40,24 @@ let packed: Promise<Packed | string> | undefined;
  * skips with it).
  */
 export function packOnce(): Promise<Packed | string> {
-  packed ??= process.env.MCPLITE_PACK_DIR ? packShared(process.env.MCPLITE_PACK_DIR) : packInto(ownDir());
+  packed ??= once("packed", packInto);
   return packed;
 }
 
+/**
+ * What `make` answers for the pack's directory, made once per process, or once per `npm test` when several test
+ * processes run at once (MCPLITE_PACK_DIR): the first to take the lock makes it, the others wait for its report.
+ */
+function once<T extends object>(name: string, make: (dir: string) => Promise<T | string>): Promise<T | string> {
+  return process.env.MCPLITE_PACK_DIR ? shared(process.env.MCPLITE_PACK_DIR, name, make) : make(ownDir());
+}
+
+let own: string | undefined;
+
 /** A directory of this process's own, removed when it exits. */
 function ownDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), "mcplite-pack-"));
+  if (own !== undefined) return own;
+  const dir = own = mkdtempSync(join(tmpdir(), "mcplite-pack-"));
   process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
   return dir;
 }
@@ -48,19 +70,23 @@ async function packInto(dir: string): Promise<Packed | string> {
   return { tarball: join(dir, report.filename), files: report.files.map((file: { path: string }) => file.path) };
 }
 
-/** The pack of the whole run: made by the process that takes the lock (an exclusive mkdir), read by the rest. */
-async function packShared(dir: string): Promise<Packed | string> {
-  const report = join(dir, "packed.json");
+/** The run's `name`: made by the process that takes its lock (an exclusive mkdir), read by the rest. */
+async function shared<T extends object>(
+  dir: string,
+  name: string,
+  make: (dir: string) => Promise<T | string>,
+): Promise<T | string> {
+  const report = join(dir, `${name}.json`);
   let mine = true;
   try {
-    mkdirSync(join(dir, "lock"));
+    mkdirSync(join(dir, `${name}.lock`));
   } catch {
     mine = false;
   }
   if (mine) {
-    let result: Packed | string | { error: string };
+    let result: T | string | { error: string };
     try {
-      result = await packInto(dir);
+      result = await make(dir);
     } catch (error) {
       result = { error: String((error as Error).message) };
     }
@@ -71,10 +97,10 @@ async function packShared(dir: string): Promise<Packed | string> {
   }
   const deadline = Date.now() + 300_000;
   while (!existsSync(report)) {
-    if (Date.now() > deadline) throw new Error(`no pack in ${dir} after 300 s (another test process packs it)`);
+    if (Date.now() > deadline) throw new Error(`no ${name} in ${dir} after 300 s (another test process makes it)`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
-  const result = JSON.parse(readFileSync(report, "utf8")) as Packed | string | { error: string };
+  const result = JSON.parse(readFileSync(report, "utf8")) as T | string | { error: string };
   if (typeof result === "object" && "error" in result) throw new Error(result.error);
   return result;
 }
@@ -90,4 +116,85 @@ export function offline(result: Run): boolean {
 export function withBin(first?: string): Record<string, string | undefined> {
   const path = [first, process.env.PATH, BIN].filter(Boolean).join(":");
   return { ...process.env, PATH: path };
+}
+
+/** The repository's package.json: the versions its checks pin. */
+const REPO = JSON.parse(readFileSync(`${ROOT}package.json`, "utf8"));
+
+let installed: Promise<{ dir: string } | string> | undefined;
+
+/**
+ * A project that installed the tarball and valibot (`npm install <tarball> valibot@…`, the first step of every
+ * consumer of the package), installed once per process, or once per `npm test` (in MCPLITE_PACK_DIR): each
+ * test copies it with {@link consumerProject} rather than running npm's install of the same tarball again.
+ * A string says why there is none (a test skips with it).
+ */
+export function installOnce(): Promise<{ dir: string } | string> {
+  installed ??= once("installed", async (dir) => {
+    const made = await packOnce();
+    if (typeof made === "string") return made;
+    const project = join(dir, "consumer");
+    mkdirSync(project);
+    writeFileSync(join(project, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }));
+    const args = [
+      "install",
+      "--prefer-offline",
+      "--no-audit",
+      "--no-fund",
+      made.tarball,
+      `valibot@${pinned("valibot")}`,
+    ];
+    const added = await run("npm", args, 180_000, project, withBin());
+    if (offline(added)) return "needs the npm registry once (valibot and the package's dependencies)";
+    if (added.code !== 0) throw new Error(`npm install of the tarball failed:\n${added.stdout}${added.stderr}`);
+    return { dir: project };
+  });
+  return installed;
+}
+
+/** The version of `name` the repository pins (its dependencies or devDependencies). */
+function pinned(name: string): string {
+  const version = REPO.dependencies[name] ?? REPO.devDependencies[name];
+  if (version === undefined) throw new Error(`package.json pins no ${name}`);
+  return version;
+}
+
+/**
+ * Makes `app` a copy of the installed project ({@link installOnce}): its package.json and lockfiles copied, its
+ * node_modules hard-linked (`cp -al`: no file is written through a link; npm, run there later, writes new
+ * files). Each of `link` (packages the repository's node_modules holds at the version the repository pins, or,
+ * for @types/node, the one it installed) is then a symlink to the repository's copy, declared in package.json
+ * as an install would: the frameworks a consumer imports beside the package, not a subject of npm's install.
+ * A string says why there is no installed project.
+ */
+export async function consumerProject(app: string, link: string[] = []): Promise<string | undefined> {
+  const base = await installOnce();
+  if (typeof base === "string") return base;
+  mkdirSync(app, { recursive: true });
+  for (const file of ["package.json", "package-lock.json"]) copyFileSync(join(base.dir, file), join(app, file));
+  const copied = await run("cp", ["-al", join(base.dir, "node_modules"), join(app, "node_modules")], 60_000);
+  if (copied.code !== 0) throw new Error(`cp -al failed: ${copied.stderr}`);
+  // npm's record of the tree, which an install there would rewrite in place (through the link): it reads the tree.
+  rmSync(join(app, "node_modules", ".package-lock.json"), { force: true });
+  linkPackages(app, link);
+  return undefined;
+}
+
+/** Symlinks packages of the repository's node_modules into `app`'s, and declares them in its package.json. */
+export function linkPackages(app: string, names: string[]): void {
+  if (names.length === 0) return;
+  const manifest = JSON.parse(readFileSync(join(app, "package.json"), "utf8"));
+  for (const name of names) {
+    const from = `${ROOT}node_modules/${name}`;
+    const { version } = JSON.parse(readFileSync(`${from}/package.json`, "utf8"));
+    if (name !== "@types/node" && version !== pinned(name)) {
+      throw new Error(`node_modules holds ${name} ${version}, package.json pins ${pinned(name)}: npm ci`);
+    }
+    const to = join(app, "node_modules", name);
+    mkdirSync(dirname(to), { recursive: true });
+    rmSync(to, { recursive: true, force: true });
+    symlinkSync(from, to, "dir");
+    manifest.dependencies = { ...manifest.dependencies, [name]: version };
+  }
+  writeFileSync(join(app, "package.json"), JSON.stringify(manifest, null, 2));
 }
