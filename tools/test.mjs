@@ -105,6 +105,7 @@ const ONCE = [
   "tests/durable-object/result-store.test.ts", // the store in a Worker (`bun build`), on workerd, a child
   "tests/durable-object/notifier.test.ts", // the notifier in Workers (`bun build`), on workerd, a child
   "tests/examples/worker.test.ts", // examples/worker.ts bundled by `bun build`, on workerd, a child
+  "tests/boundaries.test.ts", // the sources' imports, read
 ];
 
 const SERIAL = process.env.MCPLITE_TEST_SERIAL === "1";
