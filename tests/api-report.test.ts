@@ -74,7 +74,13 @@ describe("the API report", () => {
       ["api/client.api.md", "docs/public-api.md", "src/client/mod.ts"],
     );
     const tests = ["tests/exports.test.ts", "tests/docs/public-api.test.ts"];
-    const checked2 = await run(DENO, ["test", "-A", "--unstable-no-legacy-abort", ...tests], 120_000, clone);
+    // --no-check: what they read back is the subject, not their types (the type check would check the SDK anew).
+    const checked2 = await run(
+      DENO,
+      ["test", "-A", "--unstable-no-legacy-abort", "--no-check", ...tests],
+      120_000,
+      clone,
+    );
     assert.equal(checked2.code, 0, checked2.stdout + checked2.stderr);
   });
 

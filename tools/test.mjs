@@ -100,6 +100,13 @@ const ONCE = [
   "tests/jsr-score.test.ts", // `deno doc --json` and the sources' dynamic imports
   "tests/release-workflow.test.ts", // the release workflow file, validated by a child
   "tests/tools/doc-examples.test.ts", // tools/doc-examples.mjs, beside `deno test --doc` run as a child
+  "tests/node/node22.test.ts", // serve(), nodeHandler() and Hono on Node 22, a child, driven over sockets
+  "tests/websocket/node.test.ts", // the WebSocket binding on Node 22, a child
+  "tests/examples/many-cores.test.ts", // the example run by `bun`, `deno` and Node 22 as children
+  "tests/durable-object/result-store.test.ts", // the store in a Worker (`bun build`), on workerd, a child
+  "tests/durable-object/notifier.test.ts", // the notifier in Workers (`bun build`), on workerd, a child
+  "tests/examples/worker.test.ts", // examples/worker.ts bundled by `bun build`, on workerd, a child
+  "tests/boundaries.test.ts", // the sources' imports, read
 ];
 
 const SERIAL = process.env.MCPLITE_TEST_SERIAL === "1";

@@ -22,6 +22,7 @@ import { node22, NODE22_MISSING } from "../helpers/node22.ts";
 import { ROOT } from "../helpers/process.ts";
 import { runtimeCommand } from "../helpers/stdio.ts";
 import { bundleForBrowser, launch, NO_BROWSER, screenshotDir } from "./browser.ts";
+import { ONCE_PER_RUN } from "../helpers/once-per-run.ts";
 
 if (NO_BROWSER) console.error(`apps-preview: skipped: ${NO_BROWSER}`);
 
@@ -150,7 +151,7 @@ describe("mcplite app: the local preview host", { skip: NO_BROWSER }, () => {
     }
   });
 
-  it("renders the forecast example's view with mcplite app running on Node 22", async (t) => {
+  it("renders the forecast example's view with mcplite app running on Node 22", { skip: ONCE_PER_RUN }, async (t) => {
     const node = await node22();
     if (node === undefined) return t.skip(NODE22_MISSING);
     const listener = await serve(weather, { port: 0, hostname: "127.0.0.1", quiet: true });

@@ -15,6 +15,7 @@ import { type ProtectedServer, startProtectedServer } from "../helpers/protected
 import { node22, NODE22_MISSING } from "../helpers/node22.ts";
 import { ROOT } from "../helpers/process.ts";
 import { runCli, runProgram } from "./cli-helpers.ts";
+import { ONCE_PER_RUN } from "../helpers/once-per-run.ts";
 
 let server: ProtectedServer;
 let dir: string;
@@ -54,18 +55,22 @@ describe("mcplite --login", () => {
     assert.doesNotMatch(second.stderr, /open this URL/);
   });
 
-  it("authorizes and calls with the CLI running on Node 22 (its loopback listener is serve())", async (t) => {
-    const node = await node22();
-    if (node === undefined) return t.skip(NODE22_MISSING);
-    const user = theUser(server);
-    const args = ["call", `${server.listener.url}/mcp`, "read_doc", "--arg", "id=9", "--login"];
-    const called = await runProgram(node, [`${ROOT}src/cli/bin.mjs`, ...args, "--tokens", join(dir, "node.json")], {
-      onStderr: user.onStderr,
-    });
-    assert.equal(called.code, 0, called.stderr);
-    assert.equal(called.stdout.trim(), "doc 9");
-    assert.ok(user.redirectUri());
-  });
+  it(
+    "authorizes and calls with the CLI running on Node 22 (its loopback listener is serve())",
+    { skip: ONCE_PER_RUN },
+    async (t) => {
+      const node = await node22();
+      if (node === undefined) return t.skip(NODE22_MISSING);
+      const user = theUser(server);
+      const args = ["call", `${server.listener.url}/mcp`, "read_doc", "--arg", "id=9", "--login"];
+      const called = await runProgram(node, [`${ROOT}src/cli/bin.mjs`, ...args, "--tokens", join(dir, "node.json")], {
+        onStderr: user.onStderr,
+      });
+      assert.equal(called.code, 0, called.stderr);
+      assert.equal(called.stdout.trim(), "doc 9");
+      assert.ok(user.redirectUri());
+    },
+  );
 
   it("without --login, a protected server is a clear error (exit 2) that suggests --login", async () => {
     const run = await runCli(["list", `${server.listener.url}/mcp`]);

@@ -47,9 +47,16 @@ before(async () => {
   receiver = await startReceiver(() => secrets);
   if (!REDIS_MISSING) redis = await startRedis();
 });
-afterEach(killQueueProcesses); // each test's web instances and workers
+/** The workers of the test running, each test's own: killed after it (`kill -9`: its end may leave one busy). */
+const workers = new Set<QueueProcess>();
+afterEach(async () => {
+  const running = [...workers];
+  workers.clear();
+  for (const worker of running) worker.kill("SIGKILL");
+  await Promise.all(running.map((worker) => worker.exited));
+});
 after(async () => {
-  await killQueueProcesses();
+  await killQueueProcesses(); // the web instances the tests shared too
   await receiver.close();
   await redis?.stop();
 });
@@ -57,7 +64,11 @@ after(async () => {
 /** Where a deployment's queue and store live: a redis-server, or PostgreSQL (BullMQ's Postgres backend). */
 type On = Pick<QueueBackend, "url" | "variable">;
 
-/** A deployment of one test (on the file's redis-server by default): its queue, how its processes start. */
+/**
+ * A deployment (on the file's redis-server by default): its queue, how its processes start, and its web instances A
+ * and B, which the tests of a backend share ({@link onRedis}, {@link onPostgres}: a start is half a second of CPU);
+ * each test subscribes and emits for a customer of its own, starts the workers it needs, and leaves the queue drained.
+ */
 function deployment(on: On = { url: redis!.url, variable: "REDIS_URL" }) {
   const backend: QueueBackend = {
     ...on,
@@ -65,10 +76,21 @@ function deployment(on: On = { url: redis!.url, variable: "REDIS_URL" }) {
     lockMs: LOCK_MS,
   };
   const env = { EVENTS_ALLOW: receiver.url, EVENTS_RETRY_MS: RETRY_DELAYS_MS.join(",") };
+  let webs: Promise<QueueProcess[]> | undefined;
   return {
     backend,
     web: () => startWeb(backend, env),
-    worker: (runtime?: string, ...options: string[]) => startWorkerOf({ runtime, env }, backend, ...options),
+    /** A and B, started by the first test that asks, within its timeout (Bun bounds a before() hook by --timeout). */
+    webs: async (): Promise<[QueueProcess, QueueProcess]> => {
+      const [a, b] = await (webs ??= Promise.all([startWeb(backend, env), startWeb(backend, env)]));
+      return [a, b];
+    },
+    /** Starts a worker, killed after the test. */
+    worker: async (runtime?: string, ...options: string[]) => {
+      const worker = await startWorkerOf({ runtime, env }, backend, ...options);
+      workers.add(worker);
+      return worker;
+    },
     /** Waits until BullMQ holds none of the queue's jobs unfinished, and none failed. */
     drained: () =>
       countsUntil(
@@ -79,6 +101,13 @@ function deployment(on: On = { url: redis!.url, variable: "REDIS_URL" }) {
       ),
   };
 }
+
+/** A deployment: see {@link deployment}. */
+type Deployment = ReturnType<typeof deployment>;
+
+/** The deployment on the file's redis-server, made by the first test on it. */
+let redisDeployment: Deployment | undefined;
+const onRedis = () => redisDeployment ??= deployment();
 
 /** A JSON-RPC answer. */
 // deno-lint-ignore no-explicit-any
@@ -169,9 +198,8 @@ function assertOneWebhookId(requests: readonly Received[], eventId: string, subs
 }
 
 /** Scenario 1 on workers of `runtime`: subscribed on A, emitted on B, queued, delivered once by the worker. */
-async function onceAcrossInstances(runtime?: string, on?: On): Promise<void> {
-  const deploy = deployment(on);
-  const [a, b] = await Promise.all([deploy.web(), deploy.web()]);
+async function onceAcrossInstances(deploy: Deployment, runtime?: string): Promise<void> {
+  const [a, b] = await deploy.webs();
   const customer = `c-${crypto.randomUUID()}`;
   const subscriptionId = await subscribe(a, customer);
   const { eventId, deliveries } = await emit(b, customer);
@@ -194,12 +222,11 @@ async function onceAcrossInstances(runtime?: string, on?: On): Promise<void> {
  * SEP-3415's profile, whose `webhook-id` names the subscription too.
  */
 async function killedMidDelivery(
+  deploy: Deployment,
   runtime?: string,
   signal: "SIGKILL" | "SIGTERM" = "SIGKILL",
-  on?: On,
 ): Promise<void> {
-  const deploy = deployment(on);
-  const [a, b] = await Promise.all([deploy.web(), deploy.web()]);
+  const [a, b] = await deploy.webs();
   const first = await deploy.worker(runtime, ...(signal === "SIGTERM" ? ["--drain-ms", "500"] : []));
   const customer = `c-${crypto.randomUUID()}`;
   const subscriptionId = await subscribe(a, customer, true);
@@ -232,8 +259,8 @@ const MANY = 20;
  * beside it, the first `kill -9`'d: the second delivers each, once acknowledged, the one duplicate the same id.
  */
 async function killedHoldingMany(): Promise<void> {
-  const deploy = deployment();
-  const [a, b] = await Promise.all([deploy.web(), deploy.web()]);
+  const deploy = onRedis();
+  const [a, b] = await deploy.webs();
   const first = await deploy.worker(undefined, "--concurrency", String(MANY));
   const customer = `c-${crypto.randomUUID()}`;
   const subscriptionId = await subscribe(a, customer);
@@ -271,13 +298,13 @@ describe("durable delivery of MCP Events: two web instances, workers, BullMQ on 
   skip: REDIS_MISSING,
 }, () => {
   it("a subscription taken on A, an event emitted on B: delivered exactly once, by the worker", TEST, async () => {
-    await onceAcrossInstances();
+    await onceAcrossInstances(onRedis());
   });
 
   it("the same with the worker on Node 22", { ...TEST, skip: ONCE_PER_RUN }, async (t) => {
     const node = await node22();
     if (node === undefined) return t.skip(NODE22_MISSING);
-    await onceAcrossInstances(node);
+    await onceAcrossInstances(onRedis(), node);
   });
 
   it(
@@ -285,8 +312,8 @@ describe("durable delivery of MCP Events: two web instances, workers, BullMQ on 
       "back: delivered after the outage, every attempt with the same webhook-id",
     TEST,
     async () => {
-      const deploy = deployment();
-      const [a, b] = await Promise.all([deploy.web(), deploy.web()]);
+      const deploy = onRedis();
+      const [a, b] = await deploy.webs();
       const first = await deploy.worker();
       const customer = `c-${crypto.randomUUID()}`;
       const subscriptionId = await subscribe(a, customer);
@@ -320,6 +347,7 @@ describe("durable delivery of MCP Events: two web instances, workers, BullMQ on 
         const next = await emit(a, customer);
         assert.equal(next.deliveries, 1);
         await arrivals(next.eventId, 1, [worker]);
+        await deploy.drained(); // the queue the next tests share, left empty
       } finally {
         receiver.status = 204;
         if (!back) await receiver.up().catch(() => {});
@@ -331,14 +359,14 @@ describe("durable delivery of MCP Events: two web instances, workers, BullMQ on 
     "a worker kill -9'd mid-delivery: delivered by the next, the duplicate with the same webhook-id",
     TEST,
     async () => {
-      await killedMidDelivery();
+      await killedMidDelivery(onRedis());
     },
   );
 
   it("the same with the workers on Node 22", { ...TEST, skip: ONCE_PER_RUN }, async (t) => {
     const node = await node22();
     if (node === undefined) return t.skip(NODE22_MISSING);
-    await killedMidDelivery(node);
+    await killedMidDelivery(onRedis(), node);
   });
 
   it(`${MANY} occurrences held inside a worker's attempts, it kill -9'd, another running: each acknowledged once`, {
@@ -350,7 +378,7 @@ describe("durable delivery of MCP Events: two web instances, workers, BullMQ on 
   it("a worker sent SIGTERM mid-delivery: its attempt given back past --drain-ms, the next one's the same webhook-id", {
     ...TEST,
   }, async () => {
-    await killedMidDelivery(undefined, "SIGTERM");
+    await killedMidDelivery(onRedis(), undefined, "SIGTERM");
   });
 
   it(
@@ -360,10 +388,12 @@ describe("durable delivery of MCP Events: two web instances, workers, BullMQ on 
       // A redis-server of its own, as a production queue runs it: every write fsynced to its append-only file.
       const dir = scratchDir("mcplite-events-redis-");
       let own = await startRedis({ persistIn: dir });
+      const started: QueueProcess[] = []; // its processes, on its own redis-server
       try {
         const deploy = deployment({ url: own.url, variable: "REDIS_URL" });
         const [a, b] = await Promise.all([deploy.web(), deploy.web()]);
         const worker = await deploy.worker();
+        started.push(a, b, worker);
         const customer = `c-${crypto.randomUUID()}`;
         const subscriptionId = await subscribe(a, customer);
         receiver.status = 503;
@@ -381,7 +411,8 @@ describe("durable delivery of MCP Events: two web instances, workers, BullMQ on 
           receiver.status = 204;
         }
       } finally {
-        await killQueueProcesses(); // before their redis-server goes
+        for (const process of started) process.kill("SIGKILL"); // before their redis-server goes
+        await Promise.all(started.map((process) => process.exited));
         await own.stop();
       }
     },
@@ -392,8 +423,8 @@ describe("durable delivery of MCP Events: two web instances, workers, BullMQ on 
       "delivered once",
     TEST,
     async () => {
-      const deploy = deployment();
-      const [a, b] = await Promise.all([deploy.web(), deploy.web()]);
+      const deploy = onRedis();
+      const [a, b] = await deploy.webs();
       const customer = `c-${crypto.randomUUID()}`;
       const subscriptionId = await subscribe(a, customer);
       const admin = new Redis(redis!.url, { maxRetriesPerRequest: 1 });
@@ -422,8 +453,8 @@ describe("durable delivery of MCP Events: two web instances, workers, BullMQ on 
     "410 from the receiver ends the subscription: a later emit delivers nothing, unsubscribe answers -32011",
     TEST,
     async () => {
-      const deploy = deployment();
-      const [a, b] = await Promise.all([deploy.web(), deploy.web()]);
+      const deploy = onRedis();
+      const [a, b] = await deploy.webs();
       const worker = await deploy.worker();
       const customer = `c-${crypto.randomUUID()}`;
       const subscriptionId = await subscribe(a, customer);
@@ -455,17 +486,18 @@ describe("durable delivery of MCP Events on BullMQ's PostgreSQL backend, subscri
     await killQueueProcesses();
     await postgres?.remove();
   });
-  const on = (): On => ({ url: postgres!.url, variable: "DATABASE_URL" });
+  let made: Deployment | undefined;
+  const onPostgres = () => made ??= deployment({ url: postgres!.url, variable: "DATABASE_URL" });
 
   it("a subscription taken on A, an event emitted on B: delivered exactly once, by the worker", TEST, async () => {
-    await onceAcrossInstances(undefined, on());
+    await onceAcrossInstances(onPostgres());
   });
 
   it(
     "a worker kill -9'd mid-delivery: delivered by the next, the duplicate with the same webhook-id",
     TEST,
     async () => {
-      await killedMidDelivery(undefined, "SIGKILL", on());
+      await killedMidDelivery(onPostgres());
     },
   );
 });

@@ -15,7 +15,9 @@ export const PYTHON: string = process.env.INTEROP_PYTHON ?? `${ROOT}.venv-py/bin
 const MISSING: string | false = missingOutsideCi(
   !existsSync(PYTHON)
     ? `no Python at ${PYTHON}: python3 -m venv .venv-py && .venv-py/bin/pip install fastmcp==4.0.10 (or run .ci/run)`
-    : spawnSync(PYTHON, ["-c", "import fastmcp"]).status !== 0
+    // Its installed version, not an import: importing FastMCP takes Python most of a second of CPU, in each process
+    // that loads this module, and the tests that start it say so if it does not import.
+    : spawnSync(PYTHON, ["-c", "import importlib.metadata as m; m.version('fastmcp')"]).status !== 0
     ? `${PYTHON} lacks fastmcp: .venv-py/bin/pip install fastmcp==4.0.10`
     : false,
 );

@@ -1,7 +1,7 @@
 /**
- * A real PostgreSQL for tests: a cluster made by `initdb` in a temporary folder, started by the test on a free
- * 127.0.0.1 port (trust authentication, no fsync: nothing here outlives the test), stopped or killed by it, and
- * started again on the same folder. It ends with the test process, however that ends, its folder removed
+ * A real PostgreSQL for tests: a cluster made by `initdb` (under `npm test`, once per test process, then copied)
+ * in a temporary folder, started by the test on a free 127.0.0.1 port (trust authentication, no fsync: nothing here
+ * outlives the test), stopped or killed by it, and started again on the same folder. It ends with the test process, however that ends, its folder removed
  * (tests/helpers/watched-process.ts). PostgreSQL refuses to run as root: as root, the programs run as the `postgres`
  * user through `setpriv`, which runs them in its own process (the postmaster is the pid the test signals; `runuser`
  * would stay between as its parent, and a signal to it is not the postmaster's). When the programs are missing,
@@ -11,6 +11,7 @@ import { spawnSync } from "node:child_process";
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import process from "node:process";
 import pg from "pg";
 import { missingOutsideCi } from "./once-per-run.ts";
 import { freePort } from "./process.ts";
@@ -90,18 +91,57 @@ function asPostgres(command: string, args: string[]): [string, string[]] {
     : [command, args];
 }
 
-/** Makes a cluster in a new folder (the `postgres` user's, as root): trust authentication, user `postgres`. */
-function initCluster(): string {
+/** A new folder for a cluster and its socket, the `postgres` user's as root; the cluster's path in it. */
+function clusterPath(): string {
   const base = mkdtempSync(join(tmpdir(), "mcplite-pg-"));
   chmodSync(base, 0o755);
-  const data = join(base, "data");
   if (AS_ROOT) {
     const [uid, gid] = ["-u", "-g"].map((flag) => Number(spawnSync("id", [flag, "postgres"]).stdout.toString()));
     chownSync(base, uid, gid);
   }
-  const [command, args] = asPostgres(program("initdb"), ["-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8"]);
-  const made = spawnSync(command, args, { encoding: "utf8" });
+  return join(base, "data");
+}
+
+/** Makes a cluster in a new folder: trust authentication, user `postgres`. */
+function initdb(): string {
+  const data = clusterPath();
+  // --no-sync: nothing here outlives the test (the servers run with fsync off too).
+  const args = ["-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync"];
+  const [command, argv] = asPostgres(program("initdb"), args);
+  const made = spawnSync(command, argv, { encoding: "utf8" });
   if (made.status !== 0) throw new Error(`initdb failed: ${made.stderr}`);
+  return data;
+}
+
+/**
+ * Where this process keeps a copy of its first cluster, never started, in the run's scratch directory (see
+ * {@link initCluster}): a variable of the process, which Deno's test modules share where a module's would not.
+ */
+const TEMPLATE = "MCPLITE_POSTGRES_TEMPLATE";
+
+/**
+ * Makes a cluster in a new folder. Under `npm test` (which names a scratch directory, and removes it once every lane
+ * has ended), a copy (`cp -a`, owner and modes kept) of the first cluster `initdb` made in this test process:
+ * `initdb` takes most of a second of CPU (its bootstrap runs PostgreSQL twice), a copy a tenth of that, and the
+ * suite makes a cluster in each of many files. Elsewhere `initdb` each time, so that nothing is left behind.
+ */
+function initCluster(): string {
+  const scratch = process.env.MCPLITE_SCRATCH_DIR;
+  if (scratch === undefined) return initdb();
+  const cp = (from: string, to: string) => {
+    const copied = spawnSync("cp", ["-a", from, to], { encoding: "utf8" });
+    if (copied.status !== 0) throw new Error(`copying the cluster ${from} failed: ${copied.stderr}`);
+  };
+  const template = process.env[TEMPLATE];
+  if (template === undefined || !template.startsWith(scratch) || !existsSync(template)) {
+    const data = initdb();
+    const copy = join(mkdtempSync(join(scratch, "mcplite-pg-template-")), "data");
+    cp(data, copy);
+    process.env[TEMPLATE] = copy;
+    return data;
+  }
+  const data = clusterPath();
+  cp(template, data); // the postgres user's as root, as the template is
   return data;
 }
 

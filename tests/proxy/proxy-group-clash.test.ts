@@ -18,17 +18,21 @@ describe("two proxies of one server in one gateway", () => {
   const closed = new AbortController();
   after(() => closed.abort());
   const remote = () => proxy(everythingStdio, { signal: closed.signal });
+  // Two proxies, each of a server-everything of its own over stdio, grouped by each test's gateway: started once by
+  // the first test that needs them (a start is half a second of Node's CPU), within its timeout.
+  let started: Promise<[Awaited<ReturnType<typeof remote>>, Awaited<ReturnType<typeof remote>>]> | undefined;
+  const pair = () => started ??= Promise.all([remote(), remote()]);
 
   it("refuses the second one's resources by default, naming the URI", { timeout: 60_000 }, async () => {
-    const gateway = createServer({ name: "gateway", version: "1.0.0" }).group("a", await remote());
-    const second = await remote();
+    const [first, second] = await pair();
+    const gateway = createServer({ name: "gateway", version: "1.0.0" }).group("a", first);
     assert.throws(() => gateway.group("b", second), /resource \S+ is served by this server already/);
   });
 
   it("groups both with onResourceClash: skip: each one's tools under its prefix, each resource once", {
     timeout: 60_000,
   }, async () => {
-    const [a, b] = await Promise.all([remote(), remote()]);
+    const [a, b] = await pair();
     const gateway = createServer({ name: "gateway", version: "1.0.0" })
       .group("a", a, { onResourceClash: "skip" })
       .group("b", b, { onResourceClash: "skip" });
@@ -50,8 +54,8 @@ describe("two proxies of one server in one gateway", () => {
   it("serves each under a resourcePrefix of its own: read and subscribed to with the remote's URI", {
     timeout: 60_000,
   }, async () => {
-    const [a, b] = await Promise.all([
-      remote(),
+    const [[a], b] = await Promise.all([
+      pair(),
       proxy(everythingStdio, { signal: closed.signal, resourcePrefix: "b+" }),
     ]);
     const gateway = createServer({ name: "gateway", version: "1.0.0" })
@@ -92,9 +96,10 @@ describe("two proxies of one server in one gateway", () => {
   });
 
   it("leaves out the resources transformResource drops", { timeout: 60_000 }, async () => {
+    const [a, b] = await pair();
     const gateway = createServer({ name: "gateway", version: "1.0.0" })
-      .group("a", await remote())
-      .group("b", await remote(), { transformResource: () => undefined });
+      .group("a", a)
+      .group("b", b, { transformResource: () => undefined });
     const client = createClient(gateway, { transport: "mcp" });
     try {
       const uris = (await client.listResources()).map((resource) => String(resource.uri));

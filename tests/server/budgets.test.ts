@@ -12,6 +12,7 @@ import { connect } from "node:net";
 import { describe, it } from "node:test";
 import { type ChildServer, node22, NODE22_MISSING } from "../helpers/child-server.ts";
 import { type Answer, budgetsServer, callHold } from "../helpers/budgets-calls.ts";
+import { ONCE_PER_RUN } from "../helpers/once-per-run.ts";
 
 const MiB = 1024 * 1024;
 /** The default body budget (`limits.bodyBytes`). */
@@ -222,7 +223,7 @@ describe("the server's budgets, on a server in a child process", () => {
     ["bounds calls held open and deferred jobs", HELD_AND_JOBS, assertHeldAndJobs],
   ];
   for (const [name, limits, test] of onNode22) {
-    it(`${name}, on Node 22 (serve() on node:http)`, { timeout: 180_000 }, async (t) => {
+    it(`${name}, on Node 22 (serve() on node:http)`, { skip: ONCE_PER_RUN, timeout: 180_000 }, async (t) => {
       const node = await node22();
       if (node === undefined) return t.skip(NODE22_MISSING);
       await onServer(limits, test, node);

@@ -12,6 +12,7 @@ import { createServer, serve } from "../../mod.ts";
 import { node22, NODE22_MISSING } from "../helpers/node22.ts";
 import { ROOT, run } from "../helpers/process.ts";
 import { scratchDir } from "../helpers/scratch-dir.ts";
+import { ONCE_PER_RUN } from "../helpers/once-per-run.ts";
 
 const app = createServer({ name: "busy", version: "1.0.0" });
 const dir = scratchDir("mcplite-port-in-use-");
@@ -70,7 +71,7 @@ describe("serve() on a port in use", () => {
     }
   });
 
-  it("says the same on Node 22", async (t) => {
+  it("says the same on Node 22", { skip: ONCE_PER_RUN }, async (t) => {
     const node = await node22();
     if (!node) return t.skip(NODE22_MISSING);
     const first = await serve(app, { port: 0, hostname: "127.0.0.1", quiet: true });

@@ -11,6 +11,7 @@ import { describe, it } from "node:test";
 import { createServer, serve } from "../../mod.ts";
 import { node22, NODE22_MISSING } from "../helpers/node22.ts";
 import { ROOT, run } from "../helpers/process.ts";
+import { ONCE_PER_RUN } from "../helpers/once-per-run.ts";
 
 /** Runs a script that serves an empty server on a free port, then closes it; on Node 22 with `node`. */
 async function serveOnce(options: string, node?: string) {
@@ -82,7 +83,7 @@ describe("serve()", () => {
     assert.ok(refused, "still accepting connections after the signal aborted");
   });
 
-  it("listens, prints the line and closes on Node 22", async (t) => {
+  it("listens, prints the line and closes on Node 22", { skip: ONCE_PER_RUN }, async (t) => {
     const node = await node22();
     if (node === undefined) return t.skip(NODE22_MISSING);
     const { code, stdout, stderr } = await serveOnce(`{ port: 0, hostname: "127.0.0.1" }`, node);
@@ -92,7 +93,7 @@ describe("serve()", () => {
     assert.equal(stderr, `Listening on http://127.0.0.1:${port}\n`);
   });
 
-  it("closes on Node 22 when its signal aborts: the process then ends by itself", async (t) => {
+  it("closes on Node 22 when its signal aborts: the process then ends by itself", { skip: ONCE_PER_RUN }, async (t) => {
     const node = await node22();
     if (node === undefined) return t.skip(NODE22_MISSING);
     const script = join(mkdtempSync(join(tmpdir(), "mcplite-serve-")), "server.ts");

@@ -18,6 +18,7 @@ import { createServer, serve } from "../../mod.ts";
 import { node22, NODE22_MISSING } from "../helpers/node22.ts";
 import { ROOT, run } from "../helpers/process.ts";
 import { protectedResource } from "../../src/auth/mod.ts";
+import { ONCE_PER_RUN } from "../helpers/once-per-run.ts";
 
 const CARD_SCHEMA = JSON.parse(readFileSync(new URL("./fixtures/server-card.schema.json", import.meta.url), "utf8"));
 const ajv = new Ajv2020({ strict: false });
@@ -228,7 +229,7 @@ describe("the server card", () => {
     }
   });
 
-  it("answers over a real socket with ETag and 304 on Node 22", async (t) => {
+  it("answers over a real socket with ETag and 304 on Node 22", { skip: ONCE_PER_RUN }, async (t) => {
     const node = await node22();
     if (node === undefined) return t.skip(NODE22_MISSING);
     const script = join(mkdtempSync(join(tmpdir(), "mcplite-card-")), "card.ts");

@@ -21,6 +21,7 @@ import {
   grpcOverH2,
   grpcWebOverH2,
 } from "../../helpers/h2-sessions.ts";
+import { ONCE_PER_RUN } from "../../helpers/once-per-run.ts";
 
 describe("serveGrpc", () => {
   let listener: GrpcListener;
@@ -152,7 +153,8 @@ describe("GrpcListener.close", () => {
   });
 });
 
-describe("serveGrpc on Node", () => {
+// The server bundled by `bun build` and run by Node: the same child whichever runtime runs the test, so once per run.
+describe("serveGrpc on Node", { skip: ONCE_PER_RUN }, () => {
   it("serves grpc-js from a Node process (the test server bundled with `bun build --target node`)", async () => {
     const bundle = join(mkdtempSync(join(tmpdir(), "mcplite-grpc-")), "grpc-server.mjs");
     const built = await run(`${ROOT}node_modules/.bin/bun`, [

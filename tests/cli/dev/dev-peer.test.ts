@@ -20,6 +20,7 @@ import { ROOT, run } from "../../helpers/process.ts";
 import { runCli } from "../cli-helpers.ts";
 import { hasOtherLoopback, OTHER_LOOPBACK, probePage, statusOf } from "./dev-peer-probe.ts";
 import { startDev } from "./dev-session.ts";
+import { ONCE_PER_RUN } from "../../helpers/once-per-run.ts";
 
 const SERVER = `export default { fetch: () => new Response("served") };\n`;
 const NO_OTHER_LOOPBACK = `this machine cannot use ${OTHER_LOOPBACK} (only Linux routes all of 127.0.0.0/8)`;
@@ -70,7 +71,7 @@ describe("mcplite dev keeps to this machine", () => {
     }
   });
 
-  it("reads the peer from the socket on Node 22", async (t) => {
+  it("reads the peer from the socket on Node 22", { skip: ONCE_PER_RUN }, async (t) => {
     const node = await node22();
     if (node === undefined) return t.skip(NODE22_MISSING);
     const script = join(mkdtempSync(join(tmpdir(), "mcplite-dev-peer-")), "probe.ts");

