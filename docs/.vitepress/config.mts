@@ -64,6 +64,7 @@ export const sidebar = [
       { text: "From mcp-lite", link: "/migrating/from-mcp-lite" },
       { text: "From the official SDK", link: "/migrating/from-official-sdk" },
       { text: "From FastMCP", link: "/migrating/from-fastmcp" },
+      { text: "From Inngest, Restate, DBOS, Workflows", link: "/migrating/from-durable-engines" },
     ],
   },
   {
