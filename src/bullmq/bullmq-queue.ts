@@ -146,6 +146,11 @@ export function bullmqQueue(options: BullmqQueueOptions): WorkQueue & { close():
   const workers = new Set<Worker>();
   /** The jobs this process's workers run, by id: where `progress` reports. */
   const running = new Map<string, Job>();
+  /**
+   * The jobs run again (woken, restarted) after they reported progress: until a report goes above the percentage
+   * BullMQ holds for one, its work is reporting again what it reported before, and nothing of it is sent.
+   */
+  const replaying = new Set<string>();
   /** BullMQ's events of the queue, opened by the first `watch`, and who follows which job. */
   let events: QueueEvents | undefined;
   /** Publishes progress events, opened by the first `progress`. */
@@ -186,6 +191,7 @@ export function bullmqQueue(options: BullmqQueueOptions): WorkQueue & { close():
       let lockLost = false;
       const worker = new classes.Worker(name, async (job: Job, token?: string) => {
         running.set(job.id!, job);
+        if (typeof job.progress === "number" && job.progress > 0) replaying.add(job.id!);
         try {
           // A fetch in flight as close() was called may still take a job (BullMQ's blocking wait ends with it):
           // handed straight back, it goes to a taker that is not closing.
@@ -201,12 +207,18 @@ export function bullmqQueue(options: BullmqQueueOptions): WorkQueue & { close():
             await job.moveToWait(token); // the worker shuts down: another takes it now
             throw new WaitingError();
           }
+          if (typeof ended === "object" && "failed" in ended) {
+            // A failure, stored for its caller: a failed job for BullMQ's boards, metrics and "Retry", kept
+            // keepFailedMs, its reason the caller's; never run again by BullMQ's attempts (the server's `retry` decides).
+            throw new UnrecoverableError(ended.failed);
+          }
           if (ended !== "done") {
             await job.moveToDelayed(Date.now() + ended.delayMs, token); // its work sleeps: no slot held meanwhile
             throw new DelayedError();
           }
         } finally {
           running.delete(job.id!);
+          replaying.delete(job.id!);
         }
       }, {
         ...common,
@@ -240,6 +252,14 @@ export function bullmqQueue(options: BullmqQueueOptions): WorkQueue & { close():
     progress(id, update) {
       const job = running.get(id);
       if (job === undefined) return;
+      const percent = "total" in update && update.total !== undefined && update.total > 0
+        ? Math.min(100, Math.max(0, Math.round((100 * update.progress) / update.total)))
+        : undefined;
+      if (percent !== undefined && replaying.has(id)) {
+        // Never backwards, across wake-ups, restarts and workers: what it reports again of its last start is dropped.
+        if (percent <= (job.progress as number)) return;
+        replaying.delete(id);
+      }
       // To the instances that follow the job, as sent; to BullMQ's boards, a percentage (when the total is known).
       if (publisher === undefined) {
         publisher = new classes.QueueEventsProducer(name, common);
@@ -247,9 +267,8 @@ export function bullmqQueue(options: BullmqQueueOptions): WorkQueue & { close():
       }
       publisher.publishEvent({ eventName: PROGRESS_EVENT, jobId: id, update: JSON.stringify(update) }, EVENTS_KEPT)
         .catch(report);
-      if ("total" in update && update.total !== undefined && update.total > 0) {
-        const percent = Math.min(100, Math.max(0, Math.round((100 * update.progress) / update.total)));
-        job.updateProgress(percent).catch(late(id, "a progress update"));
+      if (percent !== undefined && !(typeof job.progress === "number" && percent <= job.progress)) {
+        job.updateProgress(percent).catch(late(id, "a progress update")); // the highest: what a later start goes by
       }
     },
     watch(id, listener) {

@@ -22,6 +22,7 @@ import { unrefTimer } from "../runtime/unref-timer.ts";
 import type { DeferredWork, JobBinder } from "../core/call/tool-promise.ts";
 import type { WorkQueue } from "./work-queue.ts";
 import type { DurableSleep } from "./durable-sleep.ts";
+import { risingProgress } from "./rising-progress.ts";
 
 /** How often a parked job polls a shared store for answers given on another instance, in ms. */
 const SHARED_POLL_MS = 250;
@@ -251,6 +252,7 @@ export class Continuations implements Tokens {
    * @returns Stops following; `undefined` when no such job runs here and the queue cannot follow it.
    */
   watch(id: string, sink: CallSink): (() => void) | undefined {
+    sink = risingProgress(sink); // its work reports progress again when it runs again: never backwards
     // A job on a worker: the queue carries its progress and logs, when it can.
     return this.#running.get(id)?.watch(sink) ??
       this.queue?.watch?.(

@@ -64,7 +64,9 @@ import type { LogLevel } from "../core/call/call-sink.ts";
  *         else {
  *           const ended = await run(data, 1); // one process: no start is ever cut short
  *           if (ended === "again") jobs.push(data);
- *           else if (typeof ended === "object") setTimeout(() => (jobs.push(data), wake()), ended.delayMs); // asleep
+ *           else if (typeof ended === "object" && "delayMs" in ended) {
+ *             setTimeout(() => (jobs.push(data), wake()), ended.delayMs); // asleep
+ *           } // "done", "refused" or { failed }: never again
  *         }
  *       }
  *     })();
@@ -123,7 +125,10 @@ export interface WorkQueue {
    *   that run ended: the server then reads no journal before the work's steps; absent, it reads it): resolves `"done"` when the job ended (the queue drops it for good), `"again"`
    *   when the worker stopped it to shut down (the queue delivers it again at once, to another taker if
    *   this one is closing), `{ delayMs }` when the job waits (a durable sleep: the queue delivers it again
-   *   once `delayMs` has passed, holding no slot meanwhile), `"refused"` when it is not a job the server
+   *   once `delayMs` has passed, holding no slot meanwhile), `{ failed }` when the job ended as a failure (its
+   *   work threw, ran past its `timeoutMs`, or its starts ran out: its failure is stored for its caller; the queue
+   *   never delivers it again, and may keep it as failed for operators with `failed` as its reason, the caller's
+   *   message or the `maskErrors` reference), `"refused"` when it is not a job the server
    *   made (not a job token at all: the queue never delivers it again, and may keep it as failed for
    *   operators); rejects when the job should be delivered again later (the result store was out of
    *   reach, or the job's signature could not be checked here: signed with a secret this worker lacks, as
@@ -138,7 +143,7 @@ export interface WorkQueue {
       data: string,
       start: number,
       first?: boolean,
-    ) => Promise<"done" | "again" | "refused" | { readonly delayMs: number }>,
+    ) => Promise<"done" | "again" | "refused" | { readonly delayMs: number } | { readonly failed: string }>,
     options: { readonly concurrency: number; readonly warn?: (message: string) => void },
   ): { close(): Promise<void> };
   /**

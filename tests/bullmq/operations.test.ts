@@ -99,6 +99,57 @@ function stepsServer(queue: ReturnType<typeof bullmqQueue>, gate: Promise<void>)
   return { server, warnings, ids };
 }
 
+/**
+ * A server on the queue whose tools fail: `ledger` throws, `hang` never ends (`timeoutMs` 300); its logger's error
+ * records kept, and the job ids in the order the calls came.
+ */
+function failingServer(queue: ReturnType<typeof bullmqQueue>, maskErrors: boolean) {
+  const errors: [Record<string, unknown>, string?][] = [];
+  const logger = {
+    debug() {},
+    info() {},
+    warn() {},
+    error: (fields: Record<string, unknown>, message?: string) => void errors.push([fields, message]),
+  };
+  const ids: string[] = [];
+  const memory = createMemoryResultStore();
+  const server = createServer({
+    name: "operations",
+    version: "1.0.0",
+    secret: SECRET,
+    logger,
+    maskErrors,
+    resultStore: {
+      ...memory,
+      set(id, entry, ttlMs) {
+        if (!id.includes(":") && entry.status === "working" && !ids.includes(id)) ids.push(id);
+        return memory.set(id, entry, ttlMs);
+      },
+    },
+    queue,
+  }).tool(
+    defineTool("ledger").describe("Writes the ledger").input(v.object({})).longRunning().defer(() => {
+      throw new Error("ledger for s1 refused the write");
+    }),
+  ).tool(
+    defineTool("hang").describe("Never ends").input(v.object({})).longRunning({ timeoutMs: 300 })
+      .defer(() => new Promise<never>(() => {})),
+  );
+  return { server, errors, ids };
+}
+
+/** Calls a tool of `server` over MCP-lite, with the JSON-RPC id `id`: answered with its promise. */
+async function callOver(server: { fetch(request: Request): Promise<Response> }, tool: string, id: string | number) {
+  const response = await server.fetch(
+    new Request("http://localhost/mcp-lite/v1/calltools", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(toolsCall(tool, {}, id)),
+    }),
+  );
+  assert.equal(response.status, 200, await response.clone().text());
+}
+
 for (const backend of BACKENDS) {
   describe(`bullmqQueue as operators see it (${backend.on})`, { skip: backend.missing }, () => {
     it("names a job after its tool, with its tool and call id, its start BullMQ's, progress a percentage; keeps it once done", async () => {
@@ -142,6 +193,7 @@ for (const backend of BACKENDS) {
         name: "operations",
         version: "1.0.0",
         secret: SECRET,
+        logger: false, // their timeouts are said, one line each: the test below reads them
         resultStore: createMemoryResultStore(),
         queue,
       }).tool(
@@ -170,6 +222,68 @@ for (const backend of BACKENDS) {
       } finally {
         await worker.close();
         await queue.close();
+      }
+    });
+
+    it("fails a job whose work threw or timed out, with its reason, kept a day, never retried; one line each", async () => {
+      const name = `failed-${crypto.randomUUID()}`;
+      const queue = backend.queue(name);
+      const board = backend.board(name);
+      const { server, errors, ids } = failingServer(queue, false);
+      const worker = runWorker(server, { concurrency: 2 });
+      try {
+        await callOver(server, "ledger", "call-7");
+        await callOver(server, "hang", "call-8");
+        const [threw, hung] = await Promise.all(
+          ids.map((id) => jobUntil(board, id, (job) => job?.finishedOn !== undefined)),
+        );
+        assert.equal(await board.getJobState(ids[0]), "failed");
+        assert.equal(threw!.failedReason, "ledger for s1 refused the write");
+        assert.equal(await board.getJobState(ids[1]), "failed");
+        assert.equal(hung!.failedReason, "The job timed out after 300 ms");
+        for (const job of [threw!, hung!]) {
+          assert.equal(job.attemptsMade, 1, "BullMQ's attempts never run it again: the server's retry decides");
+          assert.deepEqual(job.opts.removeOnFail, { age: 86_400 }, "kept a day (keepFailedMs)");
+        }
+        // One line each, naming the tool, the call's request id, the job and its start (docs/concepts/errors.md).
+        assert.deepEqual(errors.map(([fields]) => ({ ...fields, err: String(fields.err) })), [
+          {
+            err: "Error: ledger for s1 refused the write",
+            tool: "ledger",
+            requestId: "call-7",
+            job: ids[0],
+            attempt: 1,
+          },
+          {
+            err: "ProtocolError: The job timed out after 300 ms",
+            tool: "hang",
+            requestId: "call-8",
+            job: ids[1],
+            attempt: 1,
+          },
+        ]);
+      } finally {
+        await worker.close();
+        await Promise.all([queue.close(), board.close()]);
+      }
+    });
+
+    it("under maskErrors, a failed job's reason is the reference its caller and its log line have", async () => {
+      const name = `masked-${crypto.randomUUID()}`;
+      const queue = backend.queue(name);
+      const board = backend.board(name);
+      const { server, errors, ids } = failingServer(queue, true);
+      const worker = runWorker(server, { concurrency: 1 });
+      try {
+        await callOver(server, "ledger", 9);
+        const failed = await jobUntil(board, ids[0], (job) => job?.finishedOn !== undefined);
+        assert.equal(errors.length, 1);
+        const { reference } = errors[0][0] as { reference: string };
+        assert.equal(failed!.failedReason, `Internal error (reference ${reference})`);
+        assert.doesNotMatch(JSON.stringify(failed!.toJSON()), /ledger for s1/);
+      } finally {
+        await worker.close();
+        await Promise.all([queue.close(), board.close()]);
       }
     });
 

@@ -83,7 +83,7 @@ export interface WorkQueueCasesOptions {
  *             await run(data, 1).then(
  *               (ended) => {
  *                 if (ended === "again") push(data); // given back at shutdown: again, now
- *                 else if (typeof ended === "object") setTimeout(() => push(data), ended.delayMs); // asleep
+ *                 else if (typeof ended === "object" && "delayMs" in ended) setTimeout(() => push(data), ended.delayMs);
  *               },
  *               () => setTimeout(() => push(data), 100), // the store was out of reach: again, later
  *             );
