@@ -65,7 +65,7 @@ export function serverLogging(
       // `mcplite: tool "forecast" failed (request 7, reference 1f0c9a3e): TypeError: … at …`.
       const { tool: _, trace_flags: __, ...rest } = fields;
       const about = Object.entries(rest).map(([key, value]) => `${LABEL[key] ?? key} ${value}`).join(", ");
-      const frame = error instanceof Error && !/^(OutputMismatch|Token|Protocol)Error$/.test(error.name)
+      const frame = error instanceof Error && !/^(OutputMismatch|Token|Protocol|Delivery)Error$/.test(error.name)
         ? /\n\s*(at .+)/.exec(error.stack ?? "")?.[1]
         : undefined;
       const text = error instanceof Error ? `${error.name}: ${error.message}${frame ? ` ${frame}` : ""}` : error;
