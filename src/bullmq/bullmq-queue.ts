@@ -177,7 +177,7 @@ export function bullmqQueue(options: BullmqQueueOptions): WorkQueue & { close():
   return {
     async add(id, data, about) {
       // Named after its tool; what an operator needs read beside the sealed job, which only the server opens.
-      const fields: JobData = { tool: about?.tool, callId: about?.callId, data };
+      const fields: JobData = { tool: about?.tool, callId: about?.callId, attempt: 1, data };
       await queueOf().add(about?.tool ?? "job", fields, {
         jobId: id,
         attempts: OUTAGE_ATTEMPTS,
@@ -191,14 +191,17 @@ export function bullmqQueue(options: BullmqQueueOptions): WorkQueue & { close():
       let lockLost = false;
       const worker = new classes.Worker(name, async (job: Job, token?: string) => {
         running.set(job.id!, job);
+        const data = job.data as Partial<JobData> | null;
+        if (data?.attempt !== undefined && data.attempt !== start(job)) {
+          // Started again (its last worker died or stalled): the board reads which start runs now.
+          job.updateData({ ...data, attempt: start(job) } as JobData).catch(late(job.id!, "the start's number"));
+        }
         if (typeof job.progress === "number" && job.progress > 0) replaying.add(job.id!);
         try {
           // A fetch in flight as close() was called may still take a job (BullMQ's blocking wait ends with it):
           // handed straight back, it goes to a taker that is not closing.
           // Its start: one more than the times its lock lapsed (a run given back, asleep or rejected counts none).
-          const ended = closing
-            ? "again"
-            : await run((job.data as Partial<JobData> | null)?.data as string, start(job), job.attemptsStarted <= 1);
+          const ended = closing ? "again" : await run(data?.data as string, start(job), job.attemptsStarted <= 1);
           if (ended === "refused") {
             // Failed at once, never tried again, and kept (keepFailedMs) for an operator to look at.
             throw new UnrecoverableError("refused: not a job this server made");
@@ -249,6 +252,13 @@ export function bullmqQueue(options: BullmqQueueOptions): WorkQueue & { close():
         },
       };
     },
+    about(id, { taskId }) {
+      // Read, then written whole (BullMQ has no write of one field of a job's data): once per task, on the web side.
+      (async () => {
+        const job = await queueOf().getJob(id) as Job | undefined;
+        if (job !== undefined) await job.updateData({ ...job.data as JobData, taskId });
+      })().catch(report);
+    },
     progress(id, update) {
       const job = running.get(id);
       if (job === undefined) return;
@@ -298,10 +308,15 @@ export function bullmqQueue(options: BullmqQueueOptions): WorkQueue & { close():
   };
 }
 
-/** A job's data in BullMQ: what an operator reads (its tool and call id), and the sealed job. */
+/**
+ * A job's data in BullMQ: what an operator reads (its tool, the call's request id, the MCP task's id when the call
+ * became one, which start of it runs or ran last), and the sealed job.
+ */
 interface JobData {
   readonly tool?: string;
   readonly callId?: string | number;
+  readonly taskId?: string;
+  readonly attempt?: number;
   readonly data: string;
 }
 

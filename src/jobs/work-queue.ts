@@ -147,6 +147,15 @@ export interface WorkQueue {
     options: { readonly concurrency: number; readonly warn?: (message: string) => void },
   ): { close(): Promise<void> };
   /**
+   * Optional: adds to what an operator may read of a job (nothing secret), once it is known: the id of the MCP task
+   * its call became (MCP 2026-07-28, Tasks), which the web instance that made the task tells. A queue may show it
+   * beside `add`'s `about` (BullMQ's job data). Fire and forget: it reports its own failures.
+   *
+   * @param id The job's id.
+   * @param about The task id of its call.
+   */
+  about?(id: string, about: { readonly taskId: string }): void;
+  /**
    * Optional: carries a running job's progress (`ctx.progress()`) and log lines (`ctx.log()`) from its
    * worker to `watch` on every instance. Without it, they reach only streams in the worker's process.
    * Called on the handle whose `take` delivered the job, while its `run` is in progress; fire and forget

@@ -18,7 +18,7 @@ import { bullmqQueue } from "../../src/bullmq/mod.ts";
 import { POSTGRES_MISSING } from "../helpers/postgres-server.ts";
 import { REDIS_MISSING } from "../helpers/redis-server.ts";
 import { queueBackends } from "../helpers/queue-backends.ts";
-import { toolsCall } from "../helpers/request.ts";
+import { modernRequest, toolsCall } from "../helpers/request.ts";
 
 const SECRET = "queue operations' secret: thirty-two bytes or more";
 
@@ -172,7 +172,11 @@ for (const backend of BACKENDS) {
         const running = await jobUntil(board, ids[0], (job) => job?.progress === 33);
         assert.equal(running!.name, "steps");
         const { data, ...readable } = running!.data as Record<string, unknown>;
-        assert.deepEqual(readable, { tool: "steps", callId: "call-7" }, "nothing written that BullMQ knows");
+        assert.deepEqual(
+          readable,
+          { tool: "steps", callId: "call-7", attempt: 1 },
+          "nothing written that BullMQ knows",
+        );
         assert.equal(running!.stalledCounter, 0, "its first start, as BullMQ counts it");
         assert.equal(typeof data, "string", "the job itself stays sealed");
         assert.doesNotMatch(JSON.stringify(running!.data), /step 2/);
@@ -222,6 +226,32 @@ for (const backend of BACKENDS) {
       } finally {
         await worker.close();
         await queue.close();
+      }
+    });
+
+    it("adds the MCP task's id to the job of a call that became a task, for operators to find it by", async () => {
+      const name = `task-${crypto.randomUUID()}`;
+      const queue = backend.queue(name);
+      const board = backend.board(name);
+      let open = () => {};
+      const { server, ids } = stepsServer(queue, new Promise<void>((resolve) => open = resolve));
+      try {
+        const tasks = { extensions: { "io.modelcontextprotocol/tasks": {} } };
+        const response = await server.fetch(
+          modernRequest("tools/call", {
+            name: "steps",
+            arguments: {},
+            _meta: { "io.modelcontextprotocol/clientCapabilities": tasks },
+          }, "call-9"),
+        );
+        const { result } = await response.json();
+        assert.equal(result?.resultType, "task", JSON.stringify(result));
+        const job = await jobUntil(board, ids[0], (job) => job?.data.taskId !== undefined);
+        assert.deepEqual(job!.data.taskId, result.taskId);
+        assert.equal(job!.data.callId, "call-9");
+      } finally {
+        open();
+        await Promise.all([queue.close(), board.close()]);
       }
     });
 
