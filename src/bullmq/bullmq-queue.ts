@@ -2,8 +2,9 @@
  * A {@link WorkQueue} on BullMQ (the entry id its `jobId`): a worker holds a lock on each job it runs, and BullMQ's
  * stalled-job check moves a job whose lock lapsed (its worker died) back to the queue, counting it (`stalledCounter`:
  * the next start). A job given back at shutdown goes back at once (`moveToWait`), a sleeping one delayed
- * (`moveToDelayed`), neither counted. In BullMQ's boards a job is named after its tool, its tool and call id beside the
- * sealed job, its progress a percentage; followers get each update as a queue event of its own. Why:
+ * (`moveToDelayed`), neither counted. In BullMQ's boards a job is named after its tool, its tool, call id, task id and
+ * start beside the sealed job, its progress a percentage, its steps in its log; a job that failed is failed there
+ * (never retried by BullMQ: the server's `retry` decides); followers get each update as a queue event of its own. Why:
  * docs/guides/many-instances.md ("Workers: a queue").
  *
  * @module
@@ -151,6 +152,8 @@ export function bullmqQueue(options: BullmqQueueOptions): WorkQueue & { close():
    * BullMQ holds for one, its work is reporting again what it reported before, and nothing of it is sent.
    */
   const replaying = new Set<string>();
+  /** The log lines of each running job still being written: one after another (the backend's lines keep their order). */
+  const logging = new Map<string, Promise<void>>();
   /** BullMQ's events of the queue, opened by the first `watch`, and who follows which job. */
   let events: QueueEvents | undefined;
   /** Publishes progress events, opened by the first `progress`. */
@@ -222,6 +225,8 @@ export function bullmqQueue(options: BullmqQueueOptions): WorkQueue & { close():
         } finally {
           running.delete(job.id!);
           replaying.delete(job.id!);
+          await logging.get(job.id!); // its lines written before BullMQ records its end
+          logging.delete(job.id!);
         }
       }, {
         ...common,
@@ -258,6 +263,16 @@ export function bullmqQueue(options: BullmqQueueOptions): WorkQueue & { close():
         const job = await queueOf().getJob(id) as Job | undefined;
         if (job !== undefined) await job.updateData({ ...job.data as JobData, taskId });
       })().catch(report);
+    },
+    log(id, line) {
+      const job = running.get(id);
+      if (job === undefined) return;
+      // Bull Board's "Logs" of the job. In order, one at a time: PostgreSQL's backend numbers lines as it writes them.
+      const written = (logging.get(id) ?? Promise.resolve()).then(() => job.log(line)).then(
+        () => {},
+        late(id, "a log line"),
+      );
+      logging.set(id, written);
     },
     progress(id, update) {
       const job = running.get(id);

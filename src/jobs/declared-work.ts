@@ -18,6 +18,7 @@ import type { AnyTool } from "../core/definitions/tool.ts";
 import { isToolPromise } from "../core/call/tool-promise.ts";
 import { TRACE_PARENT } from "../core/call/trace-context.ts";
 import { Journal } from "./journal.ts";
+import { stepLog } from "./step-log.ts";
 import { checkLongRunning } from "./check-long-running.ts";
 import type { WorkContext } from "./work-context.ts";
 import type { ServerLogger } from "../core/instance/logger.ts";
@@ -50,6 +51,8 @@ export interface WorkStart {
   readonly queued: boolean;
   /** How long this start waits before the work runs (a retry's `backoffMs`), journaled as a sleep. */
   readonly backoffMs?: number;
+  /** Writes a line to the job's own log, where its queue keeps one (`WorkQueue.log`): its steps go there. */
+  readonly log?: (line: string) => void;
 }
 
 /**
@@ -79,6 +82,7 @@ export async function runDeclaredWork(
     now: c.codec.now,
     fresh: start.fresh,
     queued: start.queued,
+    observe: start.log && stepLog(start.log, start.attempt),
   });
   const host = { auth: origin.auth, env: origin.env, waitUntil: undefined };
   const work = new WorkCallContext(

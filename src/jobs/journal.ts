@@ -32,7 +32,12 @@ export interface JournalOptions {
   readonly fresh: boolean;
   /** Sleeps hand the job back to its queue (`DurableSleep`) instead of waiting here. */
   readonly queued: boolean;
+  /** Hears each step this start runs (not one its journal answers): the job's log (`step-log.ts`). */
+  readonly observe?: StepObserver;
 }
+
+/** Wraps a step's run, given its name: what hears its start and its end. */
+export type StepObserver = <T>(name: string, run: (key: string) => T | Promise<T>) => (key: string) => Promise<T>;
 
 /**
  * What a step or a sleep throws in process when the store is out of reach as it reads or records the journal: the
@@ -86,7 +91,7 @@ export class Journal {
       const recorded = valueOf(await this.#read(key));
       if (recorded !== undefined) return recorded.v as T;
     }
-    const value = await run(`${this.#options.id}:${name}`);
+    const value = await (this.#options.observe?.(name, run) ?? run)(`${this.#options.id}:${name}`);
     return await this.#record(key, name, value) as T;
   }
 

@@ -276,7 +276,8 @@ async function runJob(
   // A retry's backoff is a durable sleep of the work's journal: waited once per start, its slot free meanwhile.
   const backoffMs = start > 1 ? retry?.backoffMs : undefined;
   // The job's first delivery of all has no journal to read: its steps run without a read first (one round trip).
-  const begun = { id: state.d, attempt: start, expiresAt, fresh: first === true, queued: true, backoffMs };
+  const log = queue.log && ((line: string) => queue.log!(state.d, line)); // its steps, to the job's own log
+  const begun = { id: state.d, attempt: start, expiresAt, fresh: first === true, queued: true, backoffMs, log };
   const unexpected = (error: unknown) => registry.runtime.reportUnexpected(error, call);
   const report = (error: unknown) => registry.runtime.onError?.(error);
   let sink: CallSink = {};

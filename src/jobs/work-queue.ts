@@ -156,6 +156,15 @@ export interface WorkQueue {
    */
   about?(id: string, about: { readonly taskId: string }): void;
   /**
+   * Optional: writes a line to a running job's own log, for operators (BullMQ's `job.log()`, which Bull Board shows
+   * beside the job): the start and end of each step its work runs, with its duration and the size of its value.
+   * Called on the handle whose `take` delivered the job, while its `run` is in progress; fire and forget.
+   *
+   * @param id The job's id.
+   * @param line The line (no secret: a step's error is named by its kind only).
+   */
+  log?(id: string, line: string): void;
+  /**
    * Optional: carries a running job's progress (`ctx.progress()`) and log lines (`ctx.log()`) from its
    * worker to `watch` on every instance. Without it, they reach only streams in the worker's process.
    * Called on the handle whose `take` delivered the job, while its `run` is in progress; fire and forget
