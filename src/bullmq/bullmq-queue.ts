@@ -264,6 +264,35 @@ export function bullmqQueue(options: BullmqQueueOptions): WorkQueue & { close():
         if (job !== undefined) await job.updateData({ ...job.data as JobData, taskId });
       })().catch(report);
     },
+    async inspect({ id, states, limit = 20 }) {
+      const board = queueOf();
+      const jobs = id === undefined
+        ? await board.getJobs(
+          (states ?? ["active", "waiting", "delayed", "prioritized", "failed", "completed"]) as never,
+          0,
+          limit - 1,
+        )
+        : [await board.getJob(id)];
+      return await Promise.all(
+        jobs.filter((job) => job !== undefined && job !== null).map(async (found) => {
+          const job = found as Job;
+          const data = (job.data ?? {}) as Partial<JobData>;
+          const log = id === undefined ? undefined : (await board.getJobLogs(job.id!)).logs;
+          return {
+            id: job.id!,
+            state: await job.getState(),
+            ...(data.tool === undefined ? {} : { tool: data.tool }),
+            ...(data.callId === undefined ? {} : { callId: data.callId }),
+            ...(data.taskId === undefined ? {} : { taskId: data.taskId }),
+            ...(data.attempt === undefined ? {} : { attempt: data.attempt }),
+            addedAt: job.timestamp,
+            ...(job.finishedOn === undefined ? {} : { finishedAt: job.finishedOn }),
+            ...(job.failedReason ? { failedReason: job.failedReason } : {}),
+            ...(log === undefined ? {} : { log }),
+          };
+        }),
+      );
+    },
     log(id, line) {
       const job = running.get(id);
       if (job === undefined) return;

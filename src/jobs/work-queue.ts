@@ -9,6 +9,46 @@
 import type { LogLevel } from "../core/call/call-sink.ts";
 
 /**
+ * What a queue holds of one job, for operators (`WorkQueue.inspect`): its state there, what `add` was told of it
+ * (`about`), and what it kept of its runs.
+ *
+ * @example
+ * ```ts
+ * import type { QueuedJob } from "@mcplite/sdk/types";
+ * const failed: QueuedJob = {
+ *   id: "2GrROpf6ZLKiNOMsT6O9OA",
+ *   state: "failed",
+ *   tool: "ledger",
+ *   callId: 7,
+ *   attempt: 1,
+ *   failedReason: "ledger for s1 refused the write",
+ * };
+ * ```
+ */
+export interface QueuedJob {
+  /** The job's id (its result-store entry). */
+  readonly id: string;
+  /** Its state in the queue, in the queue's own words (BullMQ's: `waiting`, `active`, `delayed`, `completed`, …). */
+  readonly state: string;
+  /** Its tool. */
+  readonly tool?: string;
+  /** The id of the call that queued it (its JSON-RPC id). */
+  readonly callId?: string | number;
+  /** The MCP task its call became, if it did. */
+  readonly taskId?: string;
+  /** Which start of it runs, or ran last, from 1. */
+  readonly attempt?: number;
+  /** When it was added, ms since the epoch. */
+  readonly addedAt?: number;
+  /** When it finished, ms since the epoch. */
+  readonly finishedAt?: number;
+  /** Why it failed, as its caller reads it, when it failed. */
+  readonly failedReason?: string;
+  /** Its log (its steps' starts and ends), when one job was asked for. */
+  readonly log?: readonly string[];
+}
+
+/**
  * A job queue, as `createServer({ queue })` and `runWorker()` use one: `bullmqQueue()` from
  * `@mcplite/sdk/bullmq` is one (BullMQ on Redis, Valkey or PostgreSQL). A job is a string the server
  * signed and sealed (its tool, arguments, caller and request metadata): the queue stores it and hands
@@ -155,6 +195,17 @@ export interface WorkQueue {
    * @param about The task id of its call.
    */
   about?(id: string, about: { readonly taskId: string }): void;
+  /**
+   * Optional: what the queue holds of its jobs, for operators (`mcplite jobs list` and `mcplite jobs show`).
+   *
+   * @param query One job (`id`: with its log), or the latest jobs (`limit`, default 20), of some states only if
+   *   `states` says (the queue's own names, BullMQ's `waiting`, `active`, `delayed`, `completed`, `failed`).
+   * @returns The jobs, the latest added first; none when the queue holds no such job (a finished one it no longer
+   *   keeps).
+   */
+  inspect?(query: { readonly id?: string; readonly states?: readonly string[]; readonly limit?: number }): Promise<
+    QueuedJob[]
+  >;
   /**
    * Optional: writes a line to a running job's own log, for operators (BullMQ's `job.log()`, which Bull Board shows
    * beside the job): the start and end of each step its work runs, with its duration and the size of its value.
