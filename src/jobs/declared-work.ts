@@ -17,8 +17,7 @@ import type { Registry } from "../core/definitions/registry.ts";
 import type { AnyTool } from "../core/definitions/tool.ts";
 import { isToolPromise } from "../core/call/tool-promise.ts";
 import { TRACE_PARENT } from "../core/call/trace-context.ts";
-import { Journal } from "./journal.ts";
-import { stepLog } from "./step-log.ts";
+import { Journal, type StepObserver } from "./journal.ts";
 import { checkLongRunning } from "./check-long-running.ts";
 import type { WorkContext } from "./work-context.ts";
 import type { ServerLogger } from "../core/instance/logger.ts";
@@ -51,8 +50,8 @@ export interface WorkStart {
   readonly queued: boolean;
   /** How long this start waits before the work runs (a retry's `backoffMs`), journaled as a sleep. */
   readonly backoffMs?: number;
-  /** Writes a line to the job's own log, where its queue keeps one (`WorkQueue.log`): its steps go there. */
-  readonly log?: (line: string) => void;
+  /** Hears each step the work runs: the job's own log, where its queue keeps one (`step-log.ts`, on a worker). */
+  readonly observe?: StepObserver;
 }
 
 /**
@@ -82,7 +81,7 @@ export async function runDeclaredWork(
     now: c.codec.now,
     fresh: start.fresh,
     queued: start.queued,
-    observe: start.log && stepLog(start.log, start.attempt),
+    observe: start.observe,
   });
   const host = { auth: origin.auth, env: origin.env, waitUntil: undefined };
   const work = new WorkCallContext(

@@ -16,11 +16,14 @@ class JobCallContext extends ToolCallContext {
   declare readonly jobId: string;
   /** Which start of the job, from 1. */
   declare readonly attempt: number;
+  /** What the server's error line names of the job (`error-log.ts`): its id and start. */
+  declare readonly job: { readonly job: string; readonly attempt: number };
 
   constructor(tool: string, meta: CallMeta, job: { readonly id: string; readonly attempt: number }) {
     super(tool, new AbortController().signal, meta);
     this.jobId = job.id;
     this.attempt = job.attempt;
+    this.job = { job: job.id, attempt: job.attempt };
   }
 }
 

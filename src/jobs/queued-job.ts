@@ -26,6 +26,7 @@ import type { DurableSleep } from "./durable-sleep.ts";
 import type { AnyTool } from "../core/definitions/tool.ts";
 import { QUEUED_JOB, TRACE_PARENT } from "../core/call/trace-context.ts";
 import { jobCall } from "./job-call.ts";
+import { stepLog } from "./step-log.ts";
 
 /** The token kind of a queued job: never accepted as a promise, task or input token. */
 const JOB_KIND = "job";
@@ -276,8 +277,9 @@ async function runJob(
   // A retry's backoff is a durable sleep of the work's journal: waited once per start, its slot free meanwhile.
   const backoffMs = start > 1 ? retry?.backoffMs : undefined;
   // The job's first delivery of all has no journal to read: its steps run without a read first (one round trip).
-  const log = queue.log && ((line: string) => queue.log!(state.d, line)); // its steps, to the job's own log
-  const begun = { id: state.d, attempt: start, expiresAt, fresh: first === true, queued: true, backoffMs, log };
+  // Its steps, to the job's own log, where the queue keeps one (Bull Board shows BullMQ's).
+  const observe = queue.log && stepLog((line) => queue.log!(state.d, line), start);
+  const begun = { id: state.d, attempt: start, expiresAt, fresh: first === true, queued: true, backoffMs, observe };
   const unexpected = (error: unknown) => registry.runtime.reportUnexpected(error, call);
   const report = (error: unknown) => registry.runtime.onError?.(error);
   let sink: CallSink = {};

@@ -12,6 +12,8 @@ import type { Occurrence, Subscription } from "./subscription.ts";
 /** A delivery given up, as reported: its message names what an operator needs to find it. */
 export class DeliveryError extends Error {
   override readonly name = "DeliveryError";
+  /** Its message, with no frame: where the SDK made the report says nothing of the delivery. */
+  override readonly stack = `DeliveryError: ${this.message}`;
 }
 
 /**
