@@ -266,12 +266,13 @@ export function bullmqQueue(options: BullmqQueueOptions): WorkQueue & { close():
     },
     async inspect({ id, states, limit = 20 }) {
       const board = queueOf();
+      // The latest of each state asked for (BullMQ reads each state's own range), then the latest of them all.
       const jobs = id === undefined
-        ? await board.getJobs(
+        ? (await board.getJobs(
           (states ?? ["active", "waiting", "delayed", "prioritized", "failed", "completed"]) as never,
           0,
           limit - 1,
-        )
+        )).filter((job) => job != null).sort((a, b) => b.timestamp - a.timestamp).slice(0, limit)
         : [await board.getJob(id)];
       return await Promise.all(
         jobs.filter((job) => job !== undefined && job !== null).map(async (found) => {

@@ -10,7 +10,7 @@ import type { Terminal } from "./terminal.ts";
 import { loadServer, NOT_RUNNABLE } from "./server-module.ts";
 import { attachListener } from "../server/listener.ts";
 import { registryOf } from "../core/definitions/registry.ts";
-import type { QueuedJob, WorkQueue } from "../jobs/work-queue.ts";
+import type { QueueItem, WorkQueue } from "../jobs/work-queue.ts";
 import type { ResultStore, StoredResult } from "../jobs/result-store.ts";
 
 const USAGE = "usage: mcplite jobs list <server module> [--state <state>]… [--limit <n>] [--json]\n" +
@@ -82,7 +82,7 @@ export async function jobsCommand(terminal: Terminal, argv: string[]): Promise<n
 }
 
 /** The jobs as a table, one a line: id, state, attempt, tool, call id, when added, and why it failed. */
-function listed(jobs: readonly QueuedJob[]): string {
+function listed(jobs: readonly QueueItem[]): string {
   if (jobs.length === 0) return "no jobs\n";
   const rows = [["ID", "STATE", "ATTEMPT", "TOOL", "CALL", "ADDED", "FAILED"]];
   for (const job of jobs) {
@@ -101,7 +101,7 @@ function listed(jobs: readonly QueuedJob[]): string {
 }
 
 /** One job: what the queue holds of it, its entry in the store, its last error and its steps (its log). */
-function shown(id: string, job: QueuedJob | undefined, entry: StoredResult | undefined): string {
+function shown(id: string, job: QueueItem | undefined, entry: StoredResult | undefined): string {
   const lines = [`job ${id}`];
   const field = (name: string, value: unknown) => value !== undefined && lines.push(`  ${name.padEnd(9)}${value}`);
   field("tool", job?.tool);

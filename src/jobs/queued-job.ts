@@ -262,7 +262,8 @@ async function runJob(
     // Every start it may have had was taken by a worker that stopped before it finished (the queue counts them;
     // first writer wins: a result its last worker stored meanwhile stands).
     const message = attempts === 1 ? STOPPED_MESSAGE : `${STOPPED_MESSAGE} (${attempts} attempts)`;
-    await c.results.set(state.d, { status: "completed", result: failureResult(message), at: c.codec.now() }, ttlMs);
+    const stopped = { status: "completed", result: failureResult(message), at: c.codec.now() } as const;
+    if (!await c.results.set(state.d, stopped, ttlMs)) return { outcome: "skipped" }; // its result stands
     const call = jobCall(scope, state.a, metaOf(state), { id: state.d, attempt: start }, own ?? state.t);
     registry.runtime.onError?.(new ProtocolError("internal", message), call); // one line, as a failure in process has
     return { outcome: "stopped", attempt: start, failed: message };

@@ -14,8 +14,8 @@ import type { LogLevel } from "../core/call/call-sink.ts";
  *
  * @example
  * ```ts
- * import type { QueuedJob } from "@mcplite/sdk/types";
- * const failed: QueuedJob = {
+ * import type { QueueItem } from "@mcplite/sdk/types";
+ * const failed: QueueItem = {
  *   id: "2GrROpf6ZLKiNOMsT6O9OA",
  *   state: "failed",
  *   tool: "ledger",
@@ -25,7 +25,7 @@ import type { LogLevel } from "../core/call/call-sink.ts";
  * };
  * ```
  */
-export interface QueuedJob {
+export interface QueueItem {
   /** The job's id (its result-store entry). */
   readonly id: string;
   /** Its state in the queue, in the queue's own words (BullMQ's: `waiting`, `active`, `delayed`, `completed`, …). */
@@ -204,7 +204,7 @@ export interface WorkQueue {
    *   keeps).
    */
   inspect?(query: { readonly id?: string; readonly states?: readonly string[]; readonly limit?: number }): Promise<
-    QueuedJob[]
+    QueueItem[]
   >;
   /**
    * Optional: writes a line to a running job's own log, for operators (BullMQ's `job.log()`, which Bull Board shows

@@ -155,6 +155,24 @@ export function workQueueCases(
       }),
     },
     {
+      name: "never delivers again a job whose run resolved { failed } (it ended as a failure)",
+      run: onBench(async (bench) => {
+        const worker = await bench.handle();
+        const seen = new Seen<string>();
+        bench.take(
+          worker,
+          (data) => (seen.add(data), Promise.resolve({ failed: "ledger for s1 refused the write" })),
+          1,
+        );
+        const web = await bench.handle();
+        const job = bench.job();
+        await web.add(job.id, job.data);
+        await seen.until(allOf([job]), "the job");
+        await sleep(QUIET_MS); // a failed job delivered again would show up here
+        deliveredExactly(seen.items, [job], 1, `${QUIET_MS} ms after its run resolved { failed }`);
+      }),
+    },
+    {
       name: "runs at most `concurrency` jobs at once on one taker",
       run: onBench(async (bench) => {
         const worker = await bench.handle();
