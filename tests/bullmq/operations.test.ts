@@ -10,7 +10,7 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { createPostgresBackend, type Job, Queue, withBackend } from "bullmq";
+import { createPostgresBackend, type Job, Queue, withBackend, Worker } from "bullmq";
 import pg from "pg";
 import * as v from "valibot";
 import { createMemoryResultStore, createServer, defineTool, runWorker } from "../../mod.ts";
@@ -351,6 +351,41 @@ for (const backend of BACKENDS) {
     });
   });
 }
+
+describe("bullmqQueue: a job whose worker died", { skip: REDIS_MISSING }, () => {
+  it("names its new start in its data, and fails it out of starts, with one line naming that start", async () => {
+    const name = `died-${crypto.randomUUID()}`;
+    const connection = { url: servers.redis!.url };
+    const board = new Queue(name, { connection });
+    const queue = bullmqQueue({ connection: servers.redis!.url, name, lockMs: 300, onError: () => {} });
+    const { server, errors, ids } = failingServer(queue, false);
+    // A worker that takes the job and dies with it: its lock lapses, and BullMQ's stalled-job check hands it on.
+    const dying = new Worker(name, () => new Promise<never>(() => {}), {
+      connection,
+      lockDuration: 300,
+      stalledInterval: 300, // the stalled-job check it leaves behind is then its queue's next, not in 30 s
+    });
+    dying.on("error", () => {}); // its lock, gone
+    let worker: { close(): Promise<void> } | undefined;
+    try {
+      await callOver(server, "ledger", "call-11");
+      await jobUntil(board, ids[0], (job) => job?.processedOn !== undefined);
+      await dying.close(true); // no lock renewed from now on, as after kill -9
+      worker = runWorker(server, { concurrency: 1 });
+      const failed = await jobUntil(board, ids[0], (job) => job?.finishedOn !== undefined);
+      assert.equal(await board.getJobState(ids[0]), "failed");
+      assert.equal(failed!.failedReason, "The instance running this job stopped before it finished");
+      assert.equal(failed!.data.attempt, 2, "its second start, as the board reads it");
+      assert.deepEqual(errors.map(([fields]) => [fields.tool, fields.requestId, fields.job, fields.attempt]), [
+        ["ledger", "call-11", ids[0], 2],
+      ]);
+    } finally {
+      await dying.close(true);
+      await worker?.close();
+      await Promise.all([queue.close(), board.close()]);
+    }
+  });
+});
 
 describe("bullmqQueue through an outage of redis-server longer than its lock", { skip: REDIS_MISSING }, () => {
   it("warns once that BullMQ lost its lock, never reports it as an error, and the job still ends", async () => {
