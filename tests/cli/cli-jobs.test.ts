@@ -75,15 +75,15 @@ describe("mcplite jobs on BullMQ (redis-server)", { skip: REDIS_MISSING }, () =>
       const shown = await runCli(["jobs", "show", MODULE, report], { env });
       assert.equal(shown.code, 0, shown.stderr);
       assert.match(shown.stdout, new RegExp(`^job ${report}\n  tool +report\n`));
-      assert.match(shown.stdout, /\n  queue +completed\n  attempt +1\n/);
-      assert.match(shown.stdout, /\n  result +completed\n/);
+      assert.match(shown.stdout, /\n {2}queue +completed\n {2}attempt +1\n/);
+      assert.match(shown.stdout, /\n {2}result +completed\n/);
       assert.match(
         shown.stdout,
-        /\n  steps\n    attempt 1: step "fetch" started\n    attempt 1: step "fetch" ended after \d+ ms, 19 B of JSON\n/,
+        /\n {2}steps\n {4}attempt 1: step "fetch" started\n {4}attempt 1: step "fetch" ended after \d+ ms, 19 B of JSON\n/,
       );
       const error = await runCli(["jobs", "show", MODULE, ledger], { env });
-      assert.match(error.stdout, /\n  queue +failed\n/);
-      assert.match(error.stdout, /\n  error +ledger for s1 refused the write\n/);
+      assert.match(error.stdout, /\n {2}queue +failed\n/);
+      assert.match(error.stdout, /\n {2}error +ledger for s1 refused the write\n/);
 
       const unknown = await runCli(["jobs", "show", MODULE, "no-such-job"], { env });
       assert.equal(unknown.code, 1);
