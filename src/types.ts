@@ -28,12 +28,13 @@ export type { HeadersLike } from "./internal/headers-like.ts";
 export type { MessageMiddleware } from "./message-middleware/message-middleware.ts";
 export type { Fetchable, Listener, ServeOptions } from "./server/serve.ts";
 export type { RedeemArgs } from "./jobs/redeem.ts";
-export type { WorkContext } from "./jobs/work-context.ts";
+export type { StepOptions, WorkContext } from "./jobs/work-context.ts";
+export type { PromiseRetry, RetryBackoff } from "./core/definitions/retry-options.ts";
+export type { Jsonify } from "./jobs/step-json.ts";
 export type {
   CancelHandler,
   HandlerReturn,
   LongRunningOptions,
-  PromiseRetry,
   RedeemHandler,
   StreamHandler,
   ToolContext,

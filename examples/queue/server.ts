@@ -78,7 +78,7 @@ export const buildReport = defineTool("build_report")
     steps: v.object({ orders: ranBy, revenue: ranBy }),
     builtBy: ranBy,
   }))
-  .longRunning({ retryAfterMs: 1_000, retry: { attempts: 3, backoffMs: 500 } })
+  .longRunning({ retryAfterMs: 1_000, retry: { attempts: 3, backoff: 500 } })
   .defer(async ({ region, quarter }, work) => {
     const seed = `${region}/${quarter}`;
     const orders = await work.step("orders", async () => {

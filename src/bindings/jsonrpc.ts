@@ -123,9 +123,7 @@ export function serialisedResultMessage(id: JsonRpcId | undefined, result: strin
  * @returns The JSON text.
  */
 export function errorMessage(id: JsonRpcId | undefined, code: number, message: string, data?: unknown): string {
-  const error: Record<string, unknown> = { code, message };
-  if (data !== undefined) error.data = data;
-  return JSON.stringify({ jsonrpc: VERSION, id: id ?? null, error });
+  return JSON.stringify({ jsonrpc: VERSION, id: id ?? null, error: { code, message, data } }); // no data: no key
 }
 
 /**
@@ -136,7 +134,7 @@ export function errorMessage(id: JsonRpcId | undefined, code: number, message: s
  * @returns The JSON text.
  */
 export function notificationMessage(method: string, params?: Record<string, unknown>): string {
-  return JSON.stringify(params === undefined ? { jsonrpc: VERSION, method } : { jsonrpc: VERSION, method, params });
+  return JSON.stringify({ jsonrpc: VERSION, method, params }); // JSON.stringify leaves out an undefined member
 }
 
 /**

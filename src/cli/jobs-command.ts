@@ -12,6 +12,7 @@ import { attachListener } from "../server/listener.ts";
 import { registryOf } from "../core/definitions/registry.ts";
 import type { QueueItem, WorkQueue } from "../jobs/work-queue.ts";
 import type { ResultStore, StoredResult } from "../jobs/result-store.ts";
+import type { JournalEntry, JournalStore } from "../jobs/journal-store.ts";
 
 const USAGE = "usage: mcplite jobs list <server module> [--state <state>]… [--limit <n>] [--json]\n" +
   "       mcplite jobs show <server module> <job id> [--json]";
@@ -54,9 +55,9 @@ export async function jobsCommand(terminal: Terminal, argv: string[]): Promise<n
   const found = await loadServer(module, (problem) => usage(terminal, problem), say);
   if (typeof found === "number") return found;
   const runtime = registryOf(attachListener(found).core).runtime;
-  let queue: WorkQueue | undefined, store: ResultStore;
+  let queue: WorkQueue | undefined, store: ResultStore, journals: JournalStore;
   try {
-    ({ queue, results: store } = runtime.continuations);
+    ({ queue, results: store, journals } = runtime.continuations);
   } catch {
     queue = undefined;
   }
@@ -70,13 +71,15 @@ export async function jobsCommand(terminal: Terminal, argv: string[]): Promise<n
     return ExitCode.Ok;
   }
   const [job] = await queue.inspect({ id });
-  const entry = await store!.get(id!);
+  const [entry, journal] = await Promise.all([store!.get(id!), journals!.load(id!)]);
   if (job === undefined && entry === undefined) {
     await say(`no job ${id} in the queue or the result store (never queued, or no longer kept)`);
     return ExitCode.ToolFailed;
   }
   await terminal.out(
-    json ? `${JSON.stringify({ ...job, id, result: entry && resultOf(entry) })}\n` : shown(id!, job, entry),
+    json
+      ? `${JSON.stringify({ ...job, id, result: entry && resultOf(entry), journal })}\n`
+      : shown(id!, job, entry, journal),
   );
   return ExitCode.Ok;
 }
@@ -100,8 +103,16 @@ function listed(jobs: readonly QueueItem[]): string {
   return rows.map((row) => row.map((cell, i) => cell.padEnd(widths[i])).join("  ").trimEnd()).join("\n") + "\n";
 }
 
-/** One job: what the queue holds of it, its entry in the store, its last error and its steps (its log). */
-function shown(id: string, job: QueueItem | undefined, entry: StoredResult | undefined): string {
+/**
+ * One job: what the queue holds of it, its entry in the store, its last error, its steps as its log tells them and
+ * its journal (each step's and sleep's recorded value, from the job store).
+ */
+function shown(
+  id: string,
+  job: QueueItem | undefined,
+  entry: StoredResult | undefined,
+  journal: readonly JournalEntry[],
+): string {
   const lines = [`job ${id}`];
   const field = (name: string, value: unknown) => value !== undefined && lines.push(`  ${name.padEnd(9)}${value}`);
   field("tool", job?.tool);
@@ -117,6 +128,12 @@ function shown(id: string, job: QueueItem | undefined, entry: StoredResult | und
   const steps = job?.log ?? [];
   lines.push(steps.length === 0 ? "  steps    none logged" : "  steps");
   for (const step of steps) lines.push(`    ${step}`);
+  lines.push(journal.length === 0 ? "  journal  empty" : "  journal");
+  for (const each of [...journal].sort((a, b) => a.position - b.position)) {
+    const json = each.value === undefined ? undefined : JSON.stringify(each.value);
+    const size = json === undefined ? "no value" : `${new TextEncoder().encode(json).length} B`;
+    lines.push(`    ${each.position} ${each.name}  ${size}  ${new Date(each.at).toISOString()}`);
+  }
   return lines.join("\n") + "\n";
 }
 

@@ -49,19 +49,12 @@ export function base64urlEncode(bytes: Uint8Array): string {
  */
 export function tableEncode(bytes: Uint8Array): string {
   let text = "";
-  const whole = bytes.length - bytes.length % 3;
-  for (let i = 0; i < whole; i += 3) {
+  for (let i = 0; i < bytes.length; i += 3) {
+    // past the end, bytes[i] is undefined, which `<<` and `|` read as 0: the last group is padded with zeros
     const n = bytes[i] << 16 | bytes[i + 1] << 8 | bytes[i + 2];
     text += DIGITS[n >> 18] + DIGITS[n >> 12 & 63] + DIGITS[n >> 6 & 63] + DIGITS[n & 63];
   }
-  if (bytes.length - whole === 1) {
-    const n = bytes[whole];
-    text += DIGITS[n >> 2] + DIGITS[n << 4 & 63];
-  } else if (bytes.length - whole === 2) {
-    const n = bytes[whole] << 8 | bytes[whole + 1];
-    text += DIGITS[n >> 10] + DIGITS[n >> 4 & 63] + DIGITS[n << 2 & 63];
-  }
-  return text;
+  return text.slice(0, Math.ceil(bytes.length * 4 / 3)); // the digits of the padding dropped
 }
 
 /**
@@ -105,22 +98,14 @@ export function base64urlDecode(text: string): Uint8Array<ArrayBuffer> | undefin
  * @returns The bytes.
  */
 export function tableDecode(text: string): Uint8Array<ArrayBuffer> {
-  const tail = text.length % 4;
   const bytes = new Uint8Array((text.length * 3) >> 2);
-  let at = 0;
-  let i = 0;
-  for (; i + 4 <= text.length; i += 4) {
+  for (let i = 0, at = 0; i < text.length; i += 4) {
+    // past the end, charCodeAt is NaN and VALUE[NaN] undefined, read as 0; bytes written past the array's end are dropped
     const n = VALUE[text.charCodeAt(i)] << 18 | VALUE[text.charCodeAt(i + 1)] << 12 |
       VALUE[text.charCodeAt(i + 2)] << 6 | VALUE[text.charCodeAt(i + 3)];
     bytes[at++] = n >> 16;
-    bytes[at++] = n >> 8 & 255;
-    bytes[at++] = n & 255;
-  }
-  if (tail >= 2) {
-    const n = VALUE[text.charCodeAt(i)] << 18 | VALUE[text.charCodeAt(i + 1)] << 12 |
-      (tail === 3 ? VALUE[text.charCodeAt(i + 2)] << 6 : 0);
-    bytes[at++] = n >> 16;
-    if (tail === 3) bytes[at++] = n >> 8 & 255;
+    bytes[at++] = n >> 8;
+    bytes[at++] = n;
   }
   return bytes;
 }

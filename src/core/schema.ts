@@ -105,12 +105,12 @@ export function compileSchema(schema: SchemaInput, where: string): CompiledSchem
 }
 
 function isValibot(schema: unknown): schema is v.GenericSchema | v.GenericSchemaAsync {
-  return typeof schema === "object" && schema !== null && (schema as { kind?: unknown }).kind === "schema" &&
+  return isObject(schema) && schema.kind === "schema" &&
     "~run" in schema;
 }
 
 function isStandard(schema: unknown): schema is StandardSchemaV1 {
-  return typeof schema === "object" && schema !== null && "~standard" in schema;
+  return isObject(schema) && "~standard" in schema;
 }
 
 function compileValibot(schema: v.GenericSchema | v.GenericSchemaAsync, where: string): CompiledSchema {

@@ -2,7 +2,8 @@
  * The one error family of @mcplite/sdk, for servers and clients alike (as Connect-ES has one `ConnectError` and
  * one `Code`): {@link McpliteError} and its `code` ({@link ErrorCode}); {@link ProtocolError}, the protocol
  * refused; {@link ToolError}, the tool failed; {@link UrlElicitationRequiredError}, a page to visit first. A
- * handler throws them, and the client throws the same ones back off every wire and through `proxy()`.
+ * handler throws them, and the client throws the same ones back off every wire and through `proxy()`. Beside them,
+ * {@link NonRetryableError} tells the server not to run work again (`retry`); it never crosses a wire.
  *
  * Why: docs/concepts/errors.md
  *
@@ -33,3 +34,4 @@
 export { ErrorCode, McpliteError, ProtocolError, ToolError } from "./error.ts";
 export type { McpliteErrorOptions } from "./error.ts";
 export { UrlElicitationRequiredError } from "../core/call/elicitation.ts";
+export { NonRetryableError } from "./non-retryable-error.ts";

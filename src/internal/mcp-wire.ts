@@ -206,18 +206,10 @@ export function findHeaderParams(schema: unknown): HeaderParamsResult {
     for (const [key, value] of Object.entries(s)) {
       if (key === X_MCP_HEADER) {
         if (!reachable || path.length === 0) {
-          return fail(
-            path,
-            'is only allowed on properties reached through "properties" (not under items, ' +
-              "additionalProperties, oneOf/anyOf/allOf/not, if/then/else or $defs)",
-          );
+          return fail(path, 'must be on a property reached through "properties" alone');
         }
         if (typeof value !== "string" || !TOKEN.test(value)) {
-          return fail(
-            path,
-            `${JSON.stringify(value)} must be a non-empty HTTP token ` +
-              "(letters, digits and !#$%&'*+-.^_`|~; no spaces, colons or non-ASCII)",
-          );
+          return fail(path, `${JSON.stringify(value)} must be an HTTP token (RFC 9110 §5.6.2)`);
         }
         if (!isHeaderType(s.type)) {
           return fail(path, `needs a string, integer or boolean property (got ${JSON.stringify(s.type)})`);

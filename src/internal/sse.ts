@@ -70,8 +70,7 @@ export function createSseStream(
       let frame = "";
       if (id !== undefined) frame += `id: ${id}\n`;
       if (name !== undefined) frame += `event: ${name}\n`;
-      frame += data.includes("\n") ? `data: ${data.split("\n").join("\ndata: ")}\n\n` : `data: ${data}\n\n`;
-      write(frame);
+      write(`${frame}data: ${data.replaceAll("\n", "\ndata: ")}\n\n`); // one data line per line of it
     },
     comment(text) {
       write(`: ${text}\n\n`);

@@ -5,11 +5,8 @@
  * @module
  */
 import type { LongRunningOptions } from "../core/definitions/tool.ts";
+import { checkRetry } from "./retries.ts";
 
-/** The most starts a retried job may have. */
-const MAX_ATTEMPTS = 100;
-/** The longest wait before a stopped job starts again, in ms (an hour, the default token lifetime). */
-const MAX_BACKOFF_MS = 3_600_000;
 /** The longest `timeoutMs` of deferred work: the longest delay a timer takes (about 24.8 days). */
 const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
@@ -19,25 +16,20 @@ const MAX_TIMEOUT_MS = 2 ** 31 - 1;
  * @param name The tool's name, for the messages.
  * @param options The options.
  * @throws {TypeError} When `taskSupport` is not `"optional"` or `"required"`; a `RangeError` for `retry.attempts`
- *   outside 1–100, `retry.backoffMs` outside 0–3 600 000, or `timeoutMs` outside 1–2 147 483 647.
+ *   outside 1–100, a `retry.backoff` neither ms from 0 to 3 600 000 nor `{ type: "exponential", delayMs, maxMs? }`
+ *   of such ms, or `timeoutMs` outside 1–2 147 483 647.
  */
 export function checkLongRunning(name: string, options: LongRunningOptions): void {
   const support = options.taskSupport;
   if (support !== undefined && support !== "optional" && support !== "required") {
     throw new TypeError(`tool "${name}": taskSupport must be "optional" or "required"`);
   }
-  // A number given must lie in its range: a retry's backoff, a run's time limit (a timer's longest delay).
+  // A number given must lie in its range: a run's time limit (a timer's longest delay); a retry's, in checkRetry().
   const within = (what: string, value: number | undefined, min: number, max: number) => {
     if (value !== undefined && !(value >= min && value <= max)) {
       throw new RangeError(`tool "${name}": ${what} must be from ${min} to ${max}`);
     }
   };
-  const retry = options.retry;
-  if (retry !== undefined) {
-    if (!Number.isInteger(retry.attempts) || retry.attempts < 1 || retry.attempts > MAX_ATTEMPTS) {
-      throw new RangeError(`tool "${name}": retry.attempts must be an integer from 1 to ${MAX_ATTEMPTS}`);
-    }
-    within("retry.backoffMs", retry.backoffMs, 0, MAX_BACKOFF_MS);
-  }
+  if (options.retry !== undefined) checkRetry(`tool "${name}"`, options.retry);
   within("timeoutMs", options.timeoutMs, 1, MAX_TIMEOUT_MS);
 }

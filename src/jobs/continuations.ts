@@ -10,7 +10,9 @@ import type { TokenCodec } from "../codec/token.ts";
 import { createTokens, type Tokens, type TokensOptions } from "../core/instance/tokens.ts";
 import { ProtocolError } from "../errors/error.ts";
 import { isInputAnswer } from "../core/call/call-sink.ts";
-import { guardStore, isUnavailable } from "./guarded-store.ts";
+import { guardJournalStore, guardStore, isUnavailable, storeGuard } from "./guarded-store.ts";
+import type { JournalStore } from "./journal-store.ts";
+import { journalStoreFromResults } from "./result-store-journals.ts";
 import { storeOnce } from "./store-once.ts";
 import { Job } from "./job.ts";
 import { EntryChecks } from "./entry-checks.ts";
@@ -21,7 +23,7 @@ import { sleep } from "../internal/sleep.ts";
 import { unrefTimer } from "../runtime/unref-timer.ts";
 import type { DeferredWork, JobBinder } from "../core/call/tool-promise.ts";
 import type { WorkQueue } from "./work-queue.ts";
-import type { DurableSleep } from "./durable-sleep.ts";
+import type { Suspension } from "./suspension.ts";
 
 /** How often a parked job polls a shared store for answers given on another instance, in ms. */
 const SHARED_POLL_MS = 250;
@@ -103,6 +105,8 @@ export interface StartOptions extends RunOptions {
 export interface ContinuationsOptions extends TokensOptions {
   /** Where deferred results wait (default: an in-memory store of this process). */
   results?: ResultStore;
+  /** Where jobs keep their journals (default: the result store's own, else its entries). */
+  journals?: JournalStore;
   /**
    * With a shared store, how long a running job's lease lasts, in ms (default 5 000): the instance
    * running it renews it every third of that, and a redeem on any instance that finds it lapsed (and
@@ -121,6 +125,8 @@ export class Continuations implements Tokens {
   declare readonly codec: TokenCodec;
   /** Where deferred results wait. */
   declare readonly results: ResultStore;
+  /** Where jobs keep their journals. */
+  declare readonly journals: JournalStore;
   /** How long promise tokens last, in ms. */
   declare readonly promiseTtlMs: number;
   /** How long `requestState` lasts, in ms. */
@@ -146,11 +152,14 @@ export class Continuations implements Tokens {
   constructor(options: ContinuationsOptions = {}) {
     const tokens = createTokens(options);
     this.codec = tokens.codec;
+    const guard = storeGuard(tokens.retryAfterMs, options.onError); // one per backend: an outage is told once
     this.results = storeOnce(
       options.results === undefined
         ? createMemoryResultStore({ now: options.now })
-        : guardStore(options.results, tokens.retryAfterMs, options.onError),
+        : guardStore(options.results, guard),
     );
+    const journals = options.journals ?? options.results?.journalStore;
+    this.journals = journals === undefined ? journalStoreFromResults(this.results) : guardJournalStore(journals, guard);
     this.promiseTtlMs = tokens.promiseTtlMs;
     this.inputTtlMs = tokens.inputTtlMs;
     this.retryAfterMs = tokens.retryAfterMs;
@@ -199,10 +208,10 @@ export class Continuations implements Tokens {
    * @param work The work.
    * @param ttlMs How long the entry lasts from now.
    * @param options Where errors go, the binder, the shaping of its result, the time limit, the worker's `stop`.
-   * @returns When its final entry is written (or given up): the {@link DurableSleep} its work rejected with, if it
-   *   did (nothing written: the queue delivers the job again then).
+   * @returns When its final entry is written (or given up): the run's {@link Suspension} when its work suspended (a
+   *   durable sleep, the store out of reach; nothing written: the queue delivers the job again at its wake time).
    */
-  runQueued(id: string, work: DeferredWork, ttlMs: number, options: StartOptions): Promise<DurableSleep | undefined> {
+  runQueued(id: string, work: DeferredWork, ttlMs: number, options: StartOptions): Promise<Suspension | undefined> {
     return this.#launch(id, work, ttlMs, options, this.codec.now(), true);
   }
 
@@ -214,7 +223,7 @@ export class Continuations implements Tokens {
     options: StartOptions,
     at = this.codec.now(),
     queued = false,
-  ): Promise<DurableSleep | undefined> {
+  ): Promise<Suspension | undefined> {
     const { onError, bind, waitUntil, stop } = options;
     const job = new Job(id, {
       store: this.results,

@@ -18,8 +18,13 @@ import type { AnyTool } from "../core/definitions/tool.ts";
 import { isToolPromise } from "../core/call/tool-promise.ts";
 import { TRACE_PARENT } from "../core/call/trace-context.ts";
 import { Journal, type StepObserver } from "./journal.ts";
+import { retryingWork } from "./work-retry.ts";
+import { retryingStep } from "./step-retry.ts";
+import type { OnRetry } from "./retries.ts";
+import type { LogLevel } from "../core/call/call-sink.ts";
+import { Suspension } from "./suspension.ts";
 import { checkLongRunning } from "./check-long-running.ts";
-import type { WorkContext } from "./work-context.ts";
+import type { StepOptions, WorkContext } from "./work-context.ts";
 import type { ServerLogger } from "../core/instance/logger.ts";
 
 /** Where a job's work comes from: the call that started it. */
@@ -48,7 +53,7 @@ export interface WorkStart {
   readonly fresh: boolean;
   /** A worker runs it from a queue: sleeps hand it back to the queue. */
   readonly queued: boolean;
-  /** How long this start waits before the work runs (a retry's `backoffMs`), journaled as a sleep. */
+  /** How long this start waits before the work runs (after a death, the `retry`'s backoff), journaled as a sleep. */
   readonly backoffMs?: number;
   /** Hears each step the work runs: the job's own log, where its queue keeps one (`step-log.ts`, on a worker). */
   readonly observe?: StepObserver;
@@ -63,7 +68,9 @@ export interface WorkStart {
  * @param start The job and this start of it.
  * @param sink The job (its progress, logs and questions).
  * @param signal Aborts the work.
- * @returns The work's value, which the owner's output check makes the job's result.
+ * @returns The work's value, which the owner's output check makes the job's result; or, when the run suspended (a
+ *   queued `work.sleep()`, the store out of reach as the journal was read or written), its `Suspension`
+ *   (`suspension.ts`): the work's own promise then stays pending for good, and the engine ends the run.
  */
 export async function runDeclaredWork(
   registry: Registry,
@@ -74,41 +81,53 @@ export async function runDeclaredWork(
   signal: AbortSignal,
 ): Promise<unknown> {
   const c = registry.runtime.continuations!;
-  const journal = new Journal({
-    id: start.id,
-    store: c.results,
-    expiresAt: start.expiresAt,
-    now: c.codec.now,
-    fresh: start.fresh,
-    queued: start.queued,
-    observe: start.observe,
-  });
-  const host = { auth: origin.auth, env: origin.env, waitUntil: undefined };
-  const work = new WorkCallContext(
-    { name: owner.name, signal, meta: origin.meta, host },
-    sink,
-    registry.runtime.logger,
-    {
+  const journalOf = (fresh: boolean) =>
+    new Journal({
       id: start.id,
-      attempt: start.attempt,
-      journal,
-    },
-  );
-  if (origin.traceparent !== undefined) work.set(TRACE_PARENT, origin.traceparent);
-  // A retry's wait, once per start: a durable sleep on a queue, so a delivery after a later sleep does not wait again.
-  if (start.backoffMs) await journal.sleep(start.backoffMs, signal, `~backoff:${start.attempt}`);
-  if (owner.config !== undefined || registry.runtime.config !== undefined) {
-    setConfig(work, await configFor(registry, owner, undefined)); // the server's settings, as a handler reads them
-  }
-  // Middleware that wraps the work (its `work` hook), outermost first; the work itself innermost.
-  let run = () => Promise.resolve(owner.work!(origin.input, work));
-  for (const each of registry.runtime.middleware.toReversed()) {
-    const hook = each.work, inner = run;
-    if (hook !== undefined) run = () => hook(work, inner);
-  }
-  const value = await run();
-  if (isToolPromise(value)) throw new TypeError("declared work cannot answer with a promise");
-  return value;
+      store: c.journals,
+      expiresAt: start.expiresAt,
+      now: c.codec.now,
+      fresh,
+      queued: start.queued,
+      suspension,
+      observe: start.observe,
+    });
+  // One suspension for every journal of this start: a run, or a retry's wait, that suspends ends the start.
+  const suspension = new Suspension();
+  const host = { auth: origin.auth, env: origin.env, waitUntil: undefined };
+  // Each retry of a thrown error is a warning in the server's log, naming the tool, the job and the step.
+  const retried = (step?: string): OnRetry => (error, retry) =>
+    registry.runtime.logger?.warn({ tool: owner.name, job: start.id, step, retry, error: String(error) }, "retried");
+  // One run of the work: a journal of its own (a retry takes the same step names again) and its attempt.
+  // The first run shares the journal the retries read (one load to resume); a retry opens it again, as it now stands.
+  const first = journalOf(start.fresh);
+  const once = async (attempt: number, fresh: boolean) => {
+    const work = new WorkCallContext(
+      { name: owner.name, signal, meta: origin.meta, host },
+      sink,
+      registry.runtime.logger,
+      { id: start.id, attempt, journal: attempt === start.attempt ? first : journalOf(fresh), retried },
+    );
+    if (origin.traceparent !== undefined) work.set(TRACE_PARENT, origin.traceparent);
+    if (owner.config !== undefined || registry.runtime.config !== undefined) {
+      setConfig(work, await configFor(registry, owner, undefined)); // the server's settings, as a handler reads them
+    }
+    // Middleware that wraps the work (its `work` hook), outermost first; the work itself innermost.
+    let next = () => Promise.resolve(owner.work!(origin.input, work));
+    for (const each of registry.runtime.middleware.toReversed()) {
+      const hook = each.work, inner = next;
+      if (hook !== undefined) next = () => hook(work, inner);
+    }
+    const value = await next();
+    if (isToolPromise(value)) throw new TypeError("declared work cannot answer with a promise");
+    return value;
+  };
+  // A suspended wait never settles in the work (no catch, retry wrapper or `finally` of its can see it): the start's
+  // suspension settles instead, and the engine ends the run.
+  return await Promise.race([
+    retryingWork(once, first, owner.longRunning?.retry, start, signal, retried()),
+    suspension.ended,
+  ]);
 }
 
 /**
@@ -144,6 +163,8 @@ export interface WorkRun {
   readonly attempt: number;
   /** The job's journal, as this start sees it. */
   readonly journal: Journal;
+  /** Hears the retries of a step (`work.step(name, fn, { retry })`), given its name. */
+  readonly retried?: (step: string) => OnRetry;
 }
 
 /** The {@link WorkContext} of one start of a job: a call context whose steps and sleeps are journaled. */
@@ -151,6 +172,7 @@ export class WorkCallContext extends ToolCallContext implements WorkContext {
   declare readonly jobId: string;
   declare readonly attempt: number;
   readonly #journal: Journal;
+  readonly #retried: WorkRun["retried"];
 
   /**
    * Makes the context.
@@ -165,14 +187,29 @@ export class WorkCallContext extends ToolCallContext implements WorkContext {
     this.jobId = run.id;
     this.attempt = run.attempt;
     this.#journal = run.journal;
+    this.#retried = run.retried;
   }
 
-  override step<T>(name: string, run: (key: string) => T | Promise<T>): Promise<T> {
-    return this.#journal.step(name, run);
+  // Typed `never` to fit both its base's `step` (an input round's, `T`) and WorkContext's (`Jsonify<T>`, which
+  // the work sees): the value is the journal's, as JSON gives it back.
+  override step<T>(name: string, run: (key: string) => T | Promise<T>, options?: StepOptions): Promise<never> {
+    const retry = options?.retry;
+    if (retry === undefined) return this.#journal.step(name, run) as Promise<never>;
+    const retrying = retryingStep(this.#journal, name, run, retry, this.signal, this.#retried?.(name));
+    return this.#journal.step(name, retrying) as Promise<never>;
   }
 
   sleep(ms: number): Promise<void> {
     return this.#journal.sleep(ms, this.signal);
+  }
+
+  // What a branch of a suspended run reports goes nowhere: that run has ended, and a later one reports again.
+  override progress(progress: number, total?: number, message?: string): void {
+    if (!this.#journal.suspension.suspended) super.progress(progress, total, message);
+  }
+
+  override log(level: LogLevel, data: unknown, logger?: string): void {
+    if (!this.#journal.suspension.suspended) super.log(level, data, logger);
   }
 }
 

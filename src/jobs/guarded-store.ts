@@ -8,6 +8,10 @@
  */
 import { ProtocolError } from "../errors/error.ts";
 import type { ResultStore } from "./result-store.ts";
+import type { JournalStore } from "./journal-store.ts";
+
+/** Runs one store operation, its failures made "send again later" (see {@link storeGuard}). */
+export type StoreGuard = <T>(operation: () => Promise<T>) => Promise<T>;
 
 /** The message every wire gets while the store is out of reach (never the store's own). */
 export const UNAVAILABLE_MESSAGE = "The result store is unavailable; send the request again later";
@@ -30,14 +34,55 @@ export function isUnavailable(error: unknown): error is ProtocolError {
  * failure within `retryAfterMs` of the last report is not told again.
  *
  * @param store The store.
- * @param retryAfterMs When to come back, for `data.retryAfterMs`.
+ * @param retryAfterMs When to come back, for `data.retryAfterMs`; or the guard of another store of the same backend
+ *   (its journal store), so that one outage is told once.
  * @param onError Receives the store's error, once per outage.
  * @returns The guarded store.
  */
-export function guardStore(store: ResultStore, retryAfterMs: number, onError?: (error: unknown) => void): ResultStore {
+export function guardStore(
+  store: ResultStore,
+  retryAfterMs: number | StoreGuard,
+  onError?: (error: unknown) => void,
+): ResultStore {
+  const guarded = typeof retryAfterMs === "number" ? storeGuard(retryAfterMs, onError) : retryAfterMs;
+  const { addMember, removeMember, members } = store;
+  return {
+    get: (id) => guarded(() => store.get(id)),
+    set: (id, entry, ttlMs) => guarded(() => store.set(id, entry, ttlMs)),
+    delete: (id) => guarded(() => store.delete(id)),
+    // The optional sets, where the store has them (a store without keeps its `undefined`: the caller checks).
+    ...addMember && { addMember: (key, member, ttlMs) => guarded(() => addMember.call(store, key, member, ttlMs)) },
+    ...removeMember && { removeMember: (key, member) => guarded(() => removeMember.call(store, key, member)) },
+    ...members && { members: (key) => guarded(() => members.call(store, key)) },
+  };
+}
+
+/**
+ * Wraps a journal store as {@link guardStore} wraps a result store.
+ *
+ * @param store The journal store.
+ * @param guarded The guard (of the result store on the same backend: one outage, one report).
+ * @returns The guarded journal store.
+ */
+export function guardJournalStore(store: JournalStore, guarded: StoreGuard): JournalStore {
+  return {
+    load: (job) => guarded(() => store.load(job)),
+    append: (job, entry, ttlMs) => guarded(() => store.append(job, entry, ttlMs)),
+  };
+}
+
+/**
+ * Makes the guard of a store's operations: any error but a `RangeError` becomes `ProtocolError(Unavailable)`, the
+ * first of an outage told to `onError` (see {@link guardStore}).
+ *
+ * @param retryAfterMs When to come back, for `data.retryAfterMs`.
+ * @param onError Receives the store's error, once per outage.
+ * @returns The guard.
+ */
+export function storeGuard(retryAfterMs: number, onError?: (error: unknown) => void): StoreGuard {
   let healthy = true;
   let reportedAt = -Infinity;
-  const guarded = async <T>(operation: () => Promise<T>): Promise<T> => {
+  return async <T>(operation: () => Promise<T>): Promise<T> => {
     try {
       const value = await operation();
       healthy = true;
@@ -55,15 +100,5 @@ export function guardStore(store: ResultStore, retryAfterMs: number, onError?: (
         cause: error,
       });
     }
-  };
-  const { addMember, removeMember, members } = store;
-  return {
-    get: (id) => guarded(() => store.get(id)),
-    set: (id, entry, ttlMs) => guarded(() => store.set(id, entry, ttlMs)),
-    delete: (id) => guarded(() => store.delete(id)),
-    // The optional sets, where the store has them (a store without keeps its `undefined`: the caller checks).
-    ...addMember && { addMember: (key, member, ttlMs) => guarded(() => addMember.call(store, key, member, ttlMs)) },
-    ...removeMember && { removeMember: (key, member) => guarded(() => removeMember.call(store, key, member)) },
-    ...members && { members: (key) => guarded(() => members.call(store, key)) },
   };
 }

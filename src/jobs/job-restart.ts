@@ -14,6 +14,7 @@ import { resultOf } from "../core/call/output.ts";
 import type { Registry } from "../core/definitions/registry.ts";
 import type { AnyTool } from "../core/definitions/tool.ts";
 import { runDeclaredWork } from "./declared-work.ts";
+import { backoffMs } from "./retries.ts";
 
 /**
  * Gives what {@link Continuations.read} needs to start a stopped job of `owner` again, when the tool
@@ -40,9 +41,18 @@ export function restartOf(
   const origin = { input: state.a ?? {}, auth: reader.auth, meta: reader.meta, env: reader.env };
   return {
     attempts: retry.attempts,
-    backoffMs: retry.backoffMs ?? 0,
-    work: (sink, signal, start) =>
-      runDeclaredWork(registry, owner, origin, { ...start, fresh: false, queued: false }, sink, signal),
+    backoffMs: 0, // the work waits it, as a journaled sleep: a takeover after a death mid-wait waits only the rest
+    work: (sink, signal, start) => {
+      const backoff = backoffMs(retry.backoff, start.attempt - 1);
+      return runDeclaredWork(
+        registry,
+        owner,
+        origin,
+        { ...start, fresh: false, queued: false, backoffMs: backoff },
+        sink,
+        signal,
+      );
+    },
     options: {
       onError: report,
       onFailure: unexpected, // masked as a call's failure

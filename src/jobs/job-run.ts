@@ -13,8 +13,7 @@ import { resultFromValue, type ToolResult } from "../core/results/result.ts";
 import { hasEnded, type ResultStore, type StoredResult } from "./result-store.ts";
 import { unrefTimer } from "../runtime/unref-timer.ts";
 import type { DeferredWork } from "../core/call/tool-promise.ts";
-import { DurableSleep } from "./durable-sleep.ts";
-import { JournalOutage } from "./journal.ts";
+import { Suspension } from "./suspension.ts";
 
 /** How long one run of deferred work may take unless its tool says (`.longRunning({ timeoutMs })`), in ms. */
 export const DEFAULT_JOB_TIMEOUT_MS = 15 * 60_000;
@@ -59,9 +58,10 @@ export interface RunOptions {
  * @param ttlMs How long a failure written here lasts.
  * @param options Where errors go, the shaping of the result, the time limit.
  * @param ended Called once the work has ended, before the final write (which its lease outlives).
- * @param queued Whether a queue runs the job: a {@link DurableSleep} the work rejects with is then no failure.
- * @returns When the final entry is written (or given up); with `queued`, the {@link DurableSleep} the work rejected
- *   with, if it did: then nothing is written, and its queued runner has the queue deliver the job again when it wakes.
+ * @param queued Whether a queue runs the job (it hands a suspended run's job back to the queue).
+ * @returns When the final entry is written (or given up); with `queued`, the run's {@link Suspension} when its work
+ *   suspended (a durable sleep, the store out of reach): then nothing is written, and its queued runner has the queue
+ *   deliver the job again when it wakes.
  */
 export async function runJob(
   c: { readonly results: ResultStore; readonly codec: { readonly now: () => number } },
@@ -71,7 +71,7 @@ export async function runJob(
   options: RunOptions,
   ended: () => void,
   queued = false,
-): Promise<DurableSleep | undefined> {
+): Promise<Suspension | undefined> {
   const { onError, onFailure, shape = resultFromValue, timeoutMs = DEFAULT_JOB_TIMEOUT_MS } = options;
   const { results: store, codec: { now } } = c;
   const signal = job.controller.signal;
@@ -85,14 +85,17 @@ export async function runJob(
     // The job ends when its signal aborts, whether or not the work heeds it: work that never settles cannot
     // hold its slot (a worker's, the `jobs` budget) for good.
     const value = await Promise.race([work(signal), aborted(signal)]);
+    if (value instanceof Suspension) {
+      // The work suspended (a queued job's `work.sleep()`, the store out of reach as the journal was read or
+      // written): its promise stays pending, and this run ends here with nothing written. Its signal aborts, so what
+      // else the abandoned work awaits stops. Queued, the job runs again at its wake time; in process this start ends
+      // as a stopped one (the store's error went to onError through its guard): its lease lapses, and the job starts
+      // again or ends stopped as after a death. Stored as the job's failure, it would answer "send again later".
+      job.controller.abort(new DOMException("suspended", "AbortError")); // the run ended, not the job
+      return queued ? value : undefined;
+    }
     entry = { status: "completed", result: await shape(value), at: now() };
   } catch (error) {
-    // A durable sleep (a queued job's `work.sleep()`): no end, nothing written; the job runs again at its wake time.
-    if (queued && error instanceof DurableSleep && !signal.aborted) return error;
-    // The store out of reach as the journal was read or written: this start ends as a stopped one, nothing written
-    // (the store's error went to onError through its guard); its lease lapses, and the job starts again or ends
-    // stopped as after a death. Stored as the job's failure, it would answer "send again later" until it expired.
-    if (error instanceof JournalOutage && !signal.aborted) return;
     // The work threw, or its value cannot be its result (the tool's output check): a failure. Timed out: it ends
     // as such, whatever the work threw as its signal aborted. Cut: no failure to report.
     if (!cut()) entry = { ...storedFailure(cause = signal.aborted ? timedOut : error, onFailure), at: now() };

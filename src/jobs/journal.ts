@@ -1,17 +1,20 @@
 /**
  * The journal of declared work (`work.step()`, `work.sleep()`): each completed step's JSON value, and each sleep's
- * wake time, kept as an ended entry of the job's result store under `step:<job>:<name>` (first writer wins), so a
- * later start of the same job (a retry, a worker killed, a deploy) reads them instead of running them again. Only
- * the `ResultStore` contract is used: every store gets it. Why: docs/concepts/long-running.md, "Declared work and
- * its steps".
+ * wake time, appended to the job's journal in its `JournalStore` (first writer wins) with its place in the run, so a
+ * later start of the same job (a retry, a worker killed, a deploy) reads them instead of running them again. A start
+ * loads the journal once, at its first step or sleep, and refuses to go on where its steps or sleeps come in another
+ * order than the journal's ({@link JournalMismatch}). Why: docs/concepts/long-running.md, "Declared work and its
+ * steps".
  *
  * @module
  */
-import type { ResultStore, StoredResult } from "./result-store.ts";
+import type { JournalEntry, JournalStore } from "./journal-store.ts";
+import { JournalMismatch } from "./journal-mismatch.ts";
 import { sleep } from "../internal/sleep.ts";
-import { DurableSleep } from "./durable-sleep.ts";
 import { isUnavailable } from "./guarded-store.ts";
 import { utf8Encoder } from "../internal/utf8.ts";
+import { pending, Suspension } from "./suspension.ts";
+import { stepJson } from "./step-json.ts";
 
 /** The most steps (and sleeps) one run of a job may take. */
 export const MAX_STEPS = 1_000;
@@ -22,16 +25,18 @@ export const MAX_STEP_BYTES = 256 * 1024;
 export interface JournalOptions {
   /** The job's id (its result-store entry). */
   readonly id: string;
-  /** The store holding the job's entry. */
-  readonly store: ResultStore;
+  /** The store of the job's journal. */
+  readonly store: JournalStore;
   /** When the job's entry expires, ms since the epoch: the journal expires with it. */
   readonly expiresAt: number;
   /** The clock, ms since the epoch. */
   readonly now: () => number;
   /** No earlier start of this job can have recorded anything: steps run without a read first. */
   readonly fresh: boolean;
-  /** Sleeps hand the job back to its queue (`DurableSleep`) instead of waiting here. */
+  /** Sleeps hand the job back to its queue (the run suspends) instead of waiting here. */
   readonly queued: boolean;
+  /** The start's suspension, shared by its journals (each retry opens a journal of its own); default: this journal's own. */
+  readonly suspension?: Suspension;
   /** Hears each step this start runs (not one its journal answers): the job's log (`step-log.ts`). */
   readonly observe?: StepObserver;
 }
@@ -39,28 +44,17 @@ export interface JournalOptions {
 /** Wraps a step's run, given its name: what hears its start and its end. */
 export type StepObserver = <T>(name: string, run: (key: string) => T | Promise<T>) => (key: string) => Promise<T>;
 
-/**
- * What a step or a sleep throws in process when the store is out of reach as it reads or records the journal: the
- * start ends with nothing written, as one whose process died, and its lease lapses; the job then starts again
- * (`retry`: a step whose value was lost runs again, with the same key) or ends stopped. On a queue the job goes back
- * to its queue instead ({@link DurableSleep}).
- */
-export class JournalOutage extends Error {
-  /**
-   * Makes the outage.
-   *
-   * @param cause The store's error.
-   */
-  constructor(cause: unknown) {
-    super("journal out of reach", { cause });
-  }
-}
-
 /** One start's view of a job's journal. */
 export class Journal {
+  /** This run's suspension: a queued sleep, or the store out of reach, ends the run through it, never by a throw. */
+  readonly suspension: Suspension;
   readonly #options: JournalOptions;
   readonly #names = new Set<string>();
   #sleeps = 0;
+  /** The steps and sleeps this run took, in the order they began: the next one's place is one more. */
+  #places = 0;
+  /** The journal as this start loaded it (once, at its first step or sleep), by name and by place. */
+  #loaded?: Promise<{ byName: Map<string, JournalEntry>; byPlace: Map<number, JournalEntry> }>;
 
   /**
    * Opens the journal.
@@ -69,6 +63,7 @@ export class Journal {
    */
   constructor(options: JournalOptions) {
     this.#options = options;
+    this.suspension = options.suspension ?? new Suspension();
   }
 
   /**
@@ -77,102 +72,128 @@ export class Journal {
    *
    * @param name The step's name, unique within the job.
    * @param run The step; its key (`<job>:<name>`) is stable across starts, for idempotent APIs.
-   * @returns The step's value, as JSON gives it back.
-   * @throws {TypeError} For a name used twice in one run, empty, too long or starting with `~`.
+   * @returns The step's value, as JSON gives it back; once the run suspended, a promise that never settles.
+   * @throws {TypeError} For a name used twice in one run, empty, too long or starting with `~`, or a value with no
+   *   JSON form.
    * @throws {RangeError} Past {@link MAX_STEPS} steps, or for a value over {@link MAX_STEP_BYTES}.
    */
   async step<T>(name: string, run: (key: string) => T | Promise<T>): Promise<T> {
+    if (this.suspension.suspended) return pending(); // a branch of a suspended run: nothing more of it runs
     if (!(typeof name === "string" && /^[^~].{0,199}$/s.test(name))) {
       throw new TypeError("work.step(): a name is 1–200 characters, not starting with ~");
     }
-    this.#claim(name);
-    const key = this.#key(name);
-    if (!this.#options.fresh) {
-      const recorded = valueOf(await this.#read(key));
-      if (recorded !== undefined) return recorded.v as T;
-    }
+    const place = this.#claim(name, true);
+    const recorded = await this.#recorded(name, place);
+    if (recorded !== undefined) return recorded.value as T;
     const value = await (this.#options.observe?.(name, run) ?? run)(`${this.#options.id}:${name}`);
-    return await this.#record(key, name, value) as T;
+    return await this.#record(name, place, value) as T;
   }
 
   /**
    * Sleeps durably: the wake time is journaled, so a later start sleeps only what is left. On a queued server the
-   * job goes back to its queue until then (this rejects with {@link DurableSleep}); in process, a timer.
+   * run suspends, and the job goes back to its queue until then (this never settles: the code after it runs in a
+   * later delivery); in process, a timer.
    *
    * @param ms How long to sleep.
    * @param signal Aborts the sleep in process.
-   * @param name Its name in the journal (default: the run's next sleep's).
+   * @param name Its name in the journal, outside the run's order (a retry's wait, which only some starts take);
+   *   default: the run's next sleep's, in the run's order.
    * @returns When the time has passed.
    * @throws {RangeError} For `ms` out of 0–2^31 − 1, or a wake time past the job's expiry.
    */
-  async sleep(ms: number, signal: AbortSignal, name = `~sleep:${++this.#sleeps}`): Promise<void> {
+  async sleep(ms: number, signal: AbortSignal, name?: string): Promise<void> {
     if (!(ms >= 0 && ms < 2 ** 31)) throw new RangeError("work.sleep(): ms is from 0 to 2^31 - 1");
-    this.#claim(name);
-    const key = this.#key(name);
-    const { now, fresh, queued } = this.#options;
-    const recorded = fresh ? undefined : valueOf(await this.#read(key));
+    if (this.suspension.suspended) return pending();
+    const ordered = name === undefined; // a name given: a retry's wait, outside the order
+    const place = this.#claim(name ??= `~sleep:${++this.#sleeps}`, ordered);
+    const { now, queued } = this.#options;
+    const recorded = await this.#recorded(name, place);
     if (recorded === undefined && now() + ms >= this.#options.expiresAt) {
       // It would wake after its job's entry (and token) expired: nothing could collect its result.
       throw new RangeError("work.sleep(): the job expires first; give the tool a longer .longRunning({ ttlMs })");
     }
-    const until = recorded === undefined ? await this.#record(key, name, now() + ms) as number : recorded.v as number;
+    const until = recorded === undefined
+      ? await this.#record(name, place, now() + ms) as number
+      : recorded.value as number;
     const left = until - now();
     if (left <= 0) return;
-    if (queued) throw new DurableSleep(until);
+    if (queued) return this.suspension.suspend(until);
     await sleep(left, signal);
   }
 
-  #claim(name: string): void {
+  /**
+   * Whether an earlier start recorded `name` (a step or a sleep), without taking the name for this run: how retries
+   * count the failures journaled before (`retries.ts`).
+   *
+   * @param name The step's or the sleep's name.
+   * @returns `false` on the job's first start.
+   */
+  async recorded(name: string): Promise<boolean> {
+    return !this.#options.fresh && (await this.#load()).byName.has(name);
+  }
+
+  /** Takes a name for this run; its place in the run's order (0: outside it). */
+  #claim(name: string, ordered: boolean): number {
     if (this.#names.has(name)) throw new TypeError(`work.step(): "${name}" is used twice in one job`);
     if (this.#names.size >= MAX_STEPS) throw new RangeError(`a job takes at most ${MAX_STEPS} steps`);
     this.#names.add(name);
+    return ordered ? ++this.#places : 0;
   }
 
-  #read(key: string): Promise<StoredResult | undefined> {
-    return this.#outage(() => this.#options.store.get(key));
+  /** What the journal recorded for a step at its place: `undefined` for nothing; refused where it differs. */
+  async #recorded(name: string, place: number): Promise<JournalEntry | undefined> {
+    if (this.#options.fresh) return undefined;
+    const { byName, byPlace } = await this.#load();
+    const there = place > 0 ? byPlace.get(place) : undefined;
+    if (there !== undefined && there.name !== name) {
+      throw new JournalMismatch(this.#options.id, { name, position: place }, there);
+    }
+    return this.#inOrder(byName.get(name), place);
+  }
+
+  /** The journal as this start loaded it: once, at its first step or sleep. */
+  #load(): Promise<{ byName: Map<string, JournalEntry>; byPlace: Map<number, JournalEntry> }> {
+    return this.#loaded ??= this.#outage(() => this.#options.store.load(this.#options.id)).then((entries) => ({
+      byName: new Map(entries.map((entry) => [entry.name, entry])),
+      byPlace: new Map(entries.filter((entry) => entry.position > 0).map((entry) => [entry.position, entry])),
+    }));
+  }
+
+  /** The entry recorded for a step, refused when the journal holds it at another place of the run's order. */
+  #inOrder(entry: JournalEntry | undefined, place: number): JournalEntry | undefined {
+    if (entry === undefined || place === 0 || entry.position === 0 || entry.position === place) return entry;
+    throw new JournalMismatch(this.#options.id, { name: entry.name, position: place }, entry);
   }
 
   /**
-   * A store operation; the store out of reach ends this start, never the job: on a queued job it hands the job back
-   * to its queue for the wait the store names, as a sleep (no start counted), and a later delivery resumes from the
-   * journal; in process it ends the start as a death would ({@link JournalOutage}).
+   * A store operation; the store out of reach suspends this start, never failing the job (the store's error went to
+   * `onError` through its guard): on a queued job the job goes back to its queue for the wait the store names, as a
+   * sleep (no start counted), and a later delivery resumes from the journal; in process the start ends as a death
+   * would (its lease lapses). The work never sees it: its promise stays pending.
    */
   async #outage<T>(op: () => Promise<T>): Promise<T> {
     try {
       return await op();
     } catch (error) {
       if (!isUnavailable(error)) throw error;
-      if (!this.#options.queued) throw new JournalOutage(error);
+      if (!this.#options.queued) return this.suspension.suspend(undefined);
       const retryAfterMs = (error.data as { retryAfterMs?: number } | undefined)?.retryAfterMs ?? 1_000;
-      throw new DurableSleep(this.#options.now() + retryAfterMs);
+      return this.suspension.suspend(this.#options.now() + retryAfterMs);
     }
   }
 
-  #key(name: string): string {
-    return `step:${this.#options.id}:${name}`;
-  }
-
   /** Records a value; the one recorded first when another start won. */
-  async #record(key: string, name: string, value: unknown): Promise<unknown> {
-    const json = value === undefined ? undefined : JSON.stringify(value);
+  async #record(name: string, place: number, value: unknown): Promise<unknown> {
+    if (this.suspension.suspended) return pending(); // its run ended meanwhile: a later one records it
+    const json = stepJson(name, value);
     if (json !== undefined && utf8Encoder.encode(json).length > MAX_STEP_BYTES) {
       throw new RangeError(`work.step(): "${name}" is over ${MAX_STEP_BYTES} bytes of JSON`);
     }
     const v = json === undefined ? undefined : JSON.parse(json);
-    const { store, expiresAt, now } = this.#options;
-    const entry: StoredResult = {
-      status: "completed",
-      result: { content: [], structuredContent: v === undefined ? {} : { v } },
-      at: now(),
-    };
-    if (await this.#outage(() => store.set(key, entry, Math.max(1, expiresAt - now())))) return v;
-    const winner = valueOf(await this.#read(key));
-    return winner === undefined ? v : winner.v;
+    const { store, expiresAt, now, id } = this.#options;
+    const entry: JournalEntry = { name, position: place, ...v === undefined ? {} : { value: v }, at: now() };
+    // Another start that recorded it first (two starts racing) wins: its value, where it took it at the same place.
+    const kept = await this.#outage(() => store.append(id, entry, Math.max(1, expiresAt - now())));
+    return kept === entry ? v : this.#inOrder(kept, place)!.value;
   }
-}
-
-/** A journal entry's value, wrapped (`{ v }`; `{}` for `undefined`); `undefined` when there is none. */
-function valueOf(entry: StoredResult | undefined): { v?: unknown } | undefined {
-  if (entry?.status !== "completed") return undefined;
-  return entry.result.structuredContent as { v?: unknown } | undefined ?? {};
 }

@@ -22,11 +22,12 @@ import { resultOf } from "../core/call/output.ts";
 import type { Registry } from "../core/definitions/registry.ts";
 import { failureResult } from "../core/results/result.ts";
 import { hasEnded, type StoredResult } from "./result-store.ts";
-import type { DurableSleep } from "./durable-sleep.ts";
+import type { Suspension } from "./suspension.ts";
 import type { AnyTool } from "../core/definitions/tool.ts";
 import { QUEUED_JOB, TRACE_PARENT } from "../core/call/trace-context.ts";
 import { jobCall } from "./job-call.ts";
 import { stepLog } from "./step-log.ts";
+import { backoffMs as backoffAfter } from "./retries.ts";
 
 /** The token kind of a queued job: never accepted as a promise, task or input token. */
 const JOB_KIND = "job";
@@ -275,8 +276,8 @@ async function runJob(
   const origin = { input: state.a, auth: state.u, meta, traceparent: own ?? state.t };
   // What its failures are reported with: the tool, the call's request id and trace, the job and this start of it.
   const call = jobCall(scope, state.a, meta, { id: state.d, attempt: start }, origin.traceparent);
-  // A retry's backoff is a durable sleep of the work's journal: waited once per start, its slot free meanwhile.
-  const backoffMs = start > 1 ? retry?.backoffMs : undefined;
+  // A start after a death waits the retry's backoff, a durable sleep of the work's journal: once, its slot free meanwhile.
+  const backoffMs = start > 1 ? backoffAfter(retry?.backoff, start - 1) : undefined;
   // The job's first delivery of all has no journal to read: its steps run without a read first (one round trip).
   // Its steps, to the job's own log, where the queue keeps one (Bull Board shows BullMQ's).
   const observe = queue.log && stepLog((line) => queue.log!(state.d, line), start);
@@ -332,9 +333,9 @@ function failureOf(entry: StoredResult): string | undefined {
   return text === "" ? "The tool answered with an error" : text;
 }
 
-/** How long until a durable sleep's wake time, in ms (none when it is past). */
-function delayOf(slept: DurableSleep, now: number): number {
-  return Math.max(0, slept.untilMs - now);
+/** How long until a suspended run's wake time, in ms (none when it is past). */
+function delayOf(slept: Suspension, now: number): number {
+  return Math.max(0, (slept.untilMs ?? now) - now);
 }
 
 /** How a job whose entry ended ended: its result, a failure the store recorded, or a cancellation. */

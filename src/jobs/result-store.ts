@@ -8,6 +8,7 @@
 import type { InputRequest } from "../core/call/call-sink.ts";
 import type { ErrorCode } from "../errors/error.ts";
 import type { ToolResult } from "../core/results/result.ts";
+import type { JournalStore } from "./journal-store.ts";
 
 /**
  * The state of one deferred job (or of an MCP task). While the job waits for the client, it is
@@ -80,6 +81,12 @@ export interface ResultStore {
    * is unknown or its set has expired.
    */
   members?(key: string): Promise<readonly string[]>;
+  /**
+   * Optional: where jobs keep their journals on this store's backend (`redisResultStore()`: a hash per job;
+   * `postgresResultStore()`: a table keyed by job and step), which the server takes unless given a `journalStore`.
+   * Without it, the server keeps journals in this store's entries, at a read per step to load one.
+   */
+  readonly journalStore?: JournalStore;
 }
 
 /**

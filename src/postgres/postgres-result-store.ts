@@ -6,15 +6,8 @@
  * @module
  */
 import { hasEnded, type ResultStore, type StoredResult } from "../jobs/result-store.ts";
-
-/** A table name the store writes into SQL: letters, digits and `_`, optionally after a schema and a dot. */
-const TABLE_NAME = /^([a-z_][a-z0-9_]*\.)?[a-z_][a-z0-9_]*$/;
-
-/** How often, at most, a store deletes rows that expired (reads never see them): once a minute. */
-const SWEEP_EVERY_MS = 60_000;
-
-/** What makes a statement sent after it, in the same simple query, run on one snapshot. */
-const ONE_SNAPSHOT = "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ;";
+import { boundedBy, checkedTable, creation, ONE_SNAPSHOT, sweeper } from "./pool-statements.ts";
+import { postgresJournalStore } from "./postgres-journal-store.ts";
 
 const utf8 = new TextEncoder();
 
@@ -50,7 +43,8 @@ export interface PostgresResultStoreOptions {
  * result and a concurrent cancellation on another instance never both win. Entries expire with their token (the
  * database's clock); rows past their expiry are deleted by a write at most once a minute. Sets (`addMember`,
  * `removeMember`, `members`) live in two more tables, `<table>_sets` and `<table>_members`, made at the first set
- * operation, expiring by the same clock and swept the same way.
+ * operation, expiring by the same clock and swept the same way. Jobs' journals live in `<table>_journal`, a row per
+ * step (its `journalStore`: {@link postgresJournalStore}), which the server takes.
  *
  * A database out of reach makes the operation fail (the server answers "send again later" on every wire), and one
  * with no answer within `timeoutMs` fails too (the wait for a connection of the pool counts: size the pool for the
@@ -75,38 +69,13 @@ export function postgresResultStore(
   pool: { query(text: string, values?: unknown[]): Promise<{ rows: unknown[]; rowCount: number | null }> },
   options: PostgresResultStoreOptions = {},
 ): ResultStore {
-  const table = options.table ?? "mcplite_results";
-  if (!TABLE_NAME.test(table)) throw new TypeError(`the table name ${JSON.stringify(table)} is not a plain SQL name`);
+  const table = checkedTable(options.table ?? "mcplite_results");
   const maxBytes = options.maxBytes ?? 1024 * 1024;
   const timeoutMs = options.timeoutMs ?? 2_000;
-  const bounded = async <T>(statement: Promise<T>): Promise<T> => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`PostgreSQL did not answer within ${timeoutMs} ms`)), timeoutMs);
-    });
-    try {
-      return await Promise.race([statement, timeout]);
-    } finally {
-      clearTimeout(timer);
-    }
-  };
-  /**
-   * Makes tables once: instances that start at once make them one after the other, the statements running as one
-   * transaction (one simple query) holding an advisory lock named after them until it ends. Without it,
-   * concurrent CREATE TABLE IF NOT EXISTS fail all but one in PostgreSQL's catalog.
-   */
-  const creation = (name: string, tables: string) => {
-    let created: Promise<unknown> | undefined;
-    return () =>
-      created ??= bounded(pool.query(`SELECT pg_advisory_xact_lock(hashtext('mcplite:${name}')); ${tables}`))
-        .catch((error) => {
-          // Made meanwhile by a process that did not take the lock (unique_violation, duplicate_table): there it is.
-          if (["23505", "42P07"].includes((error as { code?: string }).code ?? "")) return;
-          created = undefined; // tried again by the next operation
-          throw error;
-        });
-  };
+  const bounded = boundedBy(timeoutMs);
   const entries = creation(
+    pool,
+    bounded,
     table,
     `CREATE TABLE IF NOT EXISTS ${table} (id text PRIMARY KEY, entry text NOT NULL, ended boolean NOT NULL, ` +
       `expires_at timestamptz NOT NULL)`,
@@ -114,6 +83,8 @@ export function postgresResultStore(
   // The sets' two tables, made at the first set operation (a store that never keeps a set needs no right to).
   const [sets, members] = [`${table}_sets`, `${table}_members`];
   const setTables = creation(
+    pool,
+    bounded,
     sets,
     `CREATE TABLE IF NOT EXISTS ${sets} (id text PRIMARY KEY, gen timestamptz NOT NULL, ` +
       `expires_at timestamptz NOT NULL); CREATE TABLE IF NOT EXISTS ${members} (id text NOT NULL, ` +
@@ -124,15 +95,6 @@ export function postgresResultStore(
     return await bounded(pool.query(text, values));
   };
   const setQuery = (text: string, values: unknown[]) => query(text, values, setTables);
-  /** Deletes up to 1 000 expired rows of `what` at most once a minute (reads never see them). */
-  const sweeper = (what: () => Promise<unknown>) => {
-    let sweptAt = 0;
-    return () => {
-      if (Date.now() - sweptAt < SWEEP_EVERY_MS) return;
-      sweptAt = Date.now();
-      what().catch(() => sweptAt = 0);
-    };
-  };
   // Each sweep runs on one snapshot (REPEATABLE READ, one simple query: an implicit transaction). Under READ
   // COMMITTED, a row a write renews while the sweep waits for its lock would be deleted anyway (the rows chosen
   // as expired are not read again), and a set's members added by that write, which the sweep's snapshot does not
@@ -151,6 +113,8 @@ export function postgresResultStore(
     );
   });
   return {
+    // Jobs' journals beside the entries, a row per step in `<table>_journal`, which the server takes.
+    journalStore: postgresJournalStore(pool, { table: `${table}_journal`, timeoutMs }),
     async get(id) {
       const { rows } = await query(`SELECT entry FROM ${table} WHERE id = $1 AND expires_at > clock_timestamp()`, [id]);
       const row = rows[0] as { entry: string } | undefined;

@@ -4,8 +4,10 @@
  *
  * @module
  */
-import { boundedCommands, isIoRedis } from "./bounded-command.ts";
+import { boundedCommands } from "./bounded-command.ts";
 import type { RedisClientLike } from "./redis-client-like.ts";
+import { evalScript } from "./eval-script.ts";
+import { redisJournalStore } from "./redis-journal-store.ts";
 import { hasEnded, type ResultStore, type StoredResult } from "../jobs/result-store.ts";
 
 /** Options of {@link redisResultStore}. */
@@ -64,7 +66,8 @@ const utf8 = new TextEncoder();
  * reconnection, and without a listener the process exits (ioredis logs each instead).
  *
  * Sets (`addMember`, `removeMember`, `members`) are Redis sets under `<prefix>set:<key>`, beside the entries
- * (`<prefix><id>`), expiring as a whole (`PEXPIRE`, lengthened only).
+ * (`<prefix><id>`), expiring as a whole (`PEXPIRE`, lengthened only). Jobs' journals are hashes, one per job (its
+ * `journalStore`: {@link redisJournalStore} under `<prefix>journal:`, default `mcplite:journal:`), which the server takes.
  *
  * Valkey speaks the same protocol: bring either client, connected to it. Upstash: connect either client to
  * the database's `rediss://` endpoint (TCP); its REST client (`@upstash/redis`) is not a client this store takes.
@@ -98,6 +101,11 @@ export function redisResultStore(client: RedisClientLike, options: RedisResultSt
   const maxBytes = options.maxBytes ?? 1024 * 1024;
   const run = boundedCommands(client, options.timeoutMs ?? 2_000);
   return {
+    // Jobs' journals beside the entries, a hash per job (`<prefix>journal:<job>`), which the server takes.
+    journalStore: redisJournalStore(client, {
+      prefix: `${options.prefix ?? "mcplite:"}journal:`,
+      timeoutMs: options.timeoutMs,
+    }),
     async get(id) {
       const value = await run(() => client.get(prefix + id));
       if (value === null || value === undefined) return undefined;
@@ -129,22 +137,4 @@ export function redisResultStore(client: RedisClientLike, options: RedisResultSt
       );
     },
   };
-}
-
-/** `EVAL` in the call shape of the client at hand. */
-function evalScript(client: RedisClientLike, script: string, keys: string[], args: string[]): Promise<unknown> {
-  if (isIoRedis(client)) {
-    return (client.eval as (script: string, numkeys: number, ...rest: string[]) => Promise<unknown>).call(
-      client,
-      script,
-      keys.length,
-      ...keys,
-      ...args,
-    );
-  }
-  return (client.eval as (script: string, options: { keys: string[]; arguments: string[] }) => Promise<unknown>).call(
-    client,
-    script,
-    { keys, arguments: args },
-  );
 }

@@ -209,7 +209,7 @@ export function withServerCard(
   const fixed = card.origin ?? (server.auth && new URL(server.auth.resource).origin);
   if (card.name && !NAME_FORM.test(card.name) || fixed && !/^https?:\/\/[^/?#\s]+$/.test(fixed)) {
     throw new TypeError(
-      `serverCard: name must be reverse-DNS (com.example/weather), origin an origin (https://api.example.com); got ${
+      `serverCard: name must be reverse-DNS (com.example/weather), origin an origin; got ${
         JSON.stringify([card.name, fixed])
       }`,
     );

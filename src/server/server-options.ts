@@ -10,6 +10,7 @@ import type { ServerLogger } from "../core/instance/logger.ts";
 import type { Notifier } from "../core/instance/notifier.ts";
 import type { WorkQueue } from "../jobs/work-queue.ts";
 import type { ResultStore } from "../jobs/result-store.ts";
+import type { JournalStore } from "../jobs/journal-store.ts";
 import type { EventsOptions } from "../core/definitions/event.ts";
 import type { Tokens, TokensOptions } from "../core/instance/tokens.ts";
 import type { Capability } from "./server-capability.ts";
@@ -214,6 +215,12 @@ export interface ServerOptions {
   tokens?: TokenOptions;
   /** Where `ctx.defer()` results wait (default: in memory, this process only); share one across instances. */
   resultStore?: ResultStore;
+  /**
+   * Where jobs keep their journals (`work.step()`, `work.sleep()`). Default: the `resultStore`'s own
+   * (`redisResultStore()`: a hash per job; `postgresResultStore()`: a table keyed by job and step), else the result
+   * store's entries (a read per step to load a journal).
+   */
+  journalStore?: JournalStore;
   /** MCP Events (`server.event()`): allowed callbacks, lifetimes, budgets, retries (subscriptions: in `resultStore`). */
   events?: EventsOptions;
   /**

@@ -38,6 +38,7 @@ export function serverRuntime(options: ServerOptions): ServerRuntime {
     secret: options.secret,
     ...options.tokens,
     results: options.resultStore,
+    journals: options.journalStore,
     queue: options.queue,
     leaseMs: options.leaseMs,
     onError,

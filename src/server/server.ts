@@ -143,8 +143,7 @@ export class Server<TTools extends ToolMap = {}, TEvents extends { [name: string
       // MCP-lite spec v0.042 §3.9: every tool has a description; the model picks tools by it.
       serverWarning(
         this.#runtime.logger,
-        `mcplite: tool "${tool.name}" has no .describe() (nor .title()): MCP-lite lists its description as "", ` +
-          `and models choose tools by their description`,
+        `mcplite: tool "${tool.name}" has no .describe() (nor .title()): models choose tools by their description`,
       );
     }
     return this as unknown as Server<TTools & { [K in T["name"]]: T }, TEvents>;

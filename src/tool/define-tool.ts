@@ -307,11 +307,11 @@ export class ToolBuilder<
    * `ctx.defer()`); the server then lists the `redeem` system tool. `.redeem()` implies it.
    *
    * @param options The TTL of its tokens, its default `retry_after_ms`, whether MCP clients must use tasks,
-   *   whether its deferred work starts again when its instance stops (`retry`, at least once), and how long
+   *   whether its deferred work runs again when it throws or its instance stops (`retry`, at least once), and how long
    *   one run of that work may take (`timeoutMs`, default 15 minutes).
    * @returns A new builder. The server that adds the tool checks the options (`server.tool()` throws a `TypeError`
    *   when `taskSupport` is not `"optional"` or `"required"`; a `RangeError` for `retry.attempts` outside 1–100,
-   *   `retry.backoffMs` outside 0–3 600 000, or `timeoutMs` outside 1–2 147 483 647).
+   *   a `retry.backoff` in ms outside 0–3 600 000, or `timeoutMs` outside 1–2 147 483 647).
    *
    * @example
    * ```ts
@@ -319,10 +319,10 @@ export class ToolBuilder<
    * const crawl = defineTool("crawl")
    *   .longRunning({ retryAfterMs: 2000 })
    *   .handle((_args, ctx) => ctx.defer(async () => ({ pages: 42 })));
-   * // idempotent work, started again (3 starts in all) on a live instance if its instance stops
+   * // idempotent work, run again (3 runs in all) when it throws, or on a live instance if its instance stops
    * // ended as timed out (deadline_exceeded) if a run takes over 10 minutes
    * const reindex = defineTool("reindex")
-   *   .longRunning({ retry: { attempts: 3, backoffMs: 1000 }, timeoutMs: 10 * 60_000 })
+   *   .longRunning({ retry: { attempts: 3, backoff: 1000 }, timeoutMs: 10 * 60_000 })
    *   .handle((_args, ctx) => ctx.defer(async () => ({ indexed: true })));
    * ```
    */

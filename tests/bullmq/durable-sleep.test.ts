@@ -1,6 +1,6 @@
 /**
- * The durable sleep's seam through the queue: work that rejects with a `DurableSleep` on a worker is never a result;
- * the worker resolves its run `{ delayMs }`, the queue delivers the job again once the sleep is over (BullMQ: a
+ * The durable sleep's seam through the queue: work whose `work.sleep()` suspends its run on a worker is never a
+ * result; the worker resolves its run `{ delayMs }`, the queue delivers the job again once the sleep is over (BullMQ: a
  * delayed job), as the same start, and a job queued meanwhile runs on the one slot the sleeper does not hold. On the
  * queue in memory of the tests, on BullMQ over a real redis-server and over a real PostgreSQL.
  */
@@ -10,7 +10,6 @@ import { createPostgresBackend } from "bullmq";
 import * as v from "valibot";
 import { type CallOutcome, createMemoryResultStore, createServer, defineTool, runWorker } from "../../mod.ts";
 import { bullmqQueue } from "../../src/bullmq/mod.ts";
-import { DurableSleep } from "../../src/jobs/durable-sleep.ts";
 import type { WorkQueue } from "../../src/types.ts";
 import { memoryQueue } from "../helpers/memory-queue.ts";
 import { POSTGRES_MISSING } from "../helpers/postgres-server.ts";
@@ -78,13 +77,13 @@ for (const { on, missing, open } of QUEUES) {
         resultStore: createMemoryResultStore(), // one process: the web side and the worker share it
         queue,
       }).tool(
-        defineTool("nap").input(v.object({ id: v.string() })).longRunning().defer(({ id }) => {
+        defineTool("nap").input(v.object({ id: v.string() })).longRunning().defer(async ({ id }, work) => {
           runs.push(id);
-          if (id === "sleeper" && !slept) {
-            slept = true; // the journal's part (`work.sleep()`): asleep once, then awake
-            throw new DurableSleep(Date.now() + SLEEP_MS);
+          if (id === "sleeper") {
+            slept = true;
+            await work.sleep(SLEEP_MS); // asleep on the first delivery; past its wake time on the second
           }
-          return Promise.resolve(`${id} done`);
+          return `${id} done`;
         }),
       );
       const worker = runWorker(server, { concurrency: 1 });

@@ -81,6 +81,8 @@ describe("mcplite jobs on BullMQ (redis-server)", { skip: REDIS_MISSING }, () =>
         shown.stdout,
         /\n {2}steps\n {4}attempt 1: step "fetch" started\n {4}attempt 1: step "fetch" ended after \d+ ms, 19 B of JSON\n/,
       );
+      // Its journal, from the job store: each step's place, name and the size of its recorded value.
+      assert.match(shown.stdout, /\n {2}journal\n {4}1 fetch {2}19 B {2}\S+\n {4}2 render {2}8 B {2}\S+\n$/);
       const error = await runCli(["jobs", "show", MODULE, ledger], { env });
       assert.match(error.stdout, /\n {2}queue +failed\n/);
       assert.match(error.stdout, /\n {2}error +ledger for s1 refused the write\n/);

@@ -7,7 +7,8 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import * as v from "valibot";
 import { createMemoryResultStore, createServer, defineTool, runWorker } from "../../mod.ts";
-import type { CallOutcome, Middleware } from "../../mod.ts";
+import type { CallOutcome, JournalStore, Middleware } from "../../mod.ts";
+import { journalStoreFromResults } from "../../src/jobs/result-store-journals.ts";
 import { memoryQueue } from "../helpers/memory-queue.ts";
 import { SECRET, waitFor } from "../helpers/long-running.ts";
 
@@ -101,7 +102,7 @@ describe("declared work (.defer())", () => {
   it("waits a retry's backoff once per start on a queue, as a delay: not again when the job wakes from a sleep", async () => {
     const { queue, jobs, stall, delays } = memoryQueue();
     const tool = defineTool("retried").describe("Sleeps, retried").longRunning({
-      retry: { attempts: 2, backoffMs: 300 },
+      retry: { attempts: 2, backoff: 300 },
     })
       .defer(async (_, work) => (await work.sleep(100), `start ${work.attempt}`));
     const server = createServer({
@@ -123,33 +124,32 @@ describe("declared work (.defer())", () => {
     }
   });
 
-  it("journals a step in one store round trip on a job's first delivery, and reads the journal on later ones", async () => {
+  it("journals a step in one append on a job's first delivery, reading nothing first, and loads the journal once on later ones", async () => {
     const { queue, jobs, stall } = memoryQueue();
-    const memory = createMemoryResultStore();
+    const results = createMemoryResultStore();
+    const journals = journalStoreFromResults(results);
     const touched: string[] = [];
-    const store = {
-      get: (id: string) => (id.startsWith("step:") && touched.push(`get ${id.split(":").pop()}`), memory.get(id)),
-      set: (id: string, entry: Parameters<typeof memory.set>[1], ttlMs: number) => (
-        id.startsWith("step:") && touched.push(`set ${id.split(":").pop()}`), memory.set(id, entry, ttlMs)
-      ),
-      delete: (id: string) => memory.delete(id),
+    const journalStore: JournalStore = {
+      load: (job) => (touched.push("load"), journals.load(job)),
+      append: (job, entry, ttlMs) => (touched.push(`append ${entry.name}`), journals.append(job, entry, ttlMs)),
     };
     let runs = 0;
     const tool = defineTool("two").describe("Two steps").longRunning({ retry: { attempts: 2 } })
       .defer(async (_, work) => `${await work.step("a", () => ++runs)} ${await work.step("b", () => ++runs)}`);
-    const server = createServer({ name: "q", version: "1", secret: SECRET, resultStore: store, queue }).tool(tool);
+    const server = createServer({ name: "q", version: "1", secret: SECRET, resultStore: results, journalStore, queue })
+      .tool(tool);
     const once = await server.call("two", {});
     const worker = runWorker(server);
     try {
       assert.equal(textOf(await ended(server, once)), "1 2");
-      assert.deepEqual(touched, ["set a", "set b"], "the first delivery reads no journal");
+      assert.deepEqual(touched, ["append a", "append b"], "the first delivery reads no journal");
       touched.length = 0;
       await worker.close();
       const again = await server.call("two", {});
       stall(jobs.shift()!); // its first worker died before it ran: the next delivery is not its first
       const next = runWorker(server);
       assert.equal(textOf(await ended(server, again)), "3 4");
-      assert.deepEqual(touched, ["get a", "set a", "get b", "set b"], "a later delivery reads the journal first");
+      assert.deepEqual(touched, ["load", "append a", "append b"], "a later delivery loads the journal, once");
       await next.close();
     } finally {
       await worker.close();
@@ -180,6 +180,44 @@ describe("declared work (.defer())", () => {
       const outcome = await ended(server, await server.call("stepped", {}));
       assert.equal(outcome.kind, "answer", JSON.stringify(outcome));
       assert.equal(textOf(outcome), "ran 2 of 2", "its step ran again: at least once when its record was not written");
+      assert.equal(delays.length, 1, "handed back to the queue once, for the store's wait");
+    } finally {
+      await worker.close();
+    }
+  });
+
+  it("hands a queued job back at a store outage in a step even under a try/catch, which never sees it", async () => {
+    const { queue, delays } = memoryQueue();
+    const memory = createMemoryResultStore();
+    let outage = true;
+    const store = {
+      ...memory,
+      set: (id: string, entry: Parameters<typeof memory.set>[1], ttlMs: number) => {
+        if (outage && id.startsWith("step:")) {
+          outage = false;
+          return Promise.reject(new Error("connect ECONNREFUSED 127.0.0.1:6379"));
+        }
+        return memory.set(id, entry, ttlMs);
+      },
+    };
+    let runs = 0;
+    const caught: unknown[] = [];
+    const tool = defineTool("guarded").describe("One step, in a try/catch that answers instead")
+      .defer(async (_, work) => {
+        try {
+          return `ran ${await work.step("a", () => ++runs)} of ${runs}`;
+        } catch (error) {
+          caught.push(error);
+          return "caught";
+        }
+      });
+    const server = createServer({ name: "q", version: "1", secret: SECRET, resultStore: store, queue, logger: false })
+      .tool(tool);
+    const worker = runWorker(server);
+    try {
+      const outcome = await ended(server, await server.call("guarded", {}));
+      assert.equal(textOf(outcome), "ran 2 of 2", JSON.stringify(outcome));
+      assert.deepEqual(caught, [], "the work's catch saw the outage");
       assert.equal(delays.length, 1, "handed back to the queue once, for the store's wait");
     } finally {
       await worker.close();

@@ -37,6 +37,12 @@ export function killable(store: ResultStore): { store: ResultStore; kill(): void
       get: async (id) => (check(), await store.get(id)),
       set: async (id, entry, ttlMs) => (check(), await store.set(id, entry, ttlMs)),
       delete: async (id) => (check(), await store.delete(id)),
+      // Its sets too, where it has them: a job's journal lists its steps there.
+      ...store.addMember && {
+        addMember: async (key, member, ttlMs) => (check(), await store.addMember!(key, member, ttlMs)),
+        removeMember: async (key, member) => (check(), await store.removeMember!(key, member)),
+        members: async (key) => (check(), await store.members!(key)),
+      },
     },
   };
 }

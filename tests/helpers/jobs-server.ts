@@ -9,7 +9,8 @@ import process from "node:process";
 import { Redis } from "ioredis";
 import * as v from "valibot";
 import { createServer, defineTool, mcpBinding, mcpLiteBinding } from "../../mod.ts";
-import type { WorkContext } from "../../src/types.ts";
+import type { PromiseRetry, WorkContext } from "../../src/types.ts";
+import { NonRetryableError } from "../../src/errors/mod.ts";
 import { grpcBinding } from "../../src/bindings/grpc/mod.ts";
 import { sleep } from "../../src/internal/sleep.ts";
 import { queueAndStore, type QueueStoreOptions } from "./queue-store.ts";
@@ -66,6 +67,27 @@ export function jobsServer(options: JobsServerOptions) {
   };
   const counted = v.object({ n: v.number() });
 
+  /**
+   * Step `a`, then step `b`, whose fn counts its tries (`tries`) and says each (`job N try T`): it throws a transient
+   * 503 on the tries `throwsOn` (a `NonRetryableError` with `final`), and on try `hangsOn` waits until its worker is
+   * killed; once it succeeds, its effect. `step` is b's own retry.
+   */
+  const flaky =
+    (flaky: { throwsOn: number[]; hangsOn?: number; step?: PromiseRetry; final?: true }) =>
+    async ({ n }: { n: number }, work: WorkContext) => {
+      const a = await work.step("a", () => count(n, "a"));
+      const b = await work.step("b", async () => {
+        const tries = await count(n, "tries");
+        say(`job ${n} try ${tries}`);
+        if (tries === flaky.hangsOn) await sleep(GATE_MS, work.signal); // its worker is killed meanwhile
+        if (!flaky.throwsOn.includes(tries)) return await count(n, "b");
+        if (flaky.final) throw new NonRetryableError(`the ledger refused it (try ${tries})`);
+        throw new Error(`503 from the ledger (try ${tries})`);
+      }, flaky.step && { retry: flaky.step });
+      say(`job ${n} finished`);
+      return { n, a, b, pid: process.pid, attempt: work.attempt };
+    };
+
   const server = createServer({
     name: "jobs",
     version: "1.0.0",
@@ -87,6 +109,31 @@ export function jobsServer(options: JobsServerOptions) {
           await count(n, "handled"); // on the accepting instance, once per call
           return ctx.defer({ n });
         }),
+    )
+    .tool(
+      defineTool("flaky_job").describe("Step b throws on tries 1 and 2; the tool retries (3 attempts)").input(counted)
+        .longRunning({ retry: { attempts: 3, backoff: 100 } })
+        .defer(flaky({ throwsOn: [1, 2] })),
+    )
+    .tool(
+      defineTool("flaky_job_killed").describe("Step b throws on try 1, its worker dies in try 2; the tool retries")
+        .input(counted).longRunning({ retry: { attempts: 3, backoff: 100 } })
+        .defer(flaky({ throwsOn: [1], hangsOn: 2 })),
+    )
+    .tool(
+      defineTool("flaky_step").describe("Step b throws on try 1, its worker dies in try 2; the step retries (3)")
+        .input(counted).longRunning({ retry: { attempts: 2 } })
+        .defer(flaky({ throwsOn: [1], hangsOn: 2, step: { attempts: 3, backoff: 100 } })),
+    )
+    .tool(
+      defineTool("flaky_step_spent").describe("Step b throws on tries 1 and 3, its worker dies in 2; 2 step attempts")
+        .input(counted).longRunning({ retry: { attempts: 2 } })
+        .defer(flaky({ throwsOn: [1, 3], hangsOn: 2, step: { attempts: 2, backoff: 100 } })),
+    )
+    .tool(
+      defineTool("refused").describe("Step b throws a NonRetryableError on try 1").input(counted)
+        .longRunning({ retry: { attempts: 3 } })
+        .defer(flaky({ throwsOn: [1], final: true, step: { attempts: 3 } })),
     )
     .tool(
       defineTool("nap").describe("Sleeps ms durably, then answers").input(v.object({ n: v.number(), ms: v.number() }))

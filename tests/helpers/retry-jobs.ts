@@ -44,7 +44,7 @@ export function retryInstance(options: RetryInstanceOptions, server: Partial<Ser
     .describe("Ingests batch n; idempotent, started again if its instance stops")
     .input(input)
     .output(output)
-    .longRunning({ retryAfterMs: 5, retry: { attempts: options.attempts ?? 2, backoffMs: options.backoffMs ?? 0 } })
+    .longRunning({ retryAfterMs: 5, retry: { attempts: options.attempts ?? 2, backoff: options.backoffMs ?? 0 } })
     .defer(({ n }, job) => work(n, job.signal))
     .handle((_, ctx) => {
       counters.handled++;

@@ -18,7 +18,7 @@ import {
 } from "../../mod.ts";
 import { killable, tokenOf } from "../helpers/instances.ts";
 import { SECRET, waitFor } from "../helpers/long-running.ts";
-import { redeemedWithin } from "../helpers/outcome.ts";
+import { callAny, redeemedWithin } from "../helpers/outcome.ts";
 
 /** The lease of the stopped-instance tests, in ms: a stopped instance's job starts again after about two. */
 const LEASE_MS = 300;
@@ -79,6 +79,43 @@ function journalServer(seen: Seen[], options: Partial<ServerOptions> = {}) {
         .defer(async ({ steps }, work) => {
           for (let i = 1; i <= steps; i++) await work.step(`s${i}`, () => i);
           return { steps };
+        }),
+    )
+    .tool(
+      defineTool("caught").describe("steps, each step in a try/catch that logs and goes on, as a logging wrapper does")
+        .input(input).longRunning({ retryAfterMs: 5, retry: { attempts: 2 } })
+        .defer(async ({ n }, work) => {
+          const logged = async <T>(step: Promise<T>) => {
+            try {
+              return await step;
+            } catch (error) {
+              seen.push({ step: `caught ${(error as Error).message}`, key: "", attempt: work.attempt });
+            }
+          };
+          const a = await logged(work.step("a", () => ({ n, madeIn: work.attempt })));
+          const b = await logged(work.step("b", (key) => {
+            seen.push({ step: "b", key, attempt: work.attempt });
+            return { n, madeIn: work.attempt };
+          }));
+          return { a, b, attempt: work.attempt };
+        }),
+    )
+    .tool(
+      defineTool("json").describe("A step whose value is `kind`")
+        .input(v.object({ kind: v.picklist(["date", "undefined", "function", "symbol", "bigint", "cycle"]) }))
+        .longRunning().defer(async ({ kind }, work) => {
+          const cycle: { self?: unknown } = {};
+          cycle.self = cycle;
+          const values = {
+            date: new Date(0),
+            undefined: undefined,
+            function: () => 1,
+            symbol: Symbol("s"),
+            bigint: { count: 1n },
+            cycle,
+          };
+          const value: unknown = await work.step(`made ${kind}`, () => values[kind]);
+          return { type: typeof value, value: value ?? null };
         }),
     )
     .tool(
@@ -169,6 +206,51 @@ describe("work.step on the in-process engine", () => {
       { step: "b", attempt: 2 },
     ]);
     assert.equal(seen[1].key, seen[2].key, "the same key on both runs of b");
+  });
+
+  it("a store out of reach as a step's value is written ends the start unseen by a try/catch around the step", async () => {
+    const seen: Seen[] = [];
+    const shared = createMemoryResultStore();
+    let refused = 0;
+    const flaky: ResultStore = {
+      ...shared,
+      set: (id, entry, ttlMs) =>
+        id.endsWith(":b") && refused++ === 0
+          ? Promise.reject(new Error("the store is restarting"))
+          : shared.set(id, entry, ttlMs),
+    };
+    const server = journalServer(seen, { resultStore: flaky, leaseMs: LEASE_MS, onError: () => {} });
+    const outcome = await ended(server, await server.call("caught", { n: 1 }));
+    assert.equal(outcome.kind, "answer", JSON.stringify(outcome));
+    // The first start ended at the outage, as a death would: its catch never ran, and the next start ran b again.
+    assert.deepEqual((outcome as { result: { structuredContent?: unknown } }).result.structuredContent, {
+      a: { n: 1, madeIn: 1 },
+      b: { n: 1, madeIn: 2 },
+      attempt: 2,
+    });
+    assert.deepEqual(seen.map(({ step, attempt }) => ({ step, attempt })), [
+      { step: "b", attempt: 1 },
+      { step: "b", attempt: 2 },
+    ]);
+  });
+
+  it("a value comes back as JSON gives it, on the start that ran the step too; undefined is no value", async () => {
+    const server = journalServer([]);
+    const structured = async (kind: string) => {
+      const outcome = await ended(server, await callAny(server, "json", { kind }));
+      assert.equal(outcome.kind, "answer", JSON.stringify(outcome));
+      return (outcome as { result: { structuredContent?: unknown } }).result.structuredContent;
+    };
+    assert.deepEqual(await structured("date"), { type: "string", value: "1970-01-01T00:00:00.000Z" });
+    assert.deepEqual(await structured("undefined"), { type: "undefined", value: null });
+  });
+
+  it("a value with no JSON form is refused as it is recorded, naming the step", async () => {
+    const server = journalServer([]);
+    for (const kind of ["function", "symbol", "bigint", "cycle"]) {
+      const text = failureText(await ended(server, await callAny(server, "json", { kind })));
+      assert.match(text, new RegExp(`"made ${kind}" has no JSON form`), text);
+    }
   });
 
   it("the key fn gets differs from job to job, for the same step", async () => {

@@ -43,7 +43,14 @@ function instance(store: ResultStore, queue: WorkQueue) {
       longStarted();
       await sleep(60_000, signal);
       return "too late";
-    }));
+    }))
+    .tool(
+      defineTool("nap").describe("Sleeps 50 ms durably").input(v.object({ id: v.string() })).longRunning()
+        .defer(async (_args, work) => {
+          await work.sleep(50);
+          return "rested";
+        }),
+    );
 }
 
 function tokenOf(outcome: CallOutcome): string {
@@ -127,6 +134,22 @@ describe("runWorker() with otel() among the server's middleware", () => {
     assert.equal((lag.value as { count: number }).count, 1);
     assert.ok((lag.value as { min?: number }).min! >= 0);
     assert.equal(await running(), 0, "no job runs once the worker is idle");
+  });
+
+  it("ends the work span of a run that sleeps, without an error, and spans the run that wakes", async () => {
+    const store = createMemoryResultStore();
+    const { queue } = memoryQueue();
+    const web = instance(store, queue);
+    tokenOf(await web.call("nap", { id: "n1" }));
+    const worker = runWorker(instance(store, queue));
+    try {
+      await waitFor(() => consumers("nap").some((s) => s.attributes["mcplite.job.outcome"] === "completed"));
+    } finally {
+      await worker.close();
+    }
+    const works = recorded.spans().filter((s) => s.name === "work nap");
+    assert.equal(works.length, 2, "one work span per run: the one that slept, the one that woke");
+    assert.deepEqual(works.map((s) => s.status.code), [SpanStatusCode.UNSET, SpanStatusCode.UNSET]);
   });
 
   it("marks a failed job's span and metrics with error.type tool_error", async () => {

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import * as v from "valibot";
 import { createServer, definePrompt, defineTool } from "../../mod.ts";
-import type { StandardSchemaV1 } from "../../src/types.ts";
+import type { PromiseRetry, StandardSchemaV1 } from "../../src/types.ts";
 
 describe("defineTool", () => {
   it("builds immutably: each method returns a new builder and shared partial builders stay untouched", () => {
@@ -120,16 +120,29 @@ describe("defineTool", () => {
     }
   });
 
-  it("checks .longRunning({ retry }) as a server adds the tool: 1 to 100 starts, a backoff from 0 to an hour", () => {
+  it("checks .longRunning({ retry }) as a server adds the tool: 1 to 100 runs, a backoff from 0 to an hour", () => {
     const tool = defineTool("reindex").describe("Reindexes");
-    const added = (retry: { attempts: number; backoffMs?: number }) =>
+    const added = (retry: PromiseRetry) =>
       createServer({ name: "s", version: "1", secret: "a secret of at least thirty-two bytes!" })
         .tool(tool.longRunning({ retry }).defer(() => ""));
-    assert.deepEqual(added({ attempts: 3, backoffMs: 500 }).tools[0]?.longRunning, {
-      retry: { attempts: 3, backoffMs: 500 },
+    assert.deepEqual(added({ attempts: 3, backoff: 500 }).tools[0]?.longRunning, {
+      retry: { attempts: 3, backoff: 500 },
     });
-    for (const retry of [{ attempts: 0 }, { attempts: 1.5 }, { attempts: 101 }, { attempts: 2, backoffMs: -1 }]) {
-      assert.throws(() => added(retry), /tool "reindex": retry\./);
+    added({ attempts: 3, backoff: { type: "exponential", delayMs: 100, maxMs: 60_000 } });
+    const wrong = [
+      { attempts: 0 },
+      { attempts: 1.5 },
+      { attempts: 101 },
+      { attempts: 2, backoff: -1 },
+      { attempts: 2, backoff: 3_600_001 },
+      { attempts: 2, backoff: { type: "exponential", delayMs: -1 } },
+      { attempts: 2, backoff: { type: "exponential", delayMs: 10, maxMs: Infinity } },
+      { attempts: 2, backoff: { type: "linear", delayMs: 10 } },
+      { attempts: 2, backoff: { type: "exponential" } },
+      { attempts: 2, backoff: null },
+    ];
+    for (const retry of wrong) {
+      assert.throws(() => added(retry as PromiseRetry), /tool "reindex": retry takes attempts 1–100/);
     }
   });
 

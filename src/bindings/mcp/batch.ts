@@ -77,10 +77,7 @@ class BatchCarrier implements Carrier {
   run(ctx: McpContext): Promise<void> | undefined {
     const message = this.#message;
     if (isObject(message) && message.method === "initialize") {
-      const error = new ProtocolError(
-        "invalid_request",
-        "Invalid Request: initialize must not be part of a batch",
-      );
+      const error = invalid("initialize must not be part of a batch");
       if (!this.#isNotification()) this.answer = jsonRpcErrorMessage(null, error, legacyErrorToWire, ctx.report);
       return undefined;
     }

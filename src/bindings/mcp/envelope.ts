@@ -17,6 +17,7 @@ import {
   PROTOCOL_VERSION_HEADER,
 } from "../../internal/mcp-wire.ts";
 import { echoed } from "../../internal/echo.ts";
+import { isObject } from "../../internal/is-object.ts";
 
 type ClientInfo = NonNullable<CallMeta["clientInfo"]>;
 type LogLevel = (typeof LOG_LEVELS)[number];
@@ -75,7 +76,7 @@ export interface Envelope {
  */
 export function isModern(rpc: JsonRpcRequest, headerVersion: string | null): boolean {
   const meta = rpc.params._meta;
-  if (typeof meta === "object" && meta !== null && META.protocolVersion in meta) return true;
+  if (isObject(meta) && META.protocolVersion in meta) return true;
   return headerVersion !== null && headerVersion >= MODERN_VERSION && rpc.method !== "initialize";
 }
 
@@ -116,21 +117,15 @@ export function parseModernEnvelope(
         `but _meta says "${version}"`,
     );
   }
-  if (!served.modern.includes(version)) throw unsupportedVersion(version, served);
-  const logLevel = meta[META.logLevel];
-  if (logLevel !== undefined && !LOG_LEVELS.includes(logLevel as LogLevel)) {
-    throw new ProtocolError(
-      "invalid_params",
-      `Invalid params: unknown log level ${echoed(JSON.stringify(logLevel))}`,
-    );
-  }
+  if (!served.modern.includes(version)) throw unsupportedVersion(version, served.modern, served.legacy);
+  const logLevel = logLevelOf(meta[META.logLevel]);
   const info = meta[META.clientInfo];
   return {
     era: "modern",
     protocolVersion: version,
     clientCapabilities: capabilities as Record<string, unknown>,
-    clientInfo: typeof info === "object" && info !== null ? info as ClientInfo : undefined,
-    logLevel: logLevel as LogLevel | undefined,
+    clientInfo: isObject(info) ? info as ClientInfo : undefined,
+    logLevel,
     progressToken: progressTokenOf(meta),
     partials: meta[PARTIALS_META] === true,
   };
@@ -159,25 +154,17 @@ export function parseLegacyEnvelope(
   const negotiated = rpc.method === "initialize" ? negotiateVersion(rpc.params.protocolVersion, served) : undefined;
   const version = negotiated ?? headerVersion?.trim() ?? session?.protocolVersion ?? "2025-03-26";
   if (headerVersion !== null && rpc.method !== "initialize" && !served.legacy.includes(version)) {
-    throw new ProtocolError("unsupported_version", `Unsupported protocol version: ${echoed(version)}`, {
-      data: { supported: served.legacy.length > 0 ? served.legacy : served.modern, requested: echoed(version) },
-    });
+    throw unsupportedVersion(version, served.legacy, served.modern);
   }
   const meta = rpc.params._meta;
-  const record = typeof meta === "object" && meta !== null ? meta as Record<string, unknown> : undefined;
-  const logLevel = record?.[META.logLevel];
-  if (logLevel !== undefined && !LOG_LEVELS.includes(logLevel as LogLevel)) {
-    throw new ProtocolError(
-      "invalid_params",
-      `Invalid params: unknown log level ${echoed(JSON.stringify(logLevel))}`,
-    );
-  }
+  const record = isObject(meta) ? meta : undefined;
+  const logLevel = logLevelOf(record?.[META.logLevel]);
   return {
     era: "legacy",
     protocolVersion: version,
     clientCapabilities: session?.capabilities,
     clientInfo: session?.clientInfo,
-    logLevel: (logLevel as LogLevel | undefined) ?? session?.logLevel ?? "debug",
+    logLevel: logLevel ?? session?.logLevel ?? "debug",
     progressToken: record === undefined ? undefined : progressTokenOf(record),
     partials: record?.[PARTIALS_META] === true,
   };
@@ -209,13 +196,27 @@ export function negotiateVersion(asked: unknown, served: ServedVersions): string
  * that it does serve, or, when it serves none of that era, those of the other (a client then falls back).
  *
  * @param version The requested revision.
- * @param served The revisions served.
+ * @param era The served revisions of the request's era.
+ * @param other Those of the other era.
  * @returns The error.
  */
-export function unsupportedVersion(version: string, served: ServedVersions): ProtocolError {
-  const supported = served.modern.length > 0 ? served.modern : served.legacy;
+export function unsupportedVersion(version: string, era: readonly string[], other: readonly string[]): ProtocolError {
   return new ProtocolError("unsupported_version", `Unsupported protocol version: ${echoed(version)}`, {
-    data: { supported, requested: echoed(version) },
+    data: { supported: era.length > 0 ? era : other, requested: echoed(version) },
+  });
+}
+
+/**
+ * A log level as a request names it (`logging/setLevel`'s `level`, the `_meta` key of MCP 2026-07-28).
+ *
+ * @param level The level given, if any.
+ * @returns It, when it is one of RFC 5424's as MCP names them (Logging).
+ * @throws {ProtocolError} `invalid_params`, listing the levels, for any other.
+ */
+export function logLevelOf(level: unknown): LogLevel | undefined {
+  if (level === undefined || LOG_LEVELS.includes(level as LogLevel)) return level as LogLevel | undefined;
+  throw new ProtocolError("invalid_params", `Invalid params: unknown log level ${echoed(JSON.stringify(level))}`, {
+    data: { levels: LOG_LEVELS },
   });
 }
 

@@ -43,7 +43,7 @@ const HELD_KEEP_ALIVE_MS = 1_000;
 // a server that imports this module but not the binding (the lite entry re-exports it) would bundle the error.
 const NOT_ALLOWED = /* @__PURE__ */ new ProtocolError(
   "method_not_allowed",
-  "Method not allowed: this endpoint answers POST (and DELETE, ending a session)",
+  "Method not allowed: use POST (or DELETE, ending a session)",
 );
 
 /**

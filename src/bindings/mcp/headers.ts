@@ -8,6 +8,7 @@
  */
 import { ProtocolError } from "../../errors/error.ts";
 import type { JsonRpcRequest } from "../jsonrpc.ts";
+import { isObject } from "../../internal/is-object.ts";
 import {
   decodeHeaderValue,
   type HeaderParam,
@@ -21,8 +22,37 @@ export { decodeHeaderValue, METHOD_HEADER, NAME_HEADER, PARAM_HEADER_PREFIX };
 
 const DECIMAL = /^-?\d+(?:\.\d+)?$/;
 
-function mismatch(message: string, header: string): ProtocolError {
-  return new ProtocolError("header_mismatch", `Header mismatch: ${message}`, { data: { header } });
+/**
+ * Checks one mirrored header against the body (SEP-2243: a mismatch is -32020, naming the header).
+ *
+ * @param headers The HTTP headers.
+ * @param header The header, as the spec writes it (`Mcp-Name`; `Headers` ignores case).
+ * @param where What in the body it mirrors, for the message (`the body's method`, `arguments.region`).
+ * @param value That value.
+ * @param equal Whether the decoded header says the same.
+ * @throws {ProtocolError} `header_mismatch` when the header is missing, wrongly encoded or different.
+ */
+function checkMirrored(
+  headers: Headers,
+  header: string,
+  where: string,
+  value: unknown,
+  equal: (decoded: string) => boolean,
+): void {
+  const raw = headers.get(header);
+  const decoded = raw === null ? undefined : decodeHeaderValue(raw);
+  if (decoded === undefined || !equal(decoded)) {
+    const got = raw === null
+      ? "is missing"
+      : decoded === undefined
+      ? "has an invalid =?base64?…?= value"
+      : `says ${JSON.stringify(decoded)}`;
+    throw new ProtocolError(
+      "header_mismatch",
+      `Header mismatch: ${header} ${got} but ${where} is ${JSON.stringify(value)}`,
+      { data: { header } },
+    );
+  }
 }
 
 /**
@@ -34,28 +64,13 @@ function mismatch(message: string, header: string): ProtocolError {
  * @throws {ProtocolError} `header_mismatch` when a header is missing, wrongly encoded or different.
  */
 export function checkStandardHeaders(rpc: JsonRpcRequest, headers: Headers): void {
-  const method = headers.get(METHOD_HEADER);
-  if (method === null) throw mismatch(`Mcp-Method is missing (the body's method is "${rpc.method}")`, "Mcp-Method");
-  const decodedMethod = decodeHeaderValue(method);
-  if (decodedMethod !== rpc.method) {
-    throw mismatch(
-      decodedMethod === undefined
-        ? "Mcp-Method has an invalid =?base64?…?= value"
-        : `Mcp-Method says "${decodedMethod}" but the body's method is "${rpc.method}"`,
-      "Mcp-Method",
-    );
-  }
-  const field = NAME_SOURCES.get(rpc.method);
+  const method = rpc.method;
+  checkMirrored(headers, "Mcp-Method", "the body's method", method, (decoded) => decoded === method);
+  const field = NAME_SOURCES.get(method);
   if (field === undefined) return;
   const expected = rpc.params[field];
   if (typeof expected !== "string") return; // the method itself reports the missing field
-  const name = headers.get(NAME_HEADER);
-  if (name === null) throw mismatch(`Mcp-Name is missing (the body's params.${field} is "${expected}")`, "Mcp-Name");
-  const decoded = decodeHeaderValue(name);
-  if (decoded === undefined) throw mismatch("Mcp-Name has an invalid =?base64?…?= value", "Mcp-Name");
-  if (decoded !== expected) {
-    throw mismatch(`Mcp-Name says "${decoded}" but the body's params.${field} is "${expected}"`, "Mcp-Name");
-  }
+  checkMirrored(headers, "Mcp-Name", `the body's params.${field}`, expected, (decoded) => decoded === expected);
 }
 
 /**
@@ -76,7 +91,7 @@ export function checkParamHeaders(
   for (const d of declared) {
     let value: unknown = args;
     for (const key of d.path) {
-      value = typeof value === "object" && value !== null ? (value as Record<string, unknown>)[key] : undefined;
+      value = isObject(value) ? value[key] : undefined;
     }
     const text = typeof value === "string"
       ? value
@@ -84,19 +99,13 @@ export function checkParamHeaders(
       ? String(value)
       : undefined;
     if (text === undefined) continue; // null, absent, or not a primitive: argument validation speaks
-    const header = `Mcp-Param-${d.header}`;
-    const raw = headers.get(PARAM_HEADER_PREFIX + d.header);
-    if (raw === null) {
-      throw mismatch(`${header} is missing but arguments.${d.path.join(".")} is ${JSON.stringify(value)}`, header);
-    }
-    const decoded = decodeHeaderValue(raw);
-    if (decoded === undefined) throw mismatch(`${header} has an invalid =?base64?…?= value`, header);
-    const equal = typeof value === "number" && DECIMAL.test(decoded) ? Number(decoded) === value : decoded === text;
-    if (!equal) {
-      throw mismatch(
-        `${header} says ${JSON.stringify(decoded)} but arguments.${d.path.join(".")} is ${JSON.stringify(value)}`,
-        header,
-      );
-    }
+    checkMirrored(
+      headers,
+      `Mcp-Param-${d.header}`,
+      `arguments.${d.path.join(".")}`,
+      value,
+      // integers compare numerically: `Mcp-Param-N: 1.0` for 1
+      (decoded) => typeof value === "number" && DECIMAL.test(decoded) ? Number(decoded) === value : decoded === text,
+    );
   }
 }

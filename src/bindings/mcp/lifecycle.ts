@@ -9,14 +9,13 @@ import { CacheSlot, type CallMeta, LOG_LEVELS, type Registry, registryOf } from 
 import { CachedBody } from "./caching.ts";
 import { addServedExtensions } from "./feature-methods.ts";
 import { type AddedSettings, NONE_ADDED } from "./mcp-options.ts";
-import { type Era, negotiateVersion, unsupportedVersion } from "./envelope.ts";
+import { type Era, logLevelOf, negotiateVersion, unsupportedVersion } from "./envelope.ts";
 import { finishResult } from "./finish-result.ts";
 import type { McpMethod } from "./mcp-request.ts";
 import { offersTasks, TASKS_EXTENSION } from "./tasks.ts";
 import { META } from "../../internal/mcp-wire.ts";
 import type { ResolvedOptions } from "../../server/mod.ts";
 import { isObject } from "../../internal/is-object.ts";
-import { echoed } from "../../internal/echo.ts";
 
 type ClientInfo = NonNullable<CallMeta["clientInfo"]>;
 type LogLevel = (typeof LOG_LEVELS)[number];
@@ -112,15 +111,15 @@ export function requireCapability(registry: Registry, era: Era, capability: keyo
  */
 export const discover: McpMethod = (ctx, request) => {
   const cached = registryOf(ctx.core).cached(DISCOVER, "", () => {
-    const { instructions } = ctx.core.options;
     const hint = ctx.settings.listCache;
-    const result: Record<string, unknown> = {
+    // Serialised: JSON leaves out `instructions` when the server has none, here and in `initialize` and `serverInfo`.
+    const result = {
       supportedVersions: ctx.core.options.protocolVersions.modern,
       capabilities: serverCapabilities(registryOf(ctx.core), "modern", false, ctx.settings.extensions),
+      instructions: ctx.core.options.instructions,
+      ttlMs: hint.ttlMs,
+      cacheScope: hint.scope,
     };
-    if (instructions !== undefined) result.instructions = instructions;
-    result.ttlMs = hint.ttlMs;
-    result.cacheScope = hint.scope;
     // Every result names the server by name and version; discovery gives the whole `Implementation`.
     const serverInfo = { [META.serverInfo]: implementation(ctx.core.options) };
     return new CachedBody(JSON.stringify(finishResult(result, request.envelope, serverInfo)), hint);
@@ -141,9 +140,8 @@ export const initialize: McpMethod = (ctx, request, channel) => {
   const served = ctx.core.options.protocolVersions;
   // MCP 2025-11-25, Lifecycle: echo a served version, else offer the newest served one.
   const protocolVersion = negotiateVersion(asked, served);
-  if (protocolVersion === undefined) throw unsupportedVersion(String(asked), served);
-  const { instructions } = ctx.core.options;
-  const result: Record<string, unknown> = {
+  if (protocolVersion === undefined) throw unsupportedVersion(String(asked), served.modern, served.legacy);
+  const result = {
     protocolVersion,
     capabilities: serverCapabilities(
       registryOf(ctx.core),
@@ -152,8 +150,8 @@ export const initialize: McpMethod = (ctx, request, channel) => {
       ctx.settings.extensions,
     ),
     serverInfo: implementation(ctx.core.options),
+    instructions: ctx.core.options.instructions,
   };
-  if (instructions !== undefined) result.instructions = instructions;
   channel.openSession({
     protocolVersion,
     capabilities: isObject(capabilities) ? capabilities : undefined,
@@ -172,12 +170,7 @@ export const initialize: McpMethod = (ctx, request, channel) => {
  */
 function implementation(options: ResolvedOptions): Record<string, unknown> {
   const { name, version, title, description, icons, websiteUrl } = options;
-  const info: Record<string, unknown> = { name, version };
-  if (title !== undefined) info.title = title;
-  if (description !== undefined) info.description = description;
-  if (icons !== undefined) info.icons = icons;
-  if (websiteUrl !== undefined) info.websiteUrl = websiteUrl;
-  return info;
+  return { name, version, title, description, icons, websiteUrl };
 }
 
 /**
@@ -197,17 +190,8 @@ export const ping: McpMethod = () => ({});
  * @throws {ProtocolError} `invalid_params` for an unknown level.
  */
 export const setLevel: McpMethod = (ctx, request) => {
-  const level = request.rpc.params.level;
-  if (!LOG_LEVELS.includes(level as LogLevel)) {
-    throw new ProtocolError(
-      "invalid_params",
-      `Invalid params: unknown log level ${echoed(JSON.stringify(level))}`,
-      {
-        data: { levels: LOG_LEVELS },
-      },
-    );
-  }
+  const level = logLevelOf(request.rpc.params.level ?? null); // a level is required: null is none of them
   const session = ctx.sessions.get(request.session);
-  if (session !== undefined) session.logLevel = level as LogLevel;
+  if (session !== undefined) session.logLevel = level;
   return {};
 };

@@ -5,6 +5,8 @@
  * @module
  */
 import { ProtocolError } from "../../errors/error.ts";
+import { base64urlDecode, base64urlEncode } from "../../codec/base64url.ts";
+import { utf8Encoder } from "../../internal/utf8.ts";
 import { CacheSlot, registryOf } from "../../core/mod.ts";
 import { CachedBody } from "./caching.ts";
 import { finishResult } from "./finish-result.ts";
@@ -26,7 +28,7 @@ interface PagedList {
  * @returns The cursor.
  */
 export function encodeCursor(offset: number): string {
-  return btoa(`mcplite:${offset}`).replace(/=+$/, "").replace(/\+/g, "-").replace(/\//g, "_");
+  return base64urlEncode(utf8Encoder.encode(`mcplite:${offset}`));
 }
 
 /**
@@ -38,14 +40,9 @@ export function encodeCursor(offset: number): string {
  */
 export function decodeCursor(cursor: unknown): number {
   if (cursor === undefined || cursor === null) return 0;
-  if (typeof cursor === "string" && cursor.length <= 64 && /^[A-Za-z0-9_-]+$/.test(cursor)) {
-    let text = "";
-    try {
-      text = atob(cursor.replace(/-/g, "+").replace(/_/g, "/"));
-    } catch { /* not base64 */ }
-    const match = /^mcplite:(0|[1-9]\d{0,9})$/.exec(text);
-    if (match !== null) return Number(match[1]);
-  }
+  const bytes = typeof cursor === "string" && cursor.length <= 64 ? base64urlDecode(cursor) : undefined;
+  const match = bytes && /^mcplite:(0|[1-9]\d{0,9})$/.exec(String.fromCharCode(...bytes));
+  if (match) return Number(match[1]);
   throw new ProtocolError("invalid_params", "Invalid params: invalid cursor", { data: { cursor } });
 }
 

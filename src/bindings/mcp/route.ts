@@ -93,7 +93,7 @@ export function route(
     if (!ctx.pending.answer(message, carrier.session)) {
       throw new ProtocolError(
         "invalid_request",
-        "Invalid Request: no question with this id is pending on this server instance",
+        "Invalid Request: no question with this id is pending here",
       );
     }
     return undefined;

@@ -76,10 +76,8 @@ export function sinkFor(ctx: McpContext, request: McpRequest, channel: Channel):
   const progress = (value: number, total: number | undefined, message: string | undefined) => {
     if (progressToken === undefined || !(value > last)) return;
     last = value;
-    const params: Record<string, unknown> = { progressToken, progress: value };
-    if (total !== undefined) params.total = total;
-    if (message !== undefined) params.message = message;
-    channel.notify("notifications/progress", params);
+    // serialised: JSON leaves out an undefined `total` or `message`
+    channel.notify("notifications/progress", { progressToken, progress: value, total, message });
   };
   const sink: McpSink = {
     progress,

@@ -30,7 +30,7 @@ export const subscriptionsListen: McpMethod = (ctx, request) => {
   if (!request.sse) {
     throw new ProtocolError(
       "invalid_request",
-      "Invalid Request: subscriptions/listen answers with a stream; send Accept: text/event-stream",
+      "Invalid Request: subscriptions/listen needs Accept: text/event-stream",
     );
   }
   const wanted = request.rpc.params.notifications;

@@ -22,7 +22,7 @@ import {
 } from "../../core/mod.ts";
 import type { Envelope } from "./envelope.ts";
 import { INPUT_RESPONSES_PARAM } from "../round-params.ts";
-import type { Channel, McpContext, McpMethod, McpRequest } from "./mcp-request.ts";
+import type { McpContext, McpMethod, McpRequest } from "./mcp-request.ts";
 import { callMetaOf } from "./sink.ts";
 import { modernErrorToWire } from "../../errors/mcp-codes.ts";
 import { ownLayer } from "./request-middleware.ts";
@@ -85,92 +85,54 @@ export async function createTaskResult(ctx: McpContext, outcome: PromiseOutcome)
 /**
  * `tasks/get`: the task's status with, by status, its outstanding `inputRequests`, its `result` or its
  * `error`.
- *
- * @param ctx The binding.
- * @param request The request.
- * @returns The reply.
  */
-export const tasksGet: McpMethod = /* @__PURE__ */ ownLayer(async (ctx, request, channel) => {
-  open(ctx, request);
-  return detailedTask(
-    await around(
-      ctx,
-      request,
-      channel,
-      (c) => longRunning.promiseTasks.get(registryOf(ctx.core), taskIdOf(request), c),
-    ),
-  );
-});
+export const tasksGet: McpMethod = /* @__PURE__ */ taskMethod(
+  (registry, taskId, _request, caller) => longRunning.promiseTasks.get(registry, taskId, caller),
+  detailedTask,
+);
 
 /**
  * `tasks/update`: answers a task's questions; an empty acknowledgement. Unknown keys are ignored; a
  * partial answer leaves the rest outstanding.
- *
- * @param ctx The binding.
- * @param request The request.
- * @returns The reply.
  */
-export const tasksUpdate: McpMethod = /* @__PURE__ */ ownLayer(async (ctx, request, channel) => {
-  open(ctx, request);
-  const responses = request.rpc.params[INPUT_RESPONSES_PARAM];
-  await around(
-    ctx,
-    request,
-    channel,
-    (c) => longRunning.promiseTasks.update(registryOf(ctx.core), taskIdOf(request), responses, c),
-  );
-  return {};
-});
+export const tasksUpdate: McpMethod = /* @__PURE__ */ taskMethod(
+  (registry, taskId, request, caller) =>
+    longRunning.promiseTasks.update(registry, taskId, request.rpc.params[INPUT_RESPONSES_PARAM], caller),
+);
 
 /**
  * `tasks/cancel`: cancels a task, cooperatively and idempotently; an empty acknowledgement, also for a
  * task that has ended.
- *
- * @param ctx The binding.
- * @param request The request.
- * @returns The reply.
  */
-export const tasksCancel: McpMethod = /* @__PURE__ */ ownLayer(async (ctx, request, channel) => {
-  open(ctx, request);
-  await around(
-    ctx,
-    request,
-    channel,
-    (c) => longRunning.promiseTasks.cancel(registryOf(ctx.core), taskIdOf(request), c),
-  );
-  return {};
-});
+export const tasksCancel: McpMethod = /* @__PURE__ */ taskMethod(
+  (registry, taskId, _request, caller) => longRunning.promiseTasks.cancel(registry, taskId, caller),
+);
 
-/** Checks what every `tasks/*` request needs: a server that offers tasks (else 404), a client that declared them. */
-function open(ctx: McpContext, request: McpRequest): void {
-  if (!offersTasks(registryOf(ctx.core))) {
-    throw new ProtocolError(
-      "method_not_found",
-      `Method not found: ${request.rpc.method} (this server has no long-running tools)`,
-    );
-  }
-  if (!declaresTasks(request.envelope)) throw tasksRequired(request.rpc.method);
-}
-
-function taskIdOf(request: McpRequest): unknown {
-  return request.rpc.params.taskId;
-}
-
-/** Runs a `tasks/*` operation inside the request middleware, so that authentication applies to it. */
-function around<T>(
-  ctx: McpContext,
-  request: McpRequest,
-  channel: Channel,
-  operation: (caller: CallContext) => Promise<T>,
-): Promise<T> {
-  const operationRequest = {
-    method: request.rpc.method,
-    params: request.rpc.params,
-    meta: callMetaOf(request),
-    signal: channel,
-    host: request.host,
-  };
-  return runRequest(registryOf(ctx.core), operationRequest, operation);
+/**
+ * A `tasks/*` method: what every one needs checked first (a server that offers tasks, else 404; a client that
+ * declared them), then its operation run inside the request middleware, so that authentication applies to it.
+ *
+ * @param operation The operation on the task the request names.
+ * @param answer Its reply, from what the operation gave (default: an empty acknowledgement).
+ * @returns The method.
+ */
+function taskMethod<T>(
+  operation: (registry: Registry, taskId: unknown, request: McpRequest, caller: CallContext) => Promise<T>,
+  answer: (value: T) => Record<string, unknown> = () => ({}),
+): McpMethod {
+  return ownLayer(async (ctx, request, channel) => {
+    const registry = registryOf(ctx.core);
+    const { method, params } = request.rpc;
+    if (!offersTasks(registry)) {
+      throw new ProtocolError(
+        "method_not_found",
+        `Method not found: ${method} (this server has no long-running tools)`,
+      );
+    }
+    if (!declaresTasks(request.envelope)) throw tasksRequired(method);
+    const run = { method, params, meta: callMetaOf(request), signal: channel, host: request.host };
+    return answer(await runRequest(registry, run, (caller) => operation(registry, params.taskId, request, caller)));
+  });
 }
 
 function taskFields(task: longRunning.TaskView): Record<string, unknown> {
@@ -190,12 +152,9 @@ function detailedTask(task: longRunning.TaskView): Record<string, unknown> {
   if (task.requests !== undefined) result.inputRequests = task.requests;
   if (task.result !== undefined) result.result = { ...task.result, resultType: "complete" };
   if (task.error !== undefined) {
-    const error: Record<string, unknown> = {
-      code: typeof task.error.code === "number" ? task.error.code : modernErrorToWire(task.error.code).code,
-      message: task.error.message,
-    };
-    if (task.error.data !== undefined) error.data = task.error.data;
-    result.error = error;
+    const { code, message, data } = task.error;
+    // serialised as JSON, which leaves out an undefined `data`
+    result.error = { code: typeof code === "number" ? code : modernErrorToWire(code).code, message, data };
   }
   return result;
 }

@@ -150,16 +150,19 @@ export function resultWithMeta(outcome: CallOutcome, started: number, version: s
       meta.response_type = outcome.kind;
       const { content, structuredContent, isError, _meta: extra } = outcome.result;
       // A handler's own keys (`ctx.resultMeta()`); MCP-lite's (§3.3) win over them.
-      const result: LiteResult = { content, _meta: extra === undefined ? meta : { ...extra, ...meta } };
-      if (structuredContent !== undefined) result.structuredContent = structuredContent;
-      if (isError === true) result.isError = true;
-      return result;
+      // Serialised: JSON leaves out an undefined member, here and in the promise's `estimated_completion`.
+      return {
+        content,
+        _meta: extra === undefined ? meta : { ...extra, ...meta },
+        structuredContent,
+        isError: isError === true || undefined,
+      };
     }
     case "promise":
       meta.response_type = "promise";
       meta.promise_token = outcome.token;
       meta.retry_after_ms = outcome.retryAfterMs;
-      if (outcome.estimatedCompletion !== undefined) meta.estimated_completion = outcome.estimatedCompletion;
+      meta.estimated_completion = outcome.estimatedCompletion;
       meta.expires_at = outcome.expiresAt;
       return { _meta: meta };
     case "input_required":

@@ -50,36 +50,31 @@ const CAPABILITY: Readonly<Record<InputMethod, string>> = {
 };
 
 /**
- * Whether an MCP client declared the capability an input method needs. MCP has no request for more
- * resource, so a client that answers one declares it among its experimental capabilities (MCP
- * 2025-11-25, Lifecycle: `experimental`, "non-standard experimental features").
+ * Where a client declares the capability an input method needs, as `requiredCapabilities` nests it. MCP has no
+ * request for more resource, so a client that answers one declares it among its experimental capabilities (MCP
+ * 2025-11-25, Lifecycle: `experimental`, "non-standard experimental features"); URL elicitation needs
+ * `elicitation.url` (MCP 2025-11-25, Elicitation: Capabilities), tools in sampling `sampling.tools` (SEP-1577).
  */
-function declares(declared: Record<string, unknown>, request: InputRequest): boolean {
+function neededPath(request: InputRequest): string[] {
   const { method, params } = request;
   const capability = CAPABILITY[method];
-  const experimental = declared.experimental;
-  const at = method === "resources/request"
-    ? isObject(experimental) ? experimental[capability] : undefined
-    : declared[capability];
-  if (!isObject(at)) return false;
-  // Each elicitation mode is declared, `{}` meaning form only (MCP 2025-11-25, Elicitation: Capabilities).
-  if (method === "elicitation/create") {
-    return params.mode === "url" ? isObject(at.url) : isObject(at.form) || at.url === undefined;
-  }
-  // Tools go only to a client that declared `sampling.tools` (SEP-1577).
-  return method !== "sampling/createMessage" || !params.tools || isObject(at.tools);
+  return method === "resources/request"
+    ? ["experimental", capability]
+    : method === "elicitation/create" && params.mode === "url"
+    ? [capability, "url"]
+    : method === "sampling/createMessage" && params.tools
+    ? [capability, "tools"]
+    : [capability];
 }
 
-/** The capability a refused request needs, as `requiredCapabilities` names it, and its name. */
-function required(request: InputRequest): [Record<string, unknown>, string] {
-  const { method, params } = request;
-  const capability = CAPABILITY[method];
-  if (method === "resources/request") return [{ experimental: { [capability]: {} } }, capability];
-  if (method === "elicitation/create" && params.mode === "url") {
-    return [{ elicitation: { url: {} } }, "elicitation.url"];
-  }
-  if (method === "sampling/createMessage" && params.tools) return [{ sampling: { tools: {} } }, "sampling.tools"];
-  return [{ [capability]: {} }, capability];
+/** Whether an MCP client declared the capability an input method needs. */
+function declares(declared: Record<string, unknown>, request: InputRequest): boolean {
+  let at: unknown = declared;
+  for (const key of neededPath(request)) at = isObject(at) ? at[key] : undefined;
+  // Each elicitation mode is declared, `{}` meaning form only (MCP 2025-11-25, Elicitation: Capabilities).
+  return isObject(at) &&
+    (request.method !== "elicitation/create" || request.params.mode === "url" || isObject(at.form) ||
+      at.url === undefined);
 }
 
 /**
@@ -104,10 +99,11 @@ export function cannotAsk(sink: CallSink, meta: CallMeta, request: InputRequest)
   const method = request.method;
   const declared = meta.clientCapabilities;
   if (sink.input !== undefined && (declared === undefined || declares(declared, request))) return undefined;
-  const [needs, name] = required(request);
+  const path = neededPath(request);
   const message = sink.input === undefined
     ? `This call cannot ask the client for input (${method})`
-    : `The client did not declare the ${name} capability`;
+    : `The client did not declare the ${path.join(".")} capability`;
+  const needs = path.reduceRight<Record<string, unknown>>((inner, key) => ({ [key]: inner }), {});
   return new ProtocolError("missing_capability", message, { data: { requiredCapabilities: needs } });
 }
 

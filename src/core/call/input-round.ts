@@ -61,7 +61,7 @@ export class InputRequiredSignal extends Error {
    * @param key The question's key.
    */
   constructor(key: string) {
-    super(`input "${key}" is required: the call ends with an input-required result (a streaming tool cannot ask)`);
+    super(`input "${key}" is required (a streaming tool cannot ask)`);
     this.key = key;
     this.name = "InputRequiredSignal";
   }
@@ -248,13 +248,9 @@ export class InputRound implements CallSink {
    * @throws {RangeError} When the state is too large for a token.
    */
   async outcome(signer: RoundSigner, who: RoundScope): Promise<InputRequiredOutcome> {
-    const asked = this.#asked ?? new Map<string, InputRequest>();
-    const requests: Record<string, InputRequest> = {};
+    const requests = this.questions;
     const q: Record<string, InputMethod> = {};
-    for (const [key, request] of asked) {
-      requests[key] = request;
-      q[key] = request.method;
-    }
+    for (const key in requests) q[key] = requests[key].method;
     const state: RoundState = { a: await digestOf(who.args), r: this.#answers ?? {}, s: this.#steps ?? {}, q };
     const requestState = await signer.codec.sign({
       kind: INPUT_KIND,

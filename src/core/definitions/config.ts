@@ -12,6 +12,7 @@ import type { CompiledSchema, JsonSchema, ValidationIssue, ValidationResult } fr
 import type { AnyTool } from "./tool.ts";
 import { CacheSlot } from "./cache-slot.ts";
 import { formatIssues } from "./standard-result.ts";
+import { isObject } from "../../internal/is-object.ts";
 
 /** The server's settings resolved against each tool's configuration schema. */
 const RESOLVED = new CacheSlot<ReturnType<typeof resolveConfig>>("config");
@@ -35,7 +36,7 @@ export function configDefaults(schema: JsonSchema): Record<string, unknown> {
   const properties = schema.properties;
   if (typeof properties !== "object" || properties === null) return defaults;
   for (const [key, property] of Object.entries(properties as Record<string, unknown>)) {
-    if (typeof property === "object" && property !== null && "default" in property) {
+    if (isObject(property) && "default" in property) {
       defaults[key] = (property as { default: unknown }).default;
     }
   }

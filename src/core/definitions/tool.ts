@@ -11,6 +11,7 @@ import type { ToolPromise } from "../call/tool-promise.ts";
 import type { CompiledSchema, JsonSchema } from "../schema.ts";
 import type { AnyResource } from "./resource.ts";
 import type { WorkContext } from "../../jobs/work-context.ts";
+import type { PromiseRetry } from "./retry-options.ts";
 
 /** MCP's tool annotations: hints about behaviour, never trusted for security. */
 export interface ToolAnnotations {
@@ -41,30 +42,6 @@ export type HandlerReturn<TOut> =
   | void
   | ToolPromise<unknown>;
 
-/**
- * How a `.longRunning()` tool's deferred work is started again, under the same promise, after its worker or
- * instance stopped (`LongRunningOptions.retry`): at-least-once delivery, for work whose steps are journaled
- * (`work.step()`) or idempotent.
- *
- * @example
- * ```ts
- * import * as v from "valibot";
- * import { defineTool } from "@mcplite/sdk";
- * import type { PromiseRetry } from "@mcplite/sdk/types";
- * const retry: PromiseRetry = { attempts: 3, backoffMs: 5_000 };
- * const report = defineTool("report")
- *   .input(v.object({ month: v.string() }))
- *   .longRunning({ retry })
- *   .defer(async ({ month }, work) => await work.step("build", () => `report of ${month}`));
- * ```
- */
-export interface PromiseRetry {
-  /** How many times the work may start in all, the first included (an integer from 1 to 100). */
-  readonly attempts: number;
-  /** How long whoever takes over a stopped promise's work waits before starting it, in ms (default 0). */
-  readonly backoffMs?: number;
-}
-
 /** How a long-running tool's promises behave (`.longRunning()`; `.redeem()` implies it). */
 export interface LongRunningOptions {
   /** How long its promise tokens (and deferred results) last, in ms (default: the server's, one hour). */
@@ -79,11 +56,12 @@ export interface LongRunningOptions {
    */
   taskSupport?: "optional" | "required";
   /**
-   * At-least-once delivery of its deferred work: work whose worker or instance stopped is started again
-   * under the same promise, at most `attempts` starts in all (an integer from 1 to 100), `backoffMs` apart (default
-   * 0). With a queue, the queue delivers it again (BullMQ's stalled-job check); without one, the instance that
-   * next reads it (a `redeem`, `tasks/get`) once its lease lapsed, with a shared `resultStore`. Steps the work
-   * journaled (`work.step()`) are not run again. Without it, delivery is at most once.
+   * At-least-once delivery of its deferred work: work that throws a retryable error, or whose worker or instance
+   * stopped, is run again under the same promise, at most `attempts` runs in all (an integer from 1 to 100; deaths and
+   * errors share them), `backoff` apart (default 0). Steps the work journaled (`work.step()`) are not run again. A
+   * thrown error waits its backoff as a durable sleep (on a queue, in the queue). A stopped worker's job the queue
+   * delivers again (BullMQ's stalled-job check); without a queue, the instance that next reads it (a `redeem`,
+   * `tasks/get`) once its lease lapsed, with a shared `resultStore`. Without it, delivery is at most once.
    */
   retry?: PromiseRetry;
   /**

@@ -8,6 +8,7 @@
  * @module
  */
 import type { Icon } from "../definitions/icon.ts";
+import { isObject } from "../../internal/is-object.ts";
 
 /** Annotations a content block may carry (audience, priority, last modification). */
 export interface ContentAnnotations {
@@ -226,7 +227,7 @@ export function fail(message: string, structuredContent?: Record<string, unknown
  * @returns `true` for a complete result.
  */
 export function isToolResult(value: unknown): value is ToolResult {
-  return typeof value === "object" && value !== null && RESULT in value;
+  return isObject(value) && RESULT in value;
 }
 
 /**
@@ -236,7 +237,7 @@ export function isToolResult(value: unknown): value is ToolResult {
  * @returns `true` for a content block.
  */
 export function isContentBlock(value: unknown): value is ContentBlock {
-  return typeof value === "object" && value !== null && BLOCK in value;
+  return isObject(value) && BLOCK in value;
 }
 
 /**

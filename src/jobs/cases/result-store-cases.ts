@@ -10,6 +10,7 @@
 import type { ResultStore, StoredResult } from "../result-store.ts";
 import { canonicalJson } from "../../internal/canonical-json.ts";
 import { Journal } from "../journal.ts";
+import { journalStoreFromResults } from "../result-store-journals.ts";
 import { resultStoreSetCases } from "./result-store-set-cases.ts";
 
 /** Fails the case when `actual` is not `expected`, as JSON (entries are JSON). */
@@ -137,19 +138,38 @@ export function resultStoreCases(
       async run() {
         const store = await storeOf();
         const job = await id();
-        const start = (fresh: boolean) =>
-          new Journal({ id: job, store, expiresAt: Date.now() + 10_000, now: Date.now, fresh, queued: false });
+        const jobs = journalStoreFromResults(store); // the journal as the server keeps it in a store of no journal store
+        const start = (fresh: boolean, step: string) =>
+          new Journal({
+            id: `${job}-${step}`,
+            store: jobs,
+            expiresAt: Date.now() + 10_000,
+            now: Date.now,
+            fresh,
+            queued: false,
+          });
         const value = { rows: [1, "two", { three: null }], at: "2026-11-26" };
         let runs = 0;
-        same(await start(true).step("fetch", (key) => (runs++, key)), `${job}:fetch`, "the key a step is given");
-        same(await start(false).step("fetch", () => (runs++, "again")), `${job}:fetch`, "a later start's read");
+        same(
+          await start(true, "fetch").step("fetch", (key) => (runs++, key)),
+          `${job}-fetch:fetch`,
+          "the key a step is given",
+        );
+        same(
+          await start(false, "fetch").step("fetch", () => (runs++, "again")),
+          `${job}-fetch:fetch`,
+          "a later start's read",
+        );
         same(runs, 1, "runs of a recorded step");
-        same(await start(true).step("value", () => value), value, "a JSON value, as recorded");
-        same(await start(false).step("value", () => "other"), value, "the JSON value, read back");
-        const racing = await Promise.all([start(false).step("race", () => "a"), start(false).step("race", () => "b")]);
+        same(await start(true, "value").step("value", () => value), value, "a JSON value, as recorded");
+        same(await start(false, "value").step("value", () => "other"), value, "the JSON value, read back");
+        const racing = await Promise.all([
+          start(false, "race").step("race", () => "a"),
+          start(false, "race").step("race", () => "b"),
+        ]);
         same(racing[0], racing[1], "two starts racing on one step: both return the first value stored");
-        same(await start(true).step("none", () => undefined), undefined, "a step without a value");
-        same(await start(false).step("none", () => "late"), undefined, "a step without a value, read back");
+        same(await start(true, "none").step("none", () => undefined), undefined, "a step without a value");
+        same(await start(false, "none").step("none", () => "late"), undefined, "a step without a value, read back");
       },
     },
     {

@@ -1,0 +1,138 @@
+/**
+ * Where jobs keep their journals (`JournalStore`): the conformance cases on a result store's entries (with and without
+ * sets); a 1,000-step job woken from a sleep loads its journal once, not once per step; a start whose steps or sleeps
+ * come in another order than its journal's is refused naming the step and what the journal holds, never replayed.
+ */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import {
+  type CallOutcome,
+  createMemoryResultStore,
+  createServer,
+  defineTool,
+  type JournalStore,
+  runWorker,
+  type ServerOptions,
+} from "../../mod.ts";
+import { journalStoreFromResults } from "../../src/jobs/result-store-journals.ts";
+import { describeJournalStore } from "../helpers/journal-store-conformance.ts";
+import { SECRET, waitFor } from "../helpers/long-running.ts";
+import { memoryQueue } from "../helpers/memory-queue.ts";
+import { tokenOf } from "../helpers/instances.ts";
+import { redeemedWithin } from "../helpers/outcome.ts";
+
+/** A memory store large enough for a journal of 1,000 entries besides their index. */
+const roomy = () => createMemoryResultStore({ maxEntries: 10_000 });
+
+describeJournalStore("a result store's entries (memory, with sets)", () => journalStoreFromResults(roomy()));
+describeJournalStore("a result store's entries (memory, without sets)", () => {
+  const { get, set, delete: remove } = roomy();
+  return journalStoreFromResults({ get, set, delete: remove });
+});
+
+/** The call's end, redeemed on `server` (at most 30 s). */
+async function ended(server: ReturnType<typeof createServer>, first: CallOutcome): Promise<CallOutcome> {
+  return first.kind === "promise" ? await redeemedWithin(server, tokenOf(first), 30_000) : first;
+}
+
+/** A failure's text. */
+function failureText(outcome: CallOutcome): string {
+  assert.equal(outcome.kind, "failure", JSON.stringify(outcome));
+  return ((outcome as { result: { content: { text?: string }[] } }).result.content[0]?.text) ?? "";
+}
+
+describe("a job's journal", () => {
+  it("is loaded once by a start that resumes a 1,000-step job after its sleep, not once per step", async () => {
+    const { queue, delays } = memoryQueue();
+    const results = roomy();
+    const inner = journalStoreFromResults(results);
+    const loads: string[] = [];
+    const journalStore: JournalStore = { load: (job) => (loads.push(job), inner.load(job)), append: inner.append };
+    let runs = 0;
+    // 999 steps and a sleep: the most one job may take. The sleep hands the job back to its queue, whose next
+    // delivery starts it again: its 999 steps come from the journal.
+    const tool = defineTool("long").describe("999 steps, then a sleep").longRunning().defer(async (_, work) => {
+      let sum = 0;
+      for (let i = 1; i <= 999; i++) sum += await work.step(`s${i}`, () => (runs++, i));
+      await work.sleep(500);
+      return { sum };
+    });
+    const server = createServer({ name: "q", version: "1", secret: SECRET, resultStore: results, journalStore, queue })
+      .tool(tool);
+    const worker = runWorker(server);
+    try {
+      const outcome = await ended(server, await server.call("long", {}));
+      assert.equal(outcome.kind, "answer", JSON.stringify(outcome));
+      assert.deepEqual((outcome as { result: { structuredContent?: unknown } }).result.structuredContent, {
+        sum: 999 * 1_000 / 2,
+      });
+      assert.equal(delays.length, 1, "the job slept once, handed back to its queue");
+      assert.equal(runs, 999, "each step ran once");
+      assert.equal(loads.length, 1, "the start after the sleep loaded the journal once (the first loads none)");
+    } finally {
+      await worker.close();
+    }
+  });
+
+  describe("a start whose steps or sleeps differ from its journal", () => {
+    /** The work as the job began it: a step, a sleep (the job goes back to its queue), a step. */
+    const began = defineTool("job").describe("Steps and a sleep").longRunning().defer(async (_, work) => {
+      await work.step("a", () => 1);
+      await work.sleep(300);
+      return { b: await work.step("b", () => 2) };
+    });
+    const versions = {
+      /** The same work: the job goes on from its journal. */
+      same: began,
+      /** Its first step renamed. */
+      renamed: defineTool("job").describe("Steps and a sleep").longRunning().defer(async (_, work) => {
+        await work.step("x", () => 1);
+        await work.sleep(300);
+        return { b: await work.step("b", () => 2) };
+      }),
+      /** A step added before the sleep. */
+      added: defineTool("job").describe("Steps and a sleep").longRunning().defer(async (_, work) => {
+        await work.step("a", () => 1);
+        await work.step("c", () => 3);
+        await work.sleep(300);
+        return { b: await work.step("b", () => 2) };
+      }),
+    };
+
+    /** Begins the job on one worker, then wakes it from its sleep on a worker of `next`; its end. */
+    async function resumedBy(next: keyof typeof versions): Promise<CallOutcome> {
+      const { queue, delays } = memoryQueue();
+      const options: ServerOptions = { name: "q", version: "1", secret: SECRET, resultStore: roomy(), queue };
+      const first = createServer({ ...options, logger: false }).tool(began);
+      const second = createServer({ ...options, logger: false }).tool(versions[next]); // the same store and queue
+      const worker = runWorker(first);
+      const call = await first.call("job", {});
+      try {
+        await waitFor(() => delays.length === 1); // asleep: handed back to the queue
+      } finally {
+        await worker.close();
+      }
+      const resumer = runWorker(second);
+      try {
+        return await ended(second, call);
+      } finally {
+        await resumer.close();
+      }
+    }
+
+    it("goes on from the journal when they are the same", async () => {
+      const outcome = await resumedBy("same");
+      assert.equal(outcome.kind, "answer", JSON.stringify(outcome));
+    });
+
+    it("is refused naming the step and what the journal holds: a step renamed", async () => {
+      const text = failureText(await resumedBy("renamed"));
+      assert.match(text, /takes "x" at place 1 of its steps and sleeps, where its journal recorded "a" there/, text);
+    });
+
+    it("is refused naming the step and what the journal holds: a step added before a sleep", async () => {
+      const text = failureText(await resumedBy("added"));
+      assert.match(text, /takes "c" at place 2 .* recorded "~sleep:1" there/, text);
+    });
+  });
+});

@@ -1,0 +1,220 @@
+/**
+ * Retries of thrown errors on the in-process engine (no queue): a tool's `retry` runs its work again when it throws
+ * a retryable error, its completed steps read from the journal; `work.step(name, fn, { retry })` runs one step again;
+ * a `NonRetryableError`, a `ToolError` and a refusal the work raised on purpose end the call at once; a step's failures
+ * are journaled, so an instance that dies mid-retry leaves the next start only the runs left; deaths and thrown errors
+ * share the tool's `attempts`. The same on workers, through a `kill -9`: tests/jobs/retry-worker.test.ts.
+ */
+import assert from "node:assert/strict";
+import { afterEach, describe, it } from "node:test";
+import { type CallOutcome, createMemoryResultStore, createServer, defineTool, type ServerOptions } from "../../mod.ts";
+import { NonRetryableError, ProtocolError, ToolError } from "../../src/errors/mod.ts";
+import type { PromiseRetry, WorkContext } from "../../src/types.ts";
+import { killable, tokenOf } from "../helpers/instances.ts";
+import { SECRET, waitFor } from "../helpers/long-running.ts";
+import { redeemedWithin } from "../helpers/outcome.ts";
+
+/** The lease of the stopped-instance tests, in ms: a stopped instance's job starts again after about two. */
+const LEASE_MS = 300;
+
+/** Work held until the test ends (an instance that stopped never finishes it). */
+let releases: (() => void)[] = [];
+afterEach(() => {
+  for (const release of releases) release();
+  releases = [];
+});
+const held = () => new Promise<void>((resolve) => releases.push(resolve));
+
+/** What the work did: runs of step a's fn, runs of b's fn (its tries), b's effect after success. */
+interface Effects {
+  a: number;
+  tries: number;
+  b: number;
+}
+
+/** How the `flaky` tool behaves. */
+interface Flaky {
+  /** The tool's `retry`. */
+  readonly tool?: PromiseRetry;
+  /** Step b's own `retry`. */
+  readonly step?: PromiseRetry;
+  /** b's fn throws on these tries (from 1). */
+  readonly throwsOn: readonly number[];
+  /** What b's fn throws (default a plain `Error`, a transient 503). */
+  readonly error?: () => unknown;
+  /** b's fn never ends on this try, as if its instance stopped inside it. */
+  readonly hangsOn?: number;
+}
+
+/** A server with `flaky`: step a, then step b, whose fn throws on the tries `flaky.throwsOn`, then its effect. */
+function flakyServer(effects: Effects, flaky: Flaky, options: Partial<ServerOptions> = {}) {
+  const work = async (_: unknown, work: WorkContext) => {
+    const a = await work.step("a", () => ++effects.a);
+    const b = await work.step("b", async () => {
+      const tries = ++effects.tries;
+      if (tries === flaky.hangsOn) await held();
+      if (flaky.throwsOn.includes(tries)) throw flaky.error?.() ?? new Error(`503 from the ledger (try ${tries})`);
+      return ++effects.b;
+    }, flaky.step && { retry: flaky.step });
+    return { a, b, attempt: work.attempt };
+  };
+  const tool = defineTool("flaky").describe("Step a, then step b, which throws on some tries")
+    .longRunning({ retryAfterMs: 5, ...(flaky.tool && { retry: flaky.tool }) })
+    .defer(work);
+  return createServer({ name: "retry", version: "1.0.0", secret: SECRET, logger: false, ...options }).tool(tool);
+}
+
+/** The call's end: its outcome, redeemed until it is not a promise (at most 30 s). */
+async function ended(
+  server: { call(name: string, args: unknown): Promise<CallOutcome> },
+  first: CallOutcome,
+): Promise<CallOutcome> {
+  return first.kind === "promise" ? await redeemedWithin(server, tokenOf(first), 30_000) : first;
+}
+
+/** An answer's structured content. */
+function answerOf(outcome: CallOutcome): unknown {
+  assert.equal(outcome.kind, "answer", JSON.stringify(outcome));
+  return (outcome as { result: { structuredContent?: unknown } }).result.structuredContent;
+}
+
+/** A failure's text. */
+function failureText(outcome: CallOutcome): string {
+  assert.equal(outcome.kind, "failure", JSON.stringify(outcome));
+  return ((outcome as { result: { content: { text?: string }[] } }).result.content[0]?.text) ?? "";
+}
+
+/** Calls `flaky` on `server` and waits for its end. */
+async function callFlaky(server: ReturnType<typeof flakyServer>): Promise<CallOutcome> {
+  return await ended(server, await server.call("flaky", {}));
+}
+
+describe("a tool's retry of thrown errors, in process", () => {
+  it("a step that throws twice then succeeds, with retry { attempts: 3 }: one result, step a once, b's effect once", async () => {
+    const effects = { a: 0, tries: 0, b: 0 };
+    const warned: unknown[] = [];
+    const logger = { debug() {}, info() {}, warn: (fields: unknown) => void warned.push(fields), error() {} };
+    const backoff = { type: "exponential", delayMs: 20 } as const;
+    const server = flakyServer(effects, { tool: { attempts: 3, backoff }, throwsOn: [1, 2] }, { logger });
+    assert.deepEqual(answerOf(await callFlaky(server)), { a: 1, b: 1, attempt: 3 });
+    assert.deepEqual(effects, { a: 1, tries: 3, b: 1 });
+    // Each retry is a warning in the server's log: the tool, the job, the step (none here: the work), what threw.
+    assert.deepEqual(
+      warned.map((line) => ({ ...line as object, job: typeof (line as { job?: unknown }).job })),
+      [1, 2].map((retry) => ({
+        tool: "flaky",
+        job: "string",
+        step: undefined,
+        retry,
+        error: `Error: 503 from the ledger (try ${retry})`,
+      })),
+    );
+  });
+
+  it("fails with the last error once every attempt threw", async () => {
+    const effects = { a: 0, tries: 0, b: 0 };
+    const server = flakyServer(effects, { tool: { attempts: 3 }, throwsOn: [1, 2, 3, 4] });
+    assert.equal(failureText(await callFlaky(server)), "503 from the ledger (try 3)");
+    assert.deepEqual(effects, { a: 1, tries: 3, b: 0 });
+  });
+
+  it("does not retry a NonRetryableError, a ToolError, or a refusal the work raised on purpose: the call fails at once", async () => {
+    const finals: [string, () => unknown, RegExp][] = [
+      ["NonRetryableError", () => new NonRetryableError("the card was declined"), /^the card was declined$/],
+      ["ToolError", () => new ToolError("no such ledger"), /^no such ledger$/],
+    ];
+    for (const [name, error, message] of finals) {
+      const effects = { a: 0, tries: 0, b: 0 };
+      const server = flakyServer(effects, { tool: { attempts: 3 }, throwsOn: [1], error });
+      assert.match(failureText(await callFlaky(server)), message, name);
+      assert.deepEqual(effects, { a: 1, tries: 1, b: 0 }, name);
+    }
+    const effects = { a: 0, tries: 0, b: 0 };
+    const refused = () => new ProtocolError("invalid_arguments", "the ledger id is malformed");
+    const server = flakyServer(effects, { tool: { attempts: 3 }, throwsOn: [1], error: refused });
+    await assert.rejects(callFlaky(server), /the ledger id is malformed/);
+    assert.deepEqual(effects, { a: 1, tries: 1, b: 0 });
+  });
+
+  it("retries a ProtocolError that says try later (unavailable)", async () => {
+    const effects = { a: 0, tries: 0, b: 0 };
+    const later = () => new ProtocolError("unavailable", "the ledger is restarting");
+    const server = flakyServer(effects, { tool: { attempts: 2 }, throwsOn: [1], error: later });
+    assert.deepEqual(answerOf(await callFlaky(server)), { a: 1, b: 1, attempt: 2 });
+  });
+
+  it("deaths and thrown errors share the attempts: a throw, then a death, leaves a tool of 3 attempts one run", async () => {
+    const effects = { a: 0, tries: 0, b: 0 };
+    const shared = createMemoryResultStore();
+    const dying = killable(shared);
+    const flaky = { tool: { attempts: 3 }, throwsOn: [1], hangsOn: 2 };
+    const a = flakyServer(effects, flaky, { resultStore: dying.store, leaseMs: LEASE_MS });
+    const b = flakyServer(effects, flaky, { resultStore: shared, leaseMs: LEASE_MS });
+    const token = tokenOf(await a.call("flaky", {}));
+    await waitFor(() => effects.tries === 2); // try 1 threw; try 2, attempt 2, runs on A
+    dying.kill();
+    // B starts it again: its start is the second by the takeovers' count, its attempt the third with the failure.
+    assert.deepEqual(answerOf(await redeemedWithin(b, token, 30_000)), { a: 1, b: 1, attempt: 3 });
+    assert.deepEqual(effects, { a: 1, tries: 3, b: 1 });
+  });
+
+  it("a death after a throw with 2 attempts: the job ends stopped, the work not run a third time", async () => {
+    const effects = { a: 0, tries: 0, b: 0 };
+    const shared = createMemoryResultStore();
+    const dying = killable(shared);
+    const flaky = { tool: { attempts: 2 }, throwsOn: [1], hangsOn: 2 };
+    const a = flakyServer(effects, flaky, { resultStore: dying.store, leaseMs: LEASE_MS });
+    const b = flakyServer(effects, flaky, { resultStore: shared, leaseMs: LEASE_MS });
+    const token = tokenOf(await a.call("flaky", {}));
+    await waitFor(() => effects.tries === 2);
+    dying.kill();
+    assert.match(failureText(await redeemedWithin(b, token, 30_000)), /stopped before it finished \(2 attempts\)$/);
+    assert.equal(effects.tries, 2);
+  });
+});
+
+describe("a step's own retry, in process", () => {
+  it("runs the step again, not the work: one result, step a once, b's effect once, still the first attempt", async () => {
+    const effects = { a: 0, tries: 0, b: 0 };
+    const server = flakyServer(effects, {
+      step: { attempts: 3, backoff: { type: "exponential", delayMs: 10 } },
+      throwsOn: [1, 2],
+    });
+    assert.deepEqual(answerOf(await callFlaky(server)), { a: 1, b: 1, attempt: 1 });
+    assert.deepEqual(effects, { a: 1, tries: 3, b: 1 });
+  });
+
+  it("fails the work with the step's last error once its attempts are used, and not a NonRetryableError's retry", async () => {
+    const effects = { a: 0, tries: 0, b: 0 };
+    const server = flakyServer(effects, { step: { attempts: 2 }, throwsOn: [1, 2, 3] });
+    assert.equal(failureText(await callFlaky(server)), "503 from the ledger (try 2)");
+    assert.equal(effects.tries, 2);
+    const final = { a: 0, tries: 0, b: 0 };
+    const error = () => new NonRetryableError("the card was declined");
+    const refusing = flakyServer(final, { step: { attempts: 3 }, throwsOn: [1], error });
+    assert.equal(failureText(await callFlaky(refusing)), "the card was declined");
+    assert.equal(final.tries, 1);
+  });
+
+  it("journals its failures: an instance that dies mid-retry leaves the next start only the runs left", async () => {
+    // b may run twice: try 1 throws, try 2 never ends (its instance dies), so the next start has one run left, and
+    // its throw (try 3) fails the step. Were the count lost, that start would retry, and try 4 would succeed.
+    const effects = { a: 0, tries: 0, b: 0 };
+    const shared = createMemoryResultStore();
+    const dying = killable(shared);
+    const flaky = { tool: { attempts: 2 }, step: { attempts: 2 }, throwsOn: [1, 3], hangsOn: 2 };
+    const a = flakyServer(effects, flaky, { resultStore: dying.store, leaseMs: LEASE_MS });
+    const b = flakyServer(effects, flaky, { resultStore: shared, leaseMs: LEASE_MS });
+    const token = tokenOf(await a.call("flaky", {}));
+    await waitFor(() => effects.tries === 2);
+    dying.kill();
+    assert.equal(failureText(await redeemedWithin(b, token, 30_000)), "503 from the ledger (try 3)");
+    assert.deepEqual(effects, { a: 1, tries: 3, b: 0 });
+  });
+
+  it("refuses a step's retry out of its ranges, naming the step", async () => {
+    const effects = { a: 0, tries: 0, b: 0 };
+    const server = flakyServer(effects, { step: { attempts: 0 }, throwsOn: [] });
+    assert.match(failureText(await callFlaky(server)), /^work\.step\("b"\): retry takes attempts 1–100/);
+  });
+});
