@@ -2,8 +2,9 @@
  * A {@link WorkQueue} on BullMQ (the entry id its `jobId`): a worker holds a lock on each job it runs, and BullMQ's
  * stalled-job check moves a job whose lock lapsed (its worker died) back to the queue, counting it (`stalledCounter`:
  * the next start). A job given back at shutdown goes back at once (`moveToWait`), a sleeping one delayed
- * (`moveToDelayed`), neither counted. In BullMQ's boards a job is named after its tool, its tool and call id beside the
- * sealed job, its progress a percentage; followers get each update as a queue event of its own. Why:
+ * (`moveToDelayed`), neither counted. In BullMQ's boards a job is named after its tool, its tool, call id, task id and
+ * start beside the sealed job, its progress a percentage, its steps in its log; a job that failed is failed there
+ * (never retried by BullMQ: the server's `retry` decides); followers get each update as a queue event of its own. Why:
  * docs/guides/many-instances.md ("Workers: a queue").
  *
  * @module
@@ -146,6 +147,13 @@ export function bullmqQueue(options: BullmqQueueOptions): WorkQueue & { close():
   const workers = new Set<Worker>();
   /** The jobs this process's workers run, by id: where `progress` reports. */
   const running = new Map<string, Job>();
+  /**
+   * The jobs run again (woken, restarted) after they reported progress: until a report goes above the percentage
+   * BullMQ holds for one, its work is reporting again what it reported before, and nothing of it is sent.
+   */
+  const replaying = new Set<string>();
+  /** The log lines of each running job still being written: one after another (the backend's lines keep their order). */
+  const logging = new Map<string, Promise<void>>();
   /** BullMQ's events of the queue, opened by the first `watch`, and who follows which job. */
   let events: QueueEvents | undefined;
   /** Publishes progress events, opened by the first `progress`. */
@@ -172,7 +180,7 @@ export function bullmqQueue(options: BullmqQueueOptions): WorkQueue & { close():
   return {
     async add(id, data, about) {
       // Named after its tool; what an operator needs read beside the sealed job, which only the server opens.
-      const fields: JobData = { tool: about?.tool, callId: about?.callId, data };
+      const fields: JobData = { tool: about?.tool, callId: about?.callId, attempt: 1, data };
       await queueOf().add(about?.tool ?? "job", fields, {
         jobId: id,
         attempts: OUTAGE_ATTEMPTS,
@@ -186,13 +194,17 @@ export function bullmqQueue(options: BullmqQueueOptions): WorkQueue & { close():
       let lockLost = false;
       const worker = new classes.Worker(name, async (job: Job, token?: string) => {
         running.set(job.id!, job);
+        const data = job.data as Partial<JobData> | null;
+        if (data?.attempt !== undefined && data.attempt !== start(job)) {
+          // Started again (its last worker died or stalled): the board reads which start runs now.
+          job.updateData({ ...data, attempt: start(job) } as JobData).catch(late(job.id!, "the start's number"));
+        }
+        if (typeof job.progress === "number" && job.progress > 0) replaying.add(job.id!);
         try {
           // A fetch in flight as close() was called may still take a job (BullMQ's blocking wait ends with it):
           // handed straight back, it goes to a taker that is not closing.
           // Its start: one more than the times its lock lapsed (a run given back, asleep or rejected counts none).
-          const ended = closing
-            ? "again"
-            : await run((job.data as Partial<JobData> | null)?.data as string, start(job), job.attemptsStarted <= 1);
+          const ended = closing ? "again" : await run(data?.data as string, start(job), job.attemptsStarted <= 1);
           if (ended === "refused") {
             // Failed at once, never tried again, and kept (keepFailedMs) for an operator to look at.
             throw new UnrecoverableError("refused: not a job this server made");
@@ -201,12 +213,20 @@ export function bullmqQueue(options: BullmqQueueOptions): WorkQueue & { close():
             await job.moveToWait(token); // the worker shuts down: another takes it now
             throw new WaitingError();
           }
+          if (typeof ended === "object" && "failed" in ended) {
+            // A failure, stored for its caller: a failed job for BullMQ's boards, metrics and "Retry", kept
+            // keepFailedMs, its reason the caller's; never run again by BullMQ's attempts (the server's `retry` decides).
+            throw new UnrecoverableError(ended.failed);
+          }
           if (ended !== "done") {
             await job.moveToDelayed(Date.now() + ended.delayMs, token); // its work sleeps: no slot held meanwhile
             throw new DelayedError();
           }
         } finally {
           running.delete(job.id!);
+          replaying.delete(job.id!);
+          await logging.get(job.id!); // its lines written before BullMQ records its end
+          logging.delete(job.id!);
         }
       }, {
         ...common,
@@ -237,9 +257,64 @@ export function bullmqQueue(options: BullmqQueueOptions): WorkQueue & { close():
         },
       };
     },
+    about(id, { taskId }) {
+      // Read, then written whole (BullMQ has no write of one field of a job's data): once per task, on the web side.
+      (async () => {
+        const job = await queueOf().getJob(id) as Job | undefined;
+        if (job !== undefined) await job.updateData({ ...job.data as JobData, taskId });
+      })().catch(report);
+    },
+    async inspect({ id, states, limit = 20 }) {
+      const board = queueOf();
+      // The latest of each state asked for (BullMQ reads each state's own range), then the latest of them all.
+      const jobs = id === undefined
+        ? (await board.getJobs(
+          (states ?? ["active", "waiting", "delayed", "prioritized", "failed", "completed"]) as never,
+          0,
+          limit - 1,
+        )).filter((job) => job != null).sort((a, b) => b.timestamp - a.timestamp).slice(0, limit)
+        : [await board.getJob(id)];
+      return await Promise.all(
+        jobs.filter((job) => job !== undefined && job !== null).map(async (found) => {
+          const job = found as Job;
+          const data = (job.data ?? {}) as Partial<JobData>;
+          const log = id === undefined ? undefined : (await board.getJobLogs(job.id!)).logs;
+          return {
+            id: job.id!,
+            state: await job.getState(),
+            ...(data.tool === undefined ? {} : { tool: data.tool }),
+            ...(data.callId === undefined ? {} : { callId: data.callId }),
+            ...(data.taskId === undefined ? {} : { taskId: data.taskId }),
+            ...(data.attempt === undefined ? {} : { attempt: data.attempt }),
+            addedAt: job.timestamp,
+            ...(job.finishedOn === undefined ? {} : { finishedAt: job.finishedOn }),
+            ...(job.failedReason ? { failedReason: job.failedReason } : {}),
+            ...(log === undefined ? {} : { log }),
+          };
+        }),
+      );
+    },
+    log(id, line) {
+      const job = running.get(id);
+      if (job === undefined) return;
+      // Bull Board's "Logs" of the job. In order, one at a time: PostgreSQL's backend numbers lines as it writes them.
+      const written = (logging.get(id) ?? Promise.resolve()).then(() => job.log(line)).then(
+        () => {},
+        late(id, "a log line"),
+      );
+      logging.set(id, written);
+    },
     progress(id, update) {
       const job = running.get(id);
       if (job === undefined) return;
+      const percent = "total" in update && update.total !== undefined && update.total > 0
+        ? Math.min(100, Math.max(0, Math.round((100 * update.progress) / update.total)))
+        : undefined;
+      if (percent !== undefined && replaying.has(id)) {
+        // Never backwards, across wake-ups, restarts and workers: what it reports again of its last start is dropped.
+        if (percent <= (job.progress as number)) return;
+        replaying.delete(id);
+      }
       // To the instances that follow the job, as sent; to BullMQ's boards, a percentage (when the total is known).
       if (publisher === undefined) {
         publisher = new classes.QueueEventsProducer(name, common);
@@ -247,9 +322,8 @@ export function bullmqQueue(options: BullmqQueueOptions): WorkQueue & { close():
       }
       publisher.publishEvent({ eventName: PROGRESS_EVENT, jobId: id, update: JSON.stringify(update) }, EVENTS_KEPT)
         .catch(report);
-      if ("total" in update && update.total !== undefined && update.total > 0) {
-        const percent = Math.min(100, Math.max(0, Math.round((100 * update.progress) / update.total)));
-        job.updateProgress(percent).catch(late(id, "a progress update"));
+      if (percent !== undefined && !(typeof job.progress === "number" && percent <= job.progress)) {
+        job.updateProgress(percent).catch(late(id, "a progress update")); // the highest: what a later start goes by
       }
     },
     watch(id, listener) {
@@ -279,10 +353,15 @@ export function bullmqQueue(options: BullmqQueueOptions): WorkQueue & { close():
   };
 }
 
-/** A job's data in BullMQ: what an operator reads (its tool and call id), and the sealed job. */
+/**
+ * A job's data in BullMQ: what an operator reads (its tool, the call's request id, the MCP task's id when the call
+ * became one, which start of it runs or ran last), and the sealed job.
+ */
 interface JobData {
   readonly tool?: string;
   readonly callId?: string | number;
+  readonly taskId?: string;
+  readonly attempt?: number;
   readonly data: string;
 }
 

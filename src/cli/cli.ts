@@ -61,6 +61,10 @@ export async function runCli(terminal: Terminal): Promise<number> {
   if (terminal.args[0] === "worker") {
     return await (await import("./worker-command.ts")).workerCommand(terminal, terminal.args.slice(1));
   }
+  // `jobs` reads a module's queue and store, loaded only when asked for.
+  if (terminal.args[0] === "jobs") {
+    return await (await import("./jobs-command.ts")).jobsCommand(terminal, terminal.args.slice(1));
+  }
   if (terminal.args[0] === "server-json") return await serverJsonCommand(terminal, terminal.args.slice(1));
   let args;
   try {

@@ -39,6 +39,10 @@ Usage:
                                      module's server (createServer({ queue })) with no listener;
                                      SIGTERM or SIGINT drains: running jobs get --drain-ms (default
                                      30000) to finish, then go back to the queue
+  mcplite jobs list <server module> [--state <state>]… [--limit <n>] [--json]   the latest queued
+                                     jobs of the module's server: state, attempt, tool, call, why failed
+  mcplite jobs show <server module> <job id> [--json]   one job: its state and attempt in the queue,
+                                     its result in the store, its last error, its steps (its log)
   mcplite server-json <server module> [--name <io.github.you/server>] [--remote <url>]…
         [--dir <project>] [--out <file>] [--no-packages] [--check | --workflow]
                                      the MCP Registry's server.json from the module's server and

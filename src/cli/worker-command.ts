@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { serverOf } from "./dev/dev-messages.ts";
+import { loadServer } from "./server-module.ts";
 import { ExitCode } from "./exit-errors.ts";
 import type { Terminal } from "./terminal.ts";
 import { runWorker } from "../jobs/worker/run-worker.ts";
@@ -14,8 +14,8 @@ import { runWorker } from "../jobs/worker/run-worker.ts";
 const USAGE = "usage: mcplite worker <server module> [--concurrency <n>] [--drain-ms <ms>]";
 
 const g = globalThis as unknown as {
-  Deno?: { cwd(): string; addSignalListener(signal: string, handler: () => void): void };
-  process?: { cwd(): string; on(signal: string, handler: () => void): void };
+  Deno?: { addSignalListener(signal: string, handler: () => void): void };
+  process?: { on(signal: string, handler: () => void): void };
 };
 
 /**
@@ -48,20 +48,9 @@ export async function workerCommand(terminal: Terminal, argv: string[]): Promise
     else positionals.push(name);
   }
   if (positionals.length !== 1) return await usage(terminal, "worker needs one server module");
-  const cwd = g.Deno ? g.Deno.cwd() : g.process!.cwd();
-  const url = new URL(positionals[0], `file://${cwd}/`);
-  const { stat } = await import("node:fs/promises");
-  const file = decodeURIComponent(url.pathname);
-  if (!(await stat(file).catch(() => undefined))?.isFile()) return await usage(terminal, `no file ${positionals[0]}`);
   const say = (line: string) => terminal.err(`mcplite worker: ${line}\n`);
-  let exports: Record<string, unknown>;
-  try {
-    exports = await import(url.href);
-  } catch (error) {
-    return (await say(`${positionals[0]} did not load: ${(error as Error)?.message ?? error}`), 3);
-  }
-  const found = serverOf(exports);
-  if (typeof found === "string") return (await say(found), 3);
+  const found = await loadServer(positionals[0], (problem) => usage(terminal, problem), say);
+  if (typeof found === "number") return found;
   let worker;
   try {
     worker = runWorker(found, options);

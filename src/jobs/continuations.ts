@@ -260,14 +260,17 @@ export class Continuations implements Tokens {
    * @returns Stops following; `undefined` when no such job runs here and the queue cannot follow it.
    */
   watch(id: string, sink: CallSink): (() => void) | undefined {
-    // A job on a worker: the queue carries its progress and logs, when it can.
+    // A job on a worker: the queue carries its progress and logs, when it can. Its work reports progress again when
+    // it runs again (after a wake-up, a restart): a report not above the highest is dropped (MCP 2025-11-25,
+    // Progress: "The progress value MUST increase with each notification").
+    let top = -Infinity;
     return this.#running.get(id)?.watch(sink) ??
       this.queue?.watch?.(
         id,
         (u) =>
           "log" in u
             ? sink.log?.(u.log.level, u.log.data, u.log.logger)
-            : sink.progress?.(u.progress, u.total, u.message),
+            : u.progress > top && sink.progress?.(top = u.progress, u.total, u.message),
       );
   }
 

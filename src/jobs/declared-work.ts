@@ -17,7 +17,7 @@ import type { Registry } from "../core/definitions/registry.ts";
 import type { AnyTool } from "../core/definitions/tool.ts";
 import { isToolPromise } from "../core/call/tool-promise.ts";
 import { TRACE_PARENT } from "../core/call/trace-context.ts";
-import { Journal } from "./journal.ts";
+import { Journal, type StepObserver } from "./journal.ts";
 import { retryingWork } from "./work-retry.ts";
 import { retryingStep } from "./step-retry.ts";
 import type { OnRetry } from "./retries.ts";
@@ -55,6 +55,8 @@ export interface WorkStart {
   readonly queued: boolean;
   /** How long this start waits before the work runs (after a death, the `retry`'s backoff), journaled as a sleep. */
   readonly backoffMs?: number;
+  /** Hears each step the work runs: the job's own log, where its queue keeps one (`step-log.ts`, on a worker). */
+  readonly observe?: StepObserver;
 }
 
 /**
@@ -88,6 +90,7 @@ export async function runDeclaredWork(
       fresh,
       queued: start.queued,
       suspension,
+      observe: start.observe,
     });
   // One suspension for every journal of this start: a run, or a retry's wait, that suspends ends the start.
   const suspension = new Suspension();

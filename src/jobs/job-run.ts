@@ -44,6 +44,8 @@ export interface RunOptions {
   readonly shape?: (value: unknown) => ToolResult | Promise<ToolResult>;
   /** How long the work may run before it ends as timed out, in ms (default {@link DEFAULT_JOB_TIMEOUT_MS}). */
   readonly timeoutMs?: number;
+  /** Hears the entry the run ends with, as it is written, and what failed it, if it failed (a worker tells its queue). */
+  readonly onEnd?: (entry: StoredResult, cause?: unknown) => void;
 }
 
 /**
@@ -78,6 +80,7 @@ export async function runJob(
   // Ended otherwise than by its work or its timeout: cancelled, expired, its worker stopping (nothing is written).
   const cut = () => signal.aborted && timedOut === undefined;
   let entry: StoredResult | undefined;
+  let cause: unknown;
   try {
     // The job ends when its signal aborts, whether or not the work heeds it: work that never settles cannot
     // hold its slot (a worker's, the `jobs` budget) for good.
@@ -95,7 +98,7 @@ export async function runJob(
   } catch (error) {
     // The work threw, or its value cannot be its result (the tool's output check): a failure. Timed out: it ends
     // as such, whatever the work threw as its signal aborted. Cut: no failure to report.
-    if (!cut()) entry = { ...storedFailure(signal.aborted ? timedOut : error, onFailure), at: now() };
+    if (!cut()) entry = { ...storedFailure(cause = signal.aborted ? timedOut : error, onFailure), at: now() };
   } finally {
     clearTimeout(timer);
     ended();
@@ -104,6 +107,7 @@ export async function runJob(
     // Cancelled here, or (with a shared store) by another instance: the store keeps the first end. Expired:
     // nothing is written. Timed out: the job ends as such.
     if (entry === undefined || cut()) return;
+    options.onEnd?.(entry, cause);
     // The lease stays renewed while the final write retries through a store outage, so no instance
     // takes the job for stopped; it then lapses on its own, never before the result is readable.
     if (!await job.settle(entry) && !hasEnded(await store.get(job.id) ?? entry)) {

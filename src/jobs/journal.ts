@@ -37,7 +37,12 @@ export interface JournalOptions {
   readonly queued: boolean;
   /** The start's suspension, shared by its journals (each retry opens a journal of its own); default: this journal's own. */
   readonly suspension?: Suspension;
+  /** Hears each step this start runs (not one its journal answers): the job's log (`step-log.ts`). */
+  readonly observe?: StepObserver;
 }
+
+/** Wraps a step's run, given its name: what hears its start and its end. */
+export type StepObserver = <T>(name: string, run: (key: string) => T | Promise<T>) => (key: string) => Promise<T>;
 
 /** One start's view of a job's journal. */
 export class Journal {
@@ -80,7 +85,7 @@ export class Journal {
     const place = this.#claim(name, true);
     const recorded = await this.#recorded(name, place);
     if (recorded !== undefined) return recorded.value as T;
-    const value = await run(`${this.#options.id}:${name}`);
+    const value = await (this.#options.observe?.(name, run) ?? run)(`${this.#options.id}:${name}`);
     return await this.#record(name, place, value) as T;
   }
 

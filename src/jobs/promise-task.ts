@@ -346,4 +346,16 @@ export const promiseTasks: {
   readonly get: typeof getTask;
   readonly update: typeof updateTask;
   readonly cancel: typeof cancelTask;
-} = { create: createTask, get: getTask, update: updateTask, cancel: cancelTask };
+} = { create: clientTask, get: getTask, update: updateTask, cancel: cancelTask };
+
+/**
+ * {@link createTask} for a client (MCP 2026-07-28, Tasks): a queued job's operators read the task its call became
+ * (BullMQ's job data), to find the job by the id its client quotes.
+ */
+async function clientTask(registry: Registry, outcome: PromiseOutcome): Promise<TaskView> {
+  const task = await createTask(registry, outcome);
+  if (outcome.entry !== undefined) {
+    registry.runtime.continuations.queue?.about?.(outcome.entry, { taskId: task.taskId });
+  }
+  return task;
+}

@@ -25,6 +25,8 @@ import { hasEnded, type StoredResult } from "./result-store.ts";
 import type { Suspension } from "./suspension.ts";
 import type { AnyTool } from "../core/definitions/tool.ts";
 import { QUEUED_JOB, TRACE_PARENT } from "../core/call/trace-context.ts";
+import { jobCall } from "./job-call.ts";
+import { stepLog } from "./step-log.ts";
 import { backoffMs as backoffAfter } from "./retries.ts";
 
 /** The token kind of a queued job: never accepted as a promise, task or input token. */
@@ -184,7 +186,7 @@ export async function runQueuedJob(
   stop: AbortSignal,
   watch?: JobWatch,
   warn?: WarnOnce,
-): Promise<"done" | "again" | "refused" | { readonly delayMs: number }> {
+): Promise<"done" | "again" | "refused" | { readonly delayMs: number } | { readonly failed: string }> {
   let ended: Ended;
   try {
     ended = await runJob(registry, data, delivery, queue, stop, watch, warn);
@@ -195,6 +197,7 @@ export async function runQueuedJob(
   watch?.end(ended.outcome, ended.attempt, ended.error);
   if (ended.refused) return "refused";
   if (ended.delayMs !== undefined) return { delayMs: ended.delayMs };
+  if (ended.failed !== undefined) return { failed: ended.failed };
   return ended.outcome === "again" ? "again" : "done";
 }
 
@@ -206,6 +209,8 @@ interface Ended {
   readonly refused?: true;
   /** How long its work sleeps (a durable sleep), when it does: the queue delivers it again then. */
   readonly delayMs?: number;
+  /** Why it failed, as its caller reads it, when this run ended it as a failure: the queue keeps it as failed. */
+  readonly failed?: string;
 }
 
 /** {@link runQueuedJob}, saying how the job ended. */
@@ -248,7 +253,9 @@ async function runJob(
     const message =
       `This worker has no tool "${scope}" with declared work (.defer()): it runs another version of the server`;
     await c.results.set(state.d, { status: "completed", result: failureResult(message), at: c.codec.now() }, ttlMs);
-    return { outcome: "failed", error: new ProtocolError("unknown_tool", message) };
+    const error = new ProtocolError("unknown_tool", message);
+    registry.runtime.onError?.(error, jobCall(scope, state.a, metaOf(state), { id: state.d, attempt: start }, state.t));
+    return { outcome: "failed", error, failed: message };
   }
   const retry = owner.longRunning.retry;
   const attempts = retry?.attempts ?? 1;
@@ -256,21 +263,29 @@ async function runJob(
     // Every start it may have had was taken by a worker that stopped before it finished (the queue counts them;
     // first writer wins: a result its last worker stored meanwhile stands).
     const message = attempts === 1 ? STOPPED_MESSAGE : `${STOPPED_MESSAGE} (${attempts} attempts)`;
-    await c.results.set(state.d, { status: "completed", result: failureResult(message), at: c.codec.now() }, ttlMs);
-    return { outcome: "stopped", attempt: start };
+    const stopped = { status: "completed", result: failureResult(message), at: c.codec.now() } as const;
+    if (!await c.results.set(state.d, stopped, ttlMs)) return { outcome: "skipped" }; // its result stands
+    const call = jobCall(scope, state.a, metaOf(state), { id: state.d, attempt: start }, own ?? state.t);
+    registry.runtime.onError?.(new ProtocolError("internal", message), call); // one line, as a failure in process has
+    return { outcome: "stopped", attempt: start, failed: message };
   }
   // The handler's request span (`otel()`) is a child of the job's: the trace context it reads is the job span's.
   // The work's log lines and spans belong to the job's span, a child of the call's (`own`), else the call's.
   const requestMeta = own === undefined ? state.m.requestMeta : { ...state.m.requestMeta, traceparent: own };
-  const meta: CallMeta = { ...state.m, requestMeta, headers: new Headers(state.m.headers) };
+  const meta: CallMeta = { ...metaOf(state), requestMeta };
   const origin = { input: state.a, auth: state.u, meta, traceparent: own ?? state.t };
+  // What its failures are reported with: the tool, the call's request id and trace, the job and this start of it.
+  const call = jobCall(scope, state.a, meta, { id: state.d, attempt: start }, origin.traceparent);
   // A start after a death waits the retry's backoff, a durable sleep of the work's journal: once, its slot free meanwhile.
   const backoffMs = start > 1 ? backoffAfter(retry?.backoff, start - 1) : undefined;
   // The job's first delivery of all has no journal to read: its steps run without a read first (one round trip).
-  const begun = { id: state.d, attempt: start, expiresAt, fresh: first === true, queued: true, backoffMs };
-  const unexpected = (error: unknown) => registry.runtime.reportUnexpected(error);
+  // Its steps, to the job's own log, where the queue keeps one (Bull Board shows BullMQ's).
+  const observe = queue.log && stepLog((line) => queue.log!(state.d, line), start);
+  const begun = { id: state.d, attempt: start, expiresAt, fresh: first === true, queued: true, backoffMs, observe };
+  const unexpected = (error: unknown) => registry.runtime.reportUnexpected(error, call);
   const report = (error: unknown) => registry.runtime.onError?.(error);
   let sink: CallSink = {};
+  let end: { entry: StoredResult; cause?: unknown } | undefined;
   const slept = await c.runQueued(
     state.d,
     (signal) => runDeclaredWork(registry, owner, origin, begun, sink, signal),
@@ -282,9 +297,17 @@ async function runJob(
       bind: (job) => sink = sharing(job, queue, state.d),
       stop,
       timeoutMs: owner.longRunning.timeoutMs,
+      onEnd: (entry, cause) => end = { entry, cause },
     },
   );
   if (slept !== undefined) return { outcome: "delayed", attempt: start, delayMs: delayOf(slept, c.codec.now()) };
+  const failed = end === undefined ? undefined : failureOf(end.entry);
+  if (failed !== undefined) {
+    // Unexpected errors were reported as they became the failure (maskErrors' reference with them); a timeout, or a
+    // protocol error the work threw, is said here, once.
+    if (end!.entry.status === "failed") registry.runtime.onError?.(end!.cause, call);
+    return { attempt: start, ...endedAs(end!.entry), failed };
+  }
   if (!stop.aborted && watch === undefined) return { outcome: "completed", attempt: start }; // nobody asks how
   const ended = await c.results.get(state.d);
   if (ended !== undefined && hasEnded(ended)) return { attempt: start, ...endedAs(ended) };
@@ -292,6 +315,22 @@ async function runJob(
   // Stopped through its signal as the worker shut down, not cut off: given back with the job, which the next worker
   // starts as this one (the queue counts no start for it).
   return { outcome: "again", attempt: start };
+}
+
+/** The request metadata a job carries, its headers made `Headers` again. */
+function metaOf(state: JobState): CallMeta {
+  return { ...state.m, headers: new Headers(state.m.headers) };
+}
+
+/**
+ * Why an entry is a failure, as its caller reads it (a protocol error's message, a failure result's text: the
+ * error's message, or `maskErrors`' "Internal error (reference …)"); `undefined` when it is none.
+ */
+function failureOf(entry: StoredResult): string | undefined {
+  if (entry.status === "failed") return entry.error.message;
+  if (entry.status !== "completed" || entry.result.isError !== true) return undefined;
+  const text = entry.result.content.flatMap((each) => each.type === "text" ? [each.text] : []).join(" ");
+  return text === "" ? "The tool answered with an error" : text;
 }
 
 /** How long until a suspended run's wake time, in ms (none when it is past). */

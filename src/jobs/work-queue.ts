@@ -9,6 +9,46 @@
 import type { LogLevel } from "../core/call/call-sink.ts";
 
 /**
+ * What a queue holds of one job, for operators (`WorkQueue.inspect`): its state there, what `add` was told of it
+ * (`about`), and what it kept of its runs.
+ *
+ * @example
+ * ```ts
+ * import type { QueueItem } from "@mcplite/sdk/types";
+ * const failed: QueueItem = {
+ *   id: "2GrROpf6ZLKiNOMsT6O9OA",
+ *   state: "failed",
+ *   tool: "ledger",
+ *   callId: 7,
+ *   attempt: 1,
+ *   failedReason: "ledger for s1 refused the write",
+ * };
+ * ```
+ */
+export interface QueueItem {
+  /** The job's id (its result-store entry). */
+  readonly id: string;
+  /** Its state in the queue, in the queue's own words (BullMQ's: `waiting`, `active`, `delayed`, `completed`, …). */
+  readonly state: string;
+  /** Its tool. */
+  readonly tool?: string;
+  /** The id of the call that queued it (its JSON-RPC id). */
+  readonly callId?: string | number;
+  /** The MCP task its call became, if it did. */
+  readonly taskId?: string;
+  /** Which start of it runs, or ran last, from 1. */
+  readonly attempt?: number;
+  /** When it was added, ms since the epoch. */
+  readonly addedAt?: number;
+  /** When it finished, ms since the epoch. */
+  readonly finishedAt?: number;
+  /** Why it failed, as its caller reads it, when it failed. */
+  readonly failedReason?: string;
+  /** Its log (its steps' starts and ends), when one job was asked for. */
+  readonly log?: readonly string[];
+}
+
+/**
  * A job queue, as `createServer({ queue })` and `runWorker()` use one: `bullmqQueue()` from
  * `@mcplite/sdk/bullmq` is one (BullMQ on Redis, Valkey or PostgreSQL). A job is a string the server
  * signed and sealed (its tool, arguments, caller and request metadata): the queue stores it and hands
@@ -64,7 +104,9 @@ import type { LogLevel } from "../core/call/call-sink.ts";
  *         else {
  *           const ended = await run(data, 1); // one process: no start is ever cut short
  *           if (ended === "again") jobs.push(data);
- *           else if (typeof ended === "object") setTimeout(() => (jobs.push(data), wake()), ended.delayMs); // asleep
+ *           else if (typeof ended === "object" && "delayMs" in ended) {
+ *             setTimeout(() => (jobs.push(data), wake()), ended.delayMs); // asleep
+ *           } // "done", "refused" or { failed }: never again
  *         }
  *       }
  *     })();
@@ -123,7 +165,10 @@ export interface WorkQueue {
    *   that run ended: the server then reads no journal before the work's steps; absent, it reads it): resolves `"done"` when the job ended (the queue drops it for good), `"again"`
    *   when the worker stopped it to shut down (the queue delivers it again at once, to another taker if
    *   this one is closing), `{ delayMs }` when the job waits (a durable sleep: the queue delivers it again
-   *   once `delayMs` has passed, holding no slot meanwhile), `"refused"` when it is not a job the server
+   *   once `delayMs` has passed, holding no slot meanwhile), `{ failed }` when the job ended as a failure (its
+   *   work threw, ran past its `timeoutMs`, or its starts ran out: its failure is stored for its caller; the queue
+   *   never delivers it again, and may keep it as failed for operators with `failed` as its reason, the caller's
+   *   message or the `maskErrors` reference), `"refused"` when it is not a job the server
    *   made (not a job token at all: the queue never delivers it again, and may keep it as failed for
    *   operators); rejects when the job should be delivered again later (the result store was out of
    *   reach, or the job's signature could not be checked here: signed with a secret this worker lacks, as
@@ -138,9 +183,38 @@ export interface WorkQueue {
       data: string,
       start: number,
       first?: boolean,
-    ) => Promise<"done" | "again" | "refused" | { readonly delayMs: number }>,
+    ) => Promise<"done" | "again" | "refused" | { readonly delayMs: number } | { readonly failed: string }>,
     options: { readonly concurrency: number; readonly warn?: (message: string) => void },
   ): { close(): Promise<void> };
+  /**
+   * Optional: adds to what an operator may read of a job (nothing secret), once it is known: the id of the MCP task
+   * its call became (MCP 2026-07-28, Tasks), which the web instance that made the task tells. A queue may show it
+   * beside `add`'s `about` (BullMQ's job data). Fire and forget: it reports its own failures.
+   *
+   * @param id The job's id.
+   * @param about The task id of its call.
+   */
+  about?(id: string, about: { readonly taskId: string }): void;
+  /**
+   * Optional: what the queue holds of its jobs, for operators (`mcplite jobs list` and `mcplite jobs show`).
+   *
+   * @param query One job (`id`: with its log), or the latest jobs (`limit`, default 20), of some states only if
+   *   `states` says (the queue's own names, BullMQ's `waiting`, `active`, `delayed`, `completed`, `failed`).
+   * @returns The jobs, the latest added first; none when the queue holds no such job (a finished one it no longer
+   *   keeps).
+   */
+  inspect?(query: { readonly id?: string; readonly states?: readonly string[]; readonly limit?: number }): Promise<
+    QueueItem[]
+  >;
+  /**
+   * Optional: writes a line to a running job's own log, for operators (BullMQ's `job.log()`, which Bull Board shows
+   * beside the job): the start and end of each step its work runs, with its duration and the size of its value.
+   * Called on the handle whose `take` delivered the job, while its `run` is in progress; fire and forget.
+   *
+   * @param id The job's id.
+   * @param line The line (no secret: a step's error is named by its kind only).
+   */
+  log?(id: string, line: string): void;
   /**
    * Optional: carries a running job's progress (`ctx.progress()`) and log lines (`ctx.log()`) from its
    * worker to `watch` on every instance. Without it, they reach only streams in the worker's process.

@@ -10,7 +10,7 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { createPostgresBackend, type Job, Queue, withBackend } from "bullmq";
+import { createPostgresBackend, type Job, Queue, withBackend, Worker } from "bullmq";
 import pg from "pg";
 import * as v from "valibot";
 import { createMemoryResultStore, createServer, defineTool, runWorker } from "../../mod.ts";
@@ -18,7 +18,7 @@ import { bullmqQueue } from "../../src/bullmq/mod.ts";
 import { POSTGRES_MISSING } from "../helpers/postgres-server.ts";
 import { REDIS_MISSING } from "../helpers/redis-server.ts";
 import { queueBackends } from "../helpers/queue-backends.ts";
-import { toolsCall } from "../helpers/request.ts";
+import { modernRequest, toolsCall } from "../helpers/request.ts";
 
 const SECRET = "queue operations' secret: thirty-two bytes or more";
 
@@ -99,6 +99,57 @@ function stepsServer(queue: ReturnType<typeof bullmqQueue>, gate: Promise<void>)
   return { server, warnings, ids };
 }
 
+/**
+ * A server on the queue whose tools fail: `ledger` throws, `hang` never ends (`timeoutMs` 300); its logger's error
+ * records kept, and the job ids in the order the calls came.
+ */
+function failingServer(queue: ReturnType<typeof bullmqQueue>, maskErrors: boolean) {
+  const errors: [Record<string, unknown>, string?][] = [];
+  const logger = {
+    debug() {},
+    info() {},
+    warn() {},
+    error: (fields: Record<string, unknown>, message?: string) => void errors.push([fields, message]),
+  };
+  const ids: string[] = [];
+  const memory = createMemoryResultStore();
+  const server = createServer({
+    name: "operations",
+    version: "1.0.0",
+    secret: SECRET,
+    logger,
+    maskErrors,
+    resultStore: {
+      ...memory,
+      set(id, entry, ttlMs) {
+        if (!id.includes(":") && entry.status === "working" && !ids.includes(id)) ids.push(id);
+        return memory.set(id, entry, ttlMs);
+      },
+    },
+    queue,
+  }).tool(
+    defineTool("ledger").describe("Writes the ledger").input(v.object({})).longRunning().defer(() => {
+      throw new Error("ledger for s1 refused the write");
+    }),
+  ).tool(
+    defineTool("hang").describe("Never ends").input(v.object({})).longRunning({ timeoutMs: 300 })
+      .defer(() => new Promise<never>(() => {})),
+  );
+  return { server, errors, ids };
+}
+
+/** Calls a tool of `server` over MCP-lite, with the JSON-RPC id `id`: answered with its promise. */
+async function callOver(server: { fetch(request: Request): Promise<Response> }, tool: string, id: string | number) {
+  const response = await server.fetch(
+    new Request("http://localhost/mcp-lite/v1/calltools", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(toolsCall(tool, {}, id)),
+    }),
+  );
+  assert.equal(response.status, 200, await response.clone().text());
+}
+
 for (const backend of BACKENDS) {
   describe(`bullmqQueue as operators see it (${backend.on})`, { skip: backend.missing }, () => {
     it("names a job after its tool, with its tool and call id, its start BullMQ's, progress a percentage; keeps it once done", async () => {
@@ -121,7 +172,11 @@ for (const backend of BACKENDS) {
         const running = await jobUntil(board, ids[0], (job) => job?.progress === 33);
         assert.equal(running!.name, "steps");
         const { data, ...readable } = running!.data as Record<string, unknown>;
-        assert.deepEqual(readable, { tool: "steps", callId: "call-7" }, "nothing written that BullMQ knows");
+        assert.deepEqual(
+          readable,
+          { tool: "steps", callId: "call-7", attempt: 1 },
+          "nothing written that BullMQ knows",
+        );
         assert.equal(running!.stalledCounter, 0, "its first start, as BullMQ counts it");
         assert.equal(typeof data, "string", "the job itself stays sealed");
         assert.doesNotMatch(JSON.stringify(running!.data), /step 2/);
@@ -142,6 +197,7 @@ for (const backend of BACKENDS) {
         name: "operations",
         version: "1.0.0",
         secret: SECRET,
+        logger: false, // their timeouts are said, one line each: the test below reads them
         resultStore: createMemoryResultStore(),
         queue,
       }).tool(
@@ -170,6 +226,94 @@ for (const backend of BACKENDS) {
       } finally {
         await worker.close();
         await queue.close();
+      }
+    });
+
+    it("adds the MCP task's id to the job of a call that became a task, for operators to find it by", async () => {
+      const name = `task-${crypto.randomUUID()}`;
+      const queue = backend.queue(name);
+      const board = backend.board(name);
+      let open = () => {};
+      const { server, ids } = stepsServer(queue, new Promise<void>((resolve) => open = resolve));
+      try {
+        const tasks = { extensions: { "io.modelcontextprotocol/tasks": {} } };
+        const response = await server.fetch(
+          modernRequest("tools/call", {
+            name: "steps",
+            arguments: {},
+            _meta: { "io.modelcontextprotocol/clientCapabilities": tasks },
+          }, "call-9"),
+        );
+        const { result } = await response.json();
+        assert.equal(result?.resultType, "task", JSON.stringify(result));
+        const job = await jobUntil(board, ids[0], (job) => job?.data.taskId !== undefined);
+        assert.deepEqual(job!.data.taskId, result.taskId);
+        assert.equal(job!.data.callId, "call-9");
+      } finally {
+        open();
+        await Promise.all([queue.close(), board.close()]);
+      }
+    });
+
+    it("fails a job whose work threw or timed out, with its reason, kept a day, never retried; one line each", async () => {
+      const name = `failed-${crypto.randomUUID()}`;
+      const queue = backend.queue(name);
+      const board = backend.board(name);
+      const { server, errors, ids } = failingServer(queue, false);
+      const worker = runWorker(server, { concurrency: 2 });
+      try {
+        await callOver(server, "ledger", "call-7");
+        await callOver(server, "hang", "call-8");
+        const [threw, hung] = await Promise.all(
+          ids.map((id) => jobUntil(board, id, (job) => job?.finishedOn !== undefined)),
+        );
+        assert.equal(await board.getJobState(ids[0]), "failed");
+        assert.equal(threw!.failedReason, "ledger for s1 refused the write");
+        assert.equal(await board.getJobState(ids[1]), "failed");
+        assert.equal(hung!.failedReason, "The job timed out after 300 ms");
+        for (const job of [threw!, hung!]) {
+          assert.equal(job.attemptsMade, 1, "BullMQ's attempts never run it again: the server's retry decides");
+          assert.deepEqual(job.opts.removeOnFail, { age: 86_400 }, "kept a day (keepFailedMs)");
+        }
+        // One line each, naming the tool, the call's request id, the job and its start (docs/concepts/errors.md).
+        assert.deepEqual(errors.map(([fields]) => ({ ...fields, err: String(fields.err) })), [
+          {
+            err: "Error: ledger for s1 refused the write",
+            tool: "ledger",
+            requestId: "call-7",
+            job: ids[0],
+            attempt: 1,
+          },
+          {
+            err: "ProtocolError: The job timed out after 300 ms",
+            tool: "hang",
+            requestId: "call-8",
+            job: ids[1],
+            attempt: 1,
+          },
+        ]);
+      } finally {
+        await worker.close();
+        await Promise.all([queue.close(), board.close()]);
+      }
+    });
+
+    it("under maskErrors, a failed job's reason is the reference its caller and its log line have", async () => {
+      const name = `masked-${crypto.randomUUID()}`;
+      const queue = backend.queue(name);
+      const board = backend.board(name);
+      const { server, errors, ids } = failingServer(queue, true);
+      const worker = runWorker(server, { concurrency: 1 });
+      try {
+        await callOver(server, "ledger", 9);
+        const failed = await jobUntil(board, ids[0], (job) => job?.finishedOn !== undefined);
+        assert.equal(errors.length, 1);
+        const { reference } = errors[0][0] as { reference: string };
+        assert.equal(failed!.failedReason, `Internal error (reference ${reference})`);
+        assert.doesNotMatch(JSON.stringify(failed!.toJSON()), /ledger for s1/);
+      } finally {
+        await worker.close();
+        await Promise.all([queue.close(), board.close()]);
       }
     });
 
@@ -207,6 +351,41 @@ for (const backend of BACKENDS) {
     });
   });
 }
+
+describe("bullmqQueue: a job whose worker died", { skip: REDIS_MISSING }, () => {
+  it("names its new start in its data, and fails it out of starts, with one line naming that start", async () => {
+    const name = `died-${crypto.randomUUID()}`;
+    const connection = { url: servers.redis!.url };
+    const board = new Queue(name, { connection });
+    const queue = bullmqQueue({ connection: servers.redis!.url, name, lockMs: 300, onError: () => {} });
+    const { server, errors, ids } = failingServer(queue, false);
+    // A worker that takes the job and dies with it: its lock lapses, and BullMQ's stalled-job check hands it on.
+    const dying = new Worker(name, () => new Promise<never>(() => {}), {
+      connection,
+      lockDuration: 300,
+      stalledInterval: 300, // the stalled-job check it leaves behind is then its queue's next, not in 30 s
+    });
+    dying.on("error", () => {}); // its lock, gone
+    let worker: { close(): Promise<void> } | undefined;
+    try {
+      await callOver(server, "ledger", "call-11");
+      await jobUntil(board, ids[0], (job) => job?.processedOn !== undefined);
+      await dying.close(true); // no lock renewed from now on, as after kill -9
+      worker = runWorker(server, { concurrency: 1 });
+      const failed = await jobUntil(board, ids[0], (job) => job?.finishedOn !== undefined);
+      assert.equal(await board.getJobState(ids[0]), "failed");
+      assert.equal(failed!.failedReason, "The instance running this job stopped before it finished");
+      assert.equal(failed!.data.attempt, 2, "its second start, as the board reads it");
+      assert.deepEqual(errors.map(([fields]) => [fields.tool, fields.requestId, fields.job, fields.attempt]), [
+        ["ledger", "call-11", ids[0], 2],
+      ]);
+    } finally {
+      await dying.close(true);
+      await worker?.close();
+      await Promise.all([queue.close(), board.close()]);
+    }
+  });
+});
 
 describe("bullmqQueue through an outage of redis-server longer than its lock", { skip: REDIS_MISSING }, () => {
   it("warns once that BullMQ lost its lock, never reports it as an error, and the job still ends", async () => {

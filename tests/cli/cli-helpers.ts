@@ -67,6 +67,8 @@ export interface RunOptions {
   timeoutMs?: number;
   /** Sees the child and its stderr so far, as it comes. */
   onStderr?: (text: string, child: ChildProcess) => void;
+  /** Variables added to the child's environment. */
+  env?: Record<string, string>;
 }
 
 /**
@@ -77,7 +79,10 @@ export interface RunOptions {
  * @param options The time limit and a stderr hook.
  */
 export function runProgram(command: string, argv: string[], options: RunOptions = {}): Promise<CliRun> {
-  const child = spawn(command, argv, { stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, NO_COLOR: "1" } });
+  const child = spawn(command, argv, {
+    stdio: ["pipe", "pipe", "pipe"],
+    env: { ...process.env, ...options.env, NO_COLOR: "1" },
+  });
   child.stdin!.end();
   let stdout = "";
   let stderr = "";

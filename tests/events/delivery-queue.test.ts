@@ -53,6 +53,7 @@ for (const { on, missing, open } of QUEUES) {
       const queue = open();
       const added: string[] = [];
       const store = storeWithSets();
+      const errors: unknown[] = [];
       const server = createServer({ name: "events", version: "1.0.0", secret: SECRET, resultStore: store, queue });
       const deliveries = new Deliveries({
         store,
@@ -60,6 +61,7 @@ for (const { on, missing, open } of QUEUES) {
         queue: { ...queue, add: (id, data, about) => (added.push(id), queue.add(id, data, about)) },
         allowCallbacks: [receiver.origin],
         retryDelaysMs: [200, 200],
+        onError: (error) => errors.push(error),
       });
       attachDeliveries(server, deliveries);
       const worker = runWorker(server, { concurrency: 2 });
@@ -67,6 +69,7 @@ for (const { on, missing, open } of QUEUES) {
         store,
         deliveries,
         added,
+        errors,
         close: async () => {
           await worker.close();
           deliveries.close();
@@ -105,16 +108,23 @@ for (const { on, missing, open } of QUEUES) {
       }
     });
 
-    it("counts a delivery that failed for good against the subscription", async () => {
+    it("counts a delivery that failed for good against the subscription, and says so in one line", async () => {
       receiver.received.length = 0;
       receiver.answer({ status: 500 });
-      const { store, deliveries, close } = setUp();
+      const { store, deliveries, errors, close } = setUp();
       try {
         const sub = subscription(`${receiver.origin}/hook`);
         await writeSubscription(store, sub, Date.now());
-        await deliver(sub, occurrence(), deliveries);
+        const occ = occurrence();
+        await deliver(sub, occ, deliveries);
         await eventually(async () => (await readSubscription(store, sub.id))?.failures === 1, "one failure");
         assert.equal(receiver.received.length, 3, "the first attempt and two retries");
+        // The server's reporter gets it once, naming the event, its occurrence, subscription, job and last attempt.
+        await eventually(() => errors.length > 0, "reported");
+        assert.deepEqual(errors.map(String), [
+          `DeliveryError: event "${occ.name}" (event ${occ.eventId}, subscription ${sub.id}, ` +
+          `job dlv:${sub.id}:${occ.eventId}, attempt 3) was not delivered, given up: HTTP 500`,
+        ]);
       } finally {
         await close();
       }

@@ -13,7 +13,9 @@ export function newSecret(): string {
 }
 
 /** The memory store with the set methods the events' index uses (as the store-sets work adds them). */
-export function storeWithSets(): Required<SubscriptionStore> {
+export function storeWithSets():
+  & SubscriptionStore
+  & Required<Pick<SubscriptionStore, "addMember" | "removeMember" | "members">> {
   const sets = new Map<string, Set<string>>();
   return Object.assign(createMemoryResultStore(), {
     addMember: (key: string, member: string) => {

@@ -68,7 +68,7 @@ export function memoryQueue(options: { refuseAdd?: boolean } = {}): MemoryQueue 
             delivered.add(data);
             const ended = await run(data, (stalls.get(data) ?? 0) + 1, first);
             if (ended === "again") push(data);
-            else if (typeof ended === "object") {
+            else if (typeof ended === "object" && "delayMs" in ended) {
               delays.push(ended.delayMs);
               setTimeout(() => push(data), ended.delayMs);
             }

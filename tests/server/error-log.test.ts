@@ -102,6 +102,46 @@ describe("a server with no onError or logger", () => {
     assert.equal(lines.length, 2, lines.join("\n"));
     assert.match(lines[0], /^mcplite: tool "leaky" failed: Error: connect ECONNREFUSED/);
   });
+  it("names a queued job's tool, request id, trace, job and attempt in its worker's line, as in process", async () => {
+    const ids: string[] = [];
+    const memory = createMemoryResultStore();
+    const ledger = defineTool("ledger").describe("Fails later").input(v.object({})).defer(() => {
+      throw new Error("ledger for s1 refused the write");
+    });
+    const app = createServer({
+      name: "jobs",
+      version: "1.0.0",
+      secret: "s".repeat(32),
+      queue: memoryQueue().queue,
+      resultStore: {
+        ...memory,
+        set: (id, entry, ttlMs) => (entry.status === "working" && ids.push(id), memory.set(id, entry, ttlMs)),
+      },
+    }).tool(ledger);
+    const worker = runWorker(app);
+    try {
+      const lines = await printed(async () => {
+        assert.equal((await app.fetch(liteCall("ledger", 7))).status, 200);
+        const deadline = Date.now() + 20_000; // a bound for a loaded machine, not a measure
+        while ((await memory.get(ids[0]))?.status === "working") {
+          assert.ok(Date.now() < deadline, "the job did not end");
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
+      });
+      assert.equal(lines.length, 1, lines.join("\n"));
+      assert.match(
+        lines[0],
+        new RegExp(
+          `^mcplite: tool "ledger" failed \\(request 7, trace ${TRACE}, span [0-9a-f]{16}, job ${
+            ids[0]
+          }, attempt 1\\): ` +
+            "Error: ledger for s1 refused the write at ",
+        ),
+      );
+    } finally {
+      await worker.close();
+    }
+  });
 });
 
 describe("logger: false", () => {

@@ -49,6 +49,8 @@ export function serverLogging(
         const id = call.ctx.meta.requestId;
         if (id != null) fields.requestId = id;
         withTraceIds(fields, traceparentOf(call.ctx)); // an invalid one names no trace
+        // A queued job's, as its worker reports it (src/jobs/job-call.ts): the job and its start.
+        Object.assign(fields, (call.ctx as { job?: object }).job);
       }
       if (report?.reference !== undefined) fields.reference = report.reference;
       if (report?.repeated) fields.repeated = report.repeated;
@@ -61,7 +63,7 @@ export function serverLogging(
       // `mcplite: tool "forecast" failed (request 7, reference 1f0c9a3e): TypeError: … at …`.
       const { tool: _, trace_flags: __, ...rest } = fields;
       const about = Object.entries(rest).map(([key, value]) => `${LABEL[key] ?? key} ${value}`).join(", ");
-      const frame = error instanceof Error && !/^(OutputMismatch|Token)Error$/.test(error.name)
+      const frame = error instanceof Error && !/^(OutputMismatch|Token|Protocol)Error$/.test(error.name)
         ? /\n\s*(at .+)/.exec(error.stack ?? "")?.[1]
         : undefined;
       const text = error instanceof Error ? `${error.name}: ${error.message}${frame ? ` ${frame}` : ""}` : error;

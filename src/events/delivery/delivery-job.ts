@@ -93,7 +93,7 @@ export function attachDeliveries(server: object, d: Deliveries): void {
  * @param stop Aborts as the worker shuts down: the job is given back.
  * @param watch What the worker's telemetry hears of the job.
  * @returns `"done"` when the occurrence is done with, `{ delayMs }` for the next attempt, `"again"` when the worker
- *   stopped it, `"refused"` when it is no delivery of this server's.
+ *   stopped it, `{ failed }` when it was given up (why), `"refused"` when it is no delivery of this server's.
  * @throws The token's error when it was signed with a secret this worker lacks, or the store's: delivered again later.
  */
 export async function runDeliveryJob(
@@ -101,7 +101,7 @@ export async function runDeliveryJob(
   data: string,
   stop: AbortSignal,
   watch?: JobWatch,
-): Promise<"done" | "refused" | "again" | { readonly delayMs: number }> {
+): Promise<"done" | "refused" | "again" | { readonly delayMs: number } | { readonly failed: string }> {
   let name: string, state: DeliveryState, issuedAt: number, expiresAt: number;
   try {
     const claims = await d.codec.verify(data.slice(DELIVERY_JOB_PREFIX.length), { kind: DELIVERY_KIND });
@@ -127,7 +127,7 @@ export async function runDeliveryJob(
     await d.store.set(id, { status: "cancelled" }, ttlMs);
     return ended(watch, "skipped", n);
   }
-  const settled = await attemptAndSettle(d, sub, occ, n, { emit: state.t, parent: own }, stop);
+  const settled = await attemptAndSettle(d, sub, occ, n, { emit: state.t, parent: own, job: id }, stop);
   if (settled.outcome === "skipped") { // stopped by the worker's shutdown: this attempt is made again
     await d.store.set(id, counted(n - 1), ttlMs);
     watch?.end("again", n);
@@ -138,7 +138,8 @@ export async function runDeliveryJob(
     return { delayMs: settled.delayMs };
   }
   await d.store.set(id, { status: "cancelled" }, ttlMs);
-  return ended(watch, jobOutcomeOf(settled.outcome), n);
+  const done = ended(watch, jobOutcomeOf(settled.outcome), n);
+  return settled.givenUp === undefined ? done : { failed: settled.givenUp }; // a failed job, for boards
 }
 
 /** Tells telemetry the job ended, and the queue it is done with. */

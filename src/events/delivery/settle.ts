@@ -7,6 +7,7 @@
  * @module
  */
 import { attempt, type Attempted } from "./attempt.ts";
+import { deliveryGivenUp } from "./given-up.ts";
 import type { Deliveries } from "./deliveries.ts";
 import type { DeliveryOutcome } from "./delivery-observer.ts";
 import {
@@ -23,6 +24,8 @@ export interface Settled {
   readonly outcome: DeliveryOutcome;
   /** When it is tried again, in ms from now; absent when the occurrence is done with. */
   readonly delayMs?: number;
+  /** Why it was given up, when it was (failed for good, or its callback refused): reported once. */
+  readonly givenUp?: string;
 }
 
 /**
@@ -32,7 +35,8 @@ export interface Settled {
  * @param sub The subscription, as the store holds it now.
  * @param occ The occurrence.
  * @param n Which attempt, from 1.
- * @param trace The `traceparent` of the emit, and of the span the attempt's is a child of (a worker's job span).
+ * @param trace The `traceparent` of the emit, and of the span the attempt's is a child of (a worker's job span), and
+ *   the worker's job, if one runs it (named when the delivery is given up).
  * @param stop Aborts the attempt as a worker shuts down.
  * @returns How it counts, and the wait before the next attempt, if there is one.
  */
@@ -41,7 +45,7 @@ export async function attemptAndSettle(
   sub: Subscription,
   occ: Occurrence,
   n: number,
-  trace: { readonly emit?: string; readonly parent?: string },
+  trace: { readonly emit?: string; readonly parent?: string; readonly job?: string },
   stop?: AbortSignal,
 ): Promise<Settled> {
   const parent = trace.parent ?? trace.emit;
@@ -51,7 +55,11 @@ export async function attemptAndSettle(
     const settled = await settle(d, sub, attempted, n);
     const status = "status" in attempted ? attempted.status : undefined;
     end?.({ outcome: settled.outcome, status, error: "error" in attempted ? attempted.error : undefined });
-    return settled;
+    if (settled.outcome !== "failed" && settled.outcome !== "refused") return settled;
+    // Given up: one line of the server's reporter, naming the event, the job and the attempt.
+    const error = deliveryGivenUp(occ, sub, n, attempted, trace);
+    d.onError(error);
+    return { ...settled, givenUp: error.message };
   } catch (error) {
     end?.({ outcome: "failed", error });
     throw error;

@@ -19,7 +19,7 @@ export type DeliveryRunner = (
   start: number,
   stop: AbortSignal,
   watch?: JobWatch,
-) => Promise<"done" | "refused" | "again" | { readonly delayMs: number }>;
+) => Promise<"done" | "refused" | "again" | { readonly delayMs: number } | { readonly failed: string }>;
 
 /**
  * The delivery runner a server carries, if it serves events.

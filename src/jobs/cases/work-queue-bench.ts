@@ -138,7 +138,7 @@ export class Bench {
    */
   take(
     queue: WorkQueue,
-    run: (data: string) => Promise<"done" | "again" | { readonly delayMs: number }>,
+    run: (data: string) => Promise<"done" | "again" | { readonly delayMs: number } | { readonly failed: string }>,
     concurrency: number,
   ): { close(): Promise<void> } {
     const taker = queue.take((data, start, first) => {

@@ -83,7 +83,7 @@ export interface WorkQueueCasesOptions {
  *             await run(data, 1).then(
  *               (ended) => {
  *                 if (ended === "again") push(data); // given back at shutdown: again, now
- *                 else if (typeof ended === "object") setTimeout(() => push(data), ended.delayMs); // asleep
+ *                 else if (typeof ended === "object" && "delayMs" in ended) setTimeout(() => push(data), ended.delayMs);
  *               },
  *               () => setTimeout(() => push(data), 100), // the store was out of reach: again, later
  *             );
@@ -152,6 +152,24 @@ export function workQueueCases(
         }
         await sleep(QUIET_MS); // a finished job delivered again would show up here
         deliveredExactly(seen.items, jobs, 1, `${QUIET_MS} ms after each job's run resolved done`);
+      }),
+    },
+    {
+      name: "never delivers again a job whose run resolved { failed } (it ended as a failure)",
+      run: onBench(async (bench) => {
+        const worker = await bench.handle();
+        const seen = new Seen<string>();
+        bench.take(
+          worker,
+          (data) => (seen.add(data), Promise.resolve({ failed: "ledger for s1 refused the write" })),
+          1,
+        );
+        const web = await bench.handle();
+        const job = bench.job();
+        await web.add(job.id, job.data);
+        await seen.until(allOf([job]), "the job");
+        await sleep(QUIET_MS); // a failed job delivered again would show up here
+        deliveredExactly(seen.items, [job], 1, `${QUIET_MS} ms after its run resolved { failed }`);
       }),
     },
     {

@@ -1,0 +1,152 @@
+/**
+ * `mcplite jobs list|show <module>`: what an operator needs of a server's queued jobs, read from its queue (BullMQ's
+ * state, attempt, failure and the job's log, where its steps are) and its result store (the job's entry: working,
+ * its result, its failure), through the module the web instances serve, so the same queue and store.
+ *
+ * @module
+ */
+import { ExitCode } from "./exit-errors.ts";
+import type { Terminal } from "./terminal.ts";
+import { loadServer, NOT_RUNNABLE } from "./server-module.ts";
+import { attachListener } from "../server/listener.ts";
+import { registryOf } from "../core/definitions/registry.ts";
+import type { QueueItem, WorkQueue } from "../jobs/work-queue.ts";
+import type { ResultStore, StoredResult } from "../jobs/result-store.ts";
+import type { JournalEntry, JournalStore } from "../jobs/journal-store.ts";
+
+const USAGE = "usage: mcplite jobs list <server module> [--state <state>]… [--limit <n>] [--json]\n" +
+  "       mcplite jobs show <server module> <job id> [--json]";
+
+/**
+ * Runs `mcplite jobs`.
+ *
+ * @param terminal The terminal.
+ * @param argv The words after `jobs`.
+ * @returns The exit code: 0, 1 for a job the queue and the store know nothing of, 2 for a usage error, 3 when the
+ *   module has no server with a queue that can be read.
+ */
+export async function jobsCommand(terminal: Terminal, argv: string[]): Promise<number> {
+  const states: string[] = [];
+  let limit = 20, json = false;
+  const positionals: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const [name, inline] = argv[i].startsWith("--") && argv[i].includes("=")
+      ? [argv[i].slice(0, argv[i].indexOf("=")), argv[i].slice(argv[i].indexOf("=") + 1)]
+      : [argv[i], undefined];
+    if (name === "--help" || name === "-h") return (await terminal.out(`${USAGE}\n`), ExitCode.Ok);
+    if (name === "--json") json = true;
+    else if (name === "--state") states.push(inline ?? argv[++i] ?? "");
+    else if (name === "--limit") {
+      const raw = inline ?? argv[++i] ?? "";
+      if (!/^[1-9]\d*$/.test(raw)) {
+        return await usage(terminal, `--limit takes a positive number, not ${JSON.stringify(raw)}`);
+      }
+      limit = Number(raw);
+    } else if (name.startsWith("-")) return await usage(terminal, `unknown option ${name}`);
+    else positionals.push(name);
+  }
+  const [verb, module, id] = positionals;
+  if (verb !== "list" && verb !== "show") return await usage(terminal, "jobs takes list or show");
+  if (module === undefined) return await usage(terminal, `jobs ${verb} needs a server module`);
+  if (verb === "show" ? id === undefined || positionals.length > 3 : positionals.length > 2) {
+    return await usage(terminal, verb === "show" ? "jobs show needs one job id" : "jobs list takes no job id");
+  }
+  const say = (line: string) => terminal.err(`mcplite jobs: ${line}\n`);
+  const found = await loadServer(module, (problem) => usage(terminal, problem), say);
+  if (typeof found === "number") return found;
+  const runtime = registryOf(attachListener(found).core).runtime;
+  let queue: WorkQueue | undefined, store: ResultStore, journals: JournalStore;
+  try {
+    ({ queue, results: store, journals } = runtime.continuations);
+  } catch {
+    queue = undefined;
+  }
+  if (queue?.inspect === undefined) {
+    await say("the module's server has no queue that can be read (createServer({ queue: bullmqQueue(…) }))");
+    return NOT_RUNNABLE;
+  }
+  if (verb === "list") {
+    const jobs = await queue.inspect({ limit, ...(states.length === 0 ? {} : { states }) });
+    await terminal.out(json ? `${JSON.stringify(jobs)}\n` : listed(jobs));
+    return ExitCode.Ok;
+  }
+  const [job] = await queue.inspect({ id });
+  const [entry, journal] = await Promise.all([store!.get(id!), journals!.load(id!)]);
+  if (job === undefined && entry === undefined) {
+    await say(`no job ${id} in the queue or the result store (never queued, or no longer kept)`);
+    return ExitCode.ToolFailed;
+  }
+  await terminal.out(
+    json
+      ? `${JSON.stringify({ ...job, id, result: entry && resultOf(entry), journal })}\n`
+      : shown(id!, job, entry, journal),
+  );
+  return ExitCode.Ok;
+}
+
+/** The jobs as a table, one a line: id, state, attempt, tool, call id, when added, and why it failed. */
+function listed(jobs: readonly QueueItem[]): string {
+  if (jobs.length === 0) return "no jobs\n";
+  const rows = [["ID", "STATE", "ATTEMPT", "TOOL", "CALL", "ADDED", "FAILED"]];
+  for (const job of jobs) {
+    rows.push([
+      job.id,
+      job.state,
+      String(job.attempt ?? ""),
+      job.tool ?? "",
+      job.callId === undefined ? "" : String(job.callId),
+      job.addedAt === undefined ? "" : new Date(job.addedAt).toISOString(),
+      job.failedReason ?? "",
+    ]);
+  }
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => row[i].length)));
+  return rows.map((row) => row.map((cell, i) => cell.padEnd(widths[i])).join("  ").trimEnd()).join("\n") + "\n";
+}
+
+/**
+ * One job: what the queue holds of it, its entry in the store, its last error, its steps as its log tells them and
+ * its journal (each step's and sleep's recorded value, from the job store).
+ */
+function shown(
+  id: string,
+  job: QueueItem | undefined,
+  entry: StoredResult | undefined,
+  journal: readonly JournalEntry[],
+): string {
+  const lines = [`job ${id}`];
+  const field = (name: string, value: unknown) => value !== undefined && lines.push(`  ${name.padEnd(9)}${value}`);
+  field("tool", job?.tool);
+  field("call", job?.callId);
+  field("task", job?.taskId);
+  field("queue", job === undefined ? "not held (finished and no longer kept)" : job.state);
+  field("attempt", job?.attempt);
+  field("added", job?.addedAt === undefined ? undefined : new Date(job.addedAt).toISOString());
+  field("finished", job?.finishedAt === undefined ? undefined : new Date(job.finishedAt).toISOString());
+  const result = entry === undefined ? undefined : resultOf(entry);
+  field("result", result === undefined ? "none in the store (expired, or never written)" : result.status);
+  field("error", job?.failedReason ?? result?.error);
+  const steps = job?.log ?? [];
+  lines.push(steps.length === 0 ? "  steps    none logged" : "  steps");
+  for (const step of steps) lines.push(`    ${step}`);
+  lines.push(journal.length === 0 ? "  journal  empty" : "  journal");
+  for (const each of [...journal].sort((a, b) => a.position - b.position)) {
+    const json = each.value === undefined ? undefined : JSON.stringify(each.value);
+    const size = json === undefined ? "no value" : `${new TextEncoder().encode(json).length} B`;
+    lines.push(`    ${each.position} ${each.name}  ${size}  ${new Date(each.at).toISOString()}`);
+  }
+  return lines.join("\n") + "\n";
+}
+
+/** A job's entry in the result store, as an operator reads it: its status, and its error when it failed. */
+function resultOf(entry: StoredResult): { status: string; error?: string } {
+  if (entry.status === "failed") return { status: "failed", error: entry.error.message };
+  if (entry.status !== "completed") return { status: entry.status };
+  if (entry.result.isError !== true) return { status: "completed" };
+  const text = entry.result.content.flatMap((each) => each.type === "text" ? [each.text] : []).join(" ");
+  return { status: "failed (the tool's error result)", error: text };
+}
+
+async function usage(terminal: Terminal, problem: string): Promise<number> {
+  await terminal.err(`mcplite: ${problem}\n${USAGE}\n`);
+  return ExitCode.Error;
+}

@@ -1,0 +1,168 @@
+/**
+ * What Bull Board shows of queued work, read through the real `@bull-board/api` (its routes' handlers, as its UI calls
+ * them, without a web framework): a call whose work threw and one that ran past its `timeoutMs` are listed as failed
+ * with their reasons, and a job's log holds the start and end of each of its steps; on a real redis-server and a real
+ * PostgreSQL (BullMQ's Postgres backend), each started by the test.
+ */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { createBullBoard } from "@bull-board/api";
+import { BullMQAdapter } from "@bull-board/api/bullMQAdapter";
+import { createPostgresBackend, type Job, Queue, withBackend } from "bullmq";
+import * as v from "valibot";
+import { createMemoryResultStore, createServer, defineTool, runWorker } from "../../mod.ts";
+import { bullmqQueue } from "../../src/bullmq/mod.ts";
+import { POSTGRES_MISSING } from "../helpers/postgres-server.ts";
+import { REDIS_MISSING } from "../helpers/redis-server.ts";
+import { queueBackends } from "../helpers/queue-backends.ts";
+
+const servers = queueBackends("Bull Board");
+
+const BACKENDS = [
+  {
+    on: "redis-server",
+    missing: REDIS_MISSING,
+    queue: (name: string) => bullmqQueue({ connection: servers.redis!.url, name, onError: () => {} }),
+    board: (name: string) => new Queue(name, { connection: { url: servers.redis!.url } }),
+  },
+  {
+    on: "PostgreSQL",
+    missing: POSTGRES_MISSING,
+    queue: (name: string) =>
+      bullmqQueue({
+        backend: createPostgresBackend,
+        connection: { connectionString: servers.postgres!.url, migrate: true },
+        name,
+        onError: () => {},
+      }),
+    board: (name: string) =>
+      new (withBackend(createPostgresBackend).Queue)(name, {
+        connection: { connectionString: servers.postgres!.url, migrate: true },
+      }) as unknown as Queue, // the same methods, on another backend
+  },
+] as const;
+
+/** A route of Bull Board's API, as its server adapters are handed them. */
+interface Route {
+  readonly method: string | string[];
+  readonly route: string | string[];
+  handler(request: Record<string, unknown>): Promise<{ status?: number; body: unknown }>;
+}
+
+/**
+ * Bull Board's API over `queue`, as a server adapter (Express, Hono, …) would serve it: `get(path, query)` runs the
+ * handler of the route that matches, with the request Bull Board's adapters make.
+ */
+function boardApi(queue: Queue) {
+  let routes: Route[] = [];
+  let queues: unknown;
+  const adapter = {
+    setQueues: (value: unknown) => (queues = value, adapter),
+    setViewsPath: () => adapter,
+    setStaticPath: () => adapter,
+    setEntryRoute: () => adapter,
+    setErrorHandler: () => adapter,
+    setApiRoutes: (value: Route[]) => (routes = value, adapter),
+    setUIConfig: () => adapter,
+  };
+  // `uiBasePath`: the UI's files are never read here (no page is served).
+  createBullBoard({
+    queues: [new BullMQAdapter(queue)],
+    serverAdapter: adapter as never,
+    options: { uiBasePath: ".", uiConfig: {} },
+  });
+  return async (path: string, query: Record<string, string> = {}) => {
+    for (const route of routes) {
+      if (route.method !== "get") continue;
+      for (const pattern of [route.route].flat()) {
+        const names: string[] = [];
+        const source = pattern.replace(/:(\w+)/g, (_, name) => (names.push(name), "([^/]+)"));
+        const match = new RegExp(`^${source}$`).exec(path);
+        if (match === null) continue;
+        const params = Object.fromEntries(names.map((name, i) => [name, decodeURIComponent(match[i + 1])]));
+        const answer = await route.handler({ queues, params, query, body: {}, headers: {} });
+        assert.ok(answer.status === undefined || answer.status === 200, JSON.stringify(answer));
+        return answer.body;
+      }
+    }
+    throw new Error(`no route for ${path}`);
+  };
+}
+
+/** Reads BullMQ's job until it finished (at most 20 s, a bound for a loaded machine). */
+async function finished(board: Queue, id: string): Promise<Job> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const job = await board.getJob(id);
+    if (job?.finishedOn !== undefined) return job;
+    assert.ok(Date.now() < deadline, `BullMQ's job ${id}: ${JSON.stringify(job?.toJSON())}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+for (const backend of BACKENDS) {
+  describe(`Bull Board over a server's queue (${backend.on})`, { skip: backend.missing }, () => {
+    it("lists a thrown and a timed-out call as failed with their reasons, and a job's log shows its steps", async () => {
+      const name = `board-${crypto.randomUUID()}`;
+      const queue = backend.queue(name);
+      const board = backend.board(name);
+      const ids: string[] = [];
+      const memory = createMemoryResultStore(); // one process: the web side and the worker share it
+      const server = createServer({
+        name: "board",
+        version: "1.0.0",
+        secret: "bull board's secret: thirty-two bytes or more",
+        logger: false, // the failures' lines: tests/bullmq/operations.test.ts reads them
+        resultStore: {
+          ...memory,
+          set(id, entry, ttlMs) {
+            if (!id.includes(":") && entry.status === "working" && !ids.includes(id)) ids.push(id);
+            return memory.set(id, entry, ttlMs);
+          },
+        },
+        queue,
+      }).tool(
+        defineTool("ledger").describe("Writes the ledger").input(v.object({})).longRunning().defer(() => {
+          throw new Error("ledger for s1 refused the write");
+        }),
+      ).tool(
+        defineTool("hang").describe("Never ends").input(v.object({})).longRunning({ timeoutMs: 300 })
+          .defer(() => new Promise<never>(() => {})),
+      ).tool(
+        defineTool("report").describe("Two steps").input(v.object({})).longRunning().defer(async (_, work) => {
+          const rows = await work.step("fetch", () => [{ id: 1 }, { id: 2 }]);
+          return await work.step("render", () => `${rows.length} rows`);
+        }),
+      );
+      const worker = runWorker(server, { concurrency: 2 });
+      try {
+        for (const tool of ["ledger", "hang", "report"] as const) {
+          assert.equal((await server.call(tool, {})).kind, "promise");
+        }
+        const [threw, hung, report] = ids;
+        await Promise.all(ids.map((id) => finished(board, id)));
+        const api = boardApi(board);
+
+        const listed = await api("/api/queues", { activeQueue: name, status: "failed", page: "1", jobsPerPage: "10" });
+        const [shown] = (listed as { queues: { name: string; jobs: Record<string, unknown>[] }[] }).queues;
+        assert.equal(shown.name, name);
+        const failed = Object.fromEntries(shown.jobs.map((job) => [job.id, job]));
+        assert.deepEqual(Object.keys(failed).sort(), [threw, hung].sort(), "the failed jobs, and only they");
+        assert.equal(failed[threw].failedReason, "ledger for s1 refused the write");
+        assert.equal(failed[threw].isFailed, true);
+        assert.equal(failed[hung].failedReason, "The job timed out after 300 ms");
+        assert.equal(failed[hung].name, "hang");
+
+        const logs = await api(`/api/queues/${encodeURIComponent(name)}/${report}/logs`) as string[];
+        assert.equal(logs.length, 4, JSON.stringify(logs));
+        assert.equal(logs[0], 'attempt 1: step "fetch" started');
+        assert.match(logs[1], /^attempt 1: step "fetch" ended after \d+ ms, 19 B of JSON$/);
+        assert.equal(logs[2], 'attempt 1: step "render" started');
+        assert.match(logs[3], /^attempt 1: step "render" ended after \d+ ms, 8 B of JSON$/);
+      } finally {
+        await worker.close();
+        await Promise.all([queue.close(), board.close()]);
+      }
+    });
+  });
+}

@@ -1,0 +1,79 @@
+/**
+ * A follower never misses a job's end, on either backend: BullMQ's `QueueEvents` missed `completed` events under
+ * concurrency on its PostgreSQL backend in a peer's comparison, and a stream that follows a queued job (our client
+ * over MCP-lite SSE, MCP-lite spec v0.042 §5.3) hears its progress through queue events, but its end from the result
+ * store, read again until the job has ended. 64 calls at once, each followed to its result, 16 jobs at a time on
+ * one worker, on a real redis-server and a real PostgreSQL (BullMQ's Postgres backend), each started by the test.
+ */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { createPostgresBackend } from "bullmq";
+import * as v from "valibot";
+import { createMemoryResultStore, createServer, defineTool, runWorker, serve } from "../../mod.ts";
+import { bullmqQueue } from "../../src/bullmq/mod.ts";
+import { createClient } from "../../src/client/mod.ts";
+import { POSTGRES_MISSING } from "../helpers/postgres-server.ts";
+import { REDIS_MISSING } from "../helpers/redis-server.ts";
+import { queueBackends } from "../helpers/queue-backends.ts";
+
+const servers = queueBackends("followers");
+
+const CALLS = 64;
+
+const BACKENDS = [
+  {
+    on: "redis-server",
+    missing: REDIS_MISSING,
+    queue: (name: string) => bullmqQueue({ connection: servers.redis!.url, name, onError: () => {} }),
+  },
+  {
+    on: "PostgreSQL",
+    missing: POSTGRES_MISSING,
+    queue: (name: string) =>
+      bullmqQueue({
+        backend: createPostgresBackend,
+        connection: { connectionString: servers.postgres!.url, migrate: true },
+        name,
+        onError: () => {},
+      }),
+  },
+] as const;
+
+for (const backend of BACKENDS) {
+  describe(`followers of queued jobs (${backend.on})`, { skip: backend.missing }, () => {
+    it(`${CALLS} calls at once, each followed over SSE: every one gets its own result`, async () => {
+      const queue = backend.queue(`followers-${crypto.randomUUID()}`);
+      const server = createServer({
+        name: "followers",
+        version: "1.0.0",
+        secret: "followers' secret: thirty-two bytes or more",
+        resultStore: createMemoryResultStore(), // one process: the web side and the worker share it
+        queue,
+      }).tool(
+        defineTool("echo").describe("Echoes n").input(v.object({ n: v.number() })).longRunning().defer(
+          ({ n }, work) => {
+            work.progress(1, 1, `echo ${n}`);
+            return { n };
+          },
+        ),
+      );
+      const worker = runWorker(server, { concurrency: 16 });
+      const listener = await serve(server, { port: 0, hostname: "127.0.0.1", quiet: true });
+      const client = createClient(`${listener.url}/mcp-lite/v1`);
+      try {
+        const results = await Promise.all(
+          Array.from(
+            { length: CALLS },
+            (_, n) => client.callTool("echo", { n }, { onProgress: () => {}, timeoutMs: 60_000 }),
+          ),
+        );
+        assert.deepEqual(results.map((result) => result.structuredContent), results.map((_, n) => ({ n })));
+      } finally {
+        await client.close();
+        await worker.close();
+        await listener.close();
+        await queue.close();
+      }
+    });
+  });
+}

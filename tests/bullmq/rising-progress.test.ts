@@ -1,0 +1,87 @@
+/**
+ * Progress never goes backwards (MCP 2025-11-25, Progress: "The progress value MUST increase with each
+ * notification"): queued work whose `work.progress()` runs outside a step reports it again after every wake-up of a
+ * durable sleep, and our client following the call over MCP-lite (its SSE stream, MCP-lite spec v0.042 §5.3) sees
+ * each step once, rising, and BullMQ's percentage for the boards never falls; on a real redis-server and a real
+ * PostgreSQL (BullMQ's Postgres backend), each started by the test.
+ */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { createPostgresBackend } from "bullmq";
+import * as v from "valibot";
+import { createMemoryResultStore, createServer, defineTool, runWorker, serve } from "../../mod.ts";
+import { bullmqQueue } from "../../src/bullmq/mod.ts";
+import { createClient } from "../../src/client/mod.ts";
+import { POSTGRES_MISSING } from "../helpers/postgres-server.ts";
+import { REDIS_MISSING } from "../helpers/redis-server.ts";
+import { queueBackends } from "../helpers/queue-backends.ts";
+
+const servers = queueBackends("rising progress");
+
+/** Each of the work's two durable sleeps: it goes back to the queue, and runs again from the top when it wakes. */
+const SLEEP_MS = 300;
+
+const BACKENDS = [
+  {
+    on: "redis-server",
+    missing: REDIS_MISSING,
+    queue: (name: string) => bullmqQueue({ connection: servers.redis!.url, name, onError: () => {} }),
+  },
+  {
+    on: "PostgreSQL",
+    missing: POSTGRES_MISSING,
+    queue: (name: string) =>
+      bullmqQueue({
+        backend: createPostgresBackend,
+        connection: { connectionString: servers.postgres!.url, migrate: true },
+        name,
+        onError: () => {},
+      }),
+  },
+] as const;
+
+for (const backend of BACKENDS) {
+  describe(`progress across a queued job's wake-ups (${backend.on})`, { skip: backend.missing }, () => {
+    it("reaches our client once per step, rising, though the work reports each again after each wake-up", async () => {
+      const queue = backend.queue(`rising-${crypto.randomUUID()}`);
+      const server = createServer({
+        name: "rising",
+        version: "1.0.0",
+        secret: "rising progress' secret: thirty-two bytes or more",
+        resultStore: createMemoryResultStore(), // one process: the web side and the worker share it
+        queue,
+      }).tool(
+        defineTool("thirds").describe("Three steps, two sleeps").input(v.object({})).longRunning().defer(
+          async (_, work) => {
+            work.progress(1, 3, "step 1"); // outside a step: run again at each wake-up
+            await work.sleep(SLEEP_MS);
+            work.progress(2, 3, "step 2");
+            await work.sleep(SLEEP_MS);
+            work.progress(3, 3, "step 3");
+            return "thirds";
+          },
+        ),
+      );
+      const worker = runWorker(server, { concurrency: 1 });
+      const listener = await serve(server, { port: 0, hostname: "127.0.0.1", quiet: true });
+      const client = createClient(`${listener.url}/mcp-lite/v1`);
+      try {
+        const seen: number[] = [];
+        const result = await client.callTool("thirds", {}, {
+          onProgress: (progress) => void seen.push(progress.progress),
+          timeoutMs: 30_000,
+        });
+        assert.deepEqual(result.content, [{ type: "text", text: "thirds" }]);
+        assert.equal(seen.at(-1), 3, JSON.stringify(seen));
+        for (const [i, progress] of seen.entries()) {
+          if (i > 0) assert.ok(progress > seen[i - 1], `progress went back: ${JSON.stringify(seen)}`);
+        }
+      } finally {
+        await client.close();
+        await worker.close();
+        await listener.close();
+        await queue.close();
+      }
+    });
+  });
+}
