@@ -36,7 +36,7 @@ describe("the package as JSR reads it", () => {
     const COMPUTED: Record<string, string[]> = {
       "src/cli/dev/dev-child.ts": ["moduleUrl"],
       "src/cli/server-json.ts": ["url.href"],
-      "src/cli/worker-command.ts": ["url.href"],
+      "src/cli/server-module.ts": ["url.href"],
     };
     for (const file of ["mod.ts", ...sourceFiles("src")]) {
       const text = readFileSync(join(ROOT, file), "utf8");

@@ -1,10 +1,9 @@
 /**
- * A {@link WorkQueue} on BullMQ (the entry id its `jobId`): a worker holds a lock on each job it runs, and BullMQ's
- * stalled-job check moves a job whose lock lapsed (its worker died) back to the queue, counting it (`stalledCounter`:
- * the next start). A job given back at shutdown goes back at once (`moveToWait`), a sleeping one delayed
- * (`moveToDelayed`), neither counted. In BullMQ's boards a job is named after its tool, its tool, call id, task id and
- * start beside the sealed job, its progress a percentage, its steps in its log; a job that failed is failed there
- * (never retried by BullMQ: the server's `retry` decides); followers get each update as a queue event of its own. Why:
+ * A {@link WorkQueue} on BullMQ (the entry id its `jobId`): a worker locks each job it runs, and BullMQ's stalled-job
+ * check moves a job whose lock lapsed (its worker died) back to the queue, counting it (`stalledCounter`: the next
+ * start). A job given back at shutdown goes back at once (`moveToWait`), a sleeping one delayed (`moveToDelayed`),
+ * neither counted. Boards see a job named after its tool, its call id, task id and start, its steps in its log; a
+ * failed job is failed there (never retried by BullMQ: the server's `retry` decides). Why:
  * docs/guides/many-instances.md ("Workers: a queue").
  *
  * @module

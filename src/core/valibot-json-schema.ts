@@ -1,11 +1,9 @@
 /**
- * A valibot schema as JSON Schema (draft 2020-12), the JSON Schema each tool lists. It gives what
- * `toJsonSchema(schema, { target: "draft-2020-12", errorMode: "throw" })` of `@valibot/to-json-schema` 1.8.0
- * gives, key for key and in the same order, without its `$schema` key (2020-12 is MCP's default dialect, MCP
- * 2025-11-25 "JSON Schema Usage", and some clients reject the key); it throws where that function throws,
- * naming the property (`error.path`). Written here because that library, with its other targets and hooks,
- * weighed 3.1 KB gzip in every server bundle for this one call; tests/core/valibot-json-schema.test.ts compares
- * the two.
+ * A valibot schema as JSON Schema (draft 2020-12), the JSON Schema each tool lists: what `@valibot/to-json-schema`
+ * 1.8.0's `toJsonSchema(schema, { target: "draft-2020-12", errorMode: "throw" })` gives, key for key and in order,
+ * without `$schema` (2020-12 is MCP's default dialect, MCP 2025-11-25 "JSON Schema Usage"; some clients reject the
+ * key); it throws where that function throws, naming the property (`error.path`). Ours because that library weighed
+ * 3.1 KB gzip in every server bundle for this one call; tests/core/valibot-json-schema.test.ts compares the two.
  *
  * @module
  */
@@ -17,7 +15,7 @@ type Node = any;
 type Json = Record<string, Node>;
 
 /** JSON Schema 2020-12 §6.3.3 `pattern` for valibot's actions that check with a fixed regex. */
-const PATTERNS = new Set(
+const PATTERNS: ReadonlySet<string> = new Set(
   "bic cuid2 decimal digits domain emoji hash hexadecimal hex_color isrc iso_time_second iso_week jws_compact ksuid mac mac48 mac64 nanoid octal slug ulid"
     .split(" "),
 );
