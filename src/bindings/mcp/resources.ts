@@ -5,6 +5,7 @@
  * @module
  */
 import { ProtocolError } from "../../errors/error.ts";
+import { requireCapability } from "./lifecycle.ts";
 import {
   contentsFromValue,
   describeResource,
@@ -17,7 +18,6 @@ import {
 } from "../../core/mod.ts";
 import { resolveResource } from "../resolve-resource.ts";
 import { inputRequiredResult } from "./input-required.ts";
-import { requireCapability } from "./lifecycle.ts";
 import { scopedList } from "./scoped-list.ts";
 import type { McpMethod, McpRequest } from "./mcp-request.ts";
 import { handlerCallerOf } from "./sink.ts";
