@@ -5,6 +5,7 @@
  * @module
  */
 import { ProtocolError } from "../../errors/error.ts";
+// Ahead of the core facade: through ./tasks.ts, the engine (src/jobs/) comes early in a bundle, as it gzips best.
 import { requireCapability } from "./lifecycle.ts";
 import {
   contentsFromValue,
