@@ -27,10 +27,10 @@ export type { ServerCardOptions, ServerCardRepository } from "./server/server-ca
 export type { HeadersLike } from "./internal/headers-like.ts";
 export type { MessageMiddleware } from "./message-middleware/message-middleware.ts";
 export type { Fetchable, Listener, ServeOptions } from "./server/serve.ts";
-export type { RedeemArgs } from "./jobs/redeem.ts";
-export type { StepOptions, WorkContext } from "./jobs/work-context.ts";
+export type { RedeemArgs } from "./core/long-running/redeem-args.ts";
+export type { StepOptions, WorkContext } from "./core/long-running/work-context.ts";
 export type { PromiseRetry, RetryBackoff } from "./core/definitions/retry-options.ts";
-export type { Jsonify } from "./jobs/step-json.ts";
+export type { Jsonify } from "./core/long-running/jsonify.ts";
 export type {
   CancelHandler,
   HandlerReturn,

@@ -5,8 +5,9 @@
  * only by the HTTP/2 listener, the client reaches server code through `import type` only, and neither
  * files nor folders import each other in a cycle. Resources, prompts, completion and skills reach the MCP
  * binding only through the features their definitions bring (`src/core/definitions/feature.ts`). Bindings
- * and carriers see the core through one facade, `src/core/mod.ts`; the core sees the jobs home (`src/jobs/`)
- * through one interface, `src/jobs/mod.ts`. The runtimes' globals are read only under `src/runtime/`, one
+ * and carriers see the core through one facade, `src/core/mod.ts`. The jobs layer (`src/jobs/`) stands above the
+ * core: the core imports none of it and holds its engine through contracts of its own (`src/core/long-running/`);
+ * bindings and carriers see the engine through one facade, `src/jobs/mod.ts`. The runtimes' globals are read only under `src/runtime/`, one
  * folder per runtime; the src root holds entry modules only, and base names are unique outside parallel
  * folders. No source file passes 600 lines, nor the README 250 (files past 450 lines and folders past 45 files are a
  * report read in review, tools/size-report.mjs, not a failure: docs/contributing.md, House rules).
@@ -42,7 +43,7 @@ const FILE_LINES = 600;
 describe("dependency boundaries", () => {
   it("finds the source tree", () => assert.ok(files.length > 20));
 
-  it("keeps the core and the DSL free of bindings, client, server and generated code, and the jobs home but its worker", () => {
+  it("keeps the core and the DSL free of bindings, client, server and generated code, and the jobs layer but its worker", () => {
     // The worker runs a server (src/jobs/worker/): it stands above the server, as a carrier does.
     const jobs = (f: string) => f.startsWith("src/jobs/") && !f.startsWith("src/jobs/worker/");
     for (const file of files.filter((f) => f.startsWith("src/core/") || f.startsWith("src/tool/") || jobs(f))) {
@@ -169,12 +170,12 @@ describe("dependency boundaries", () => {
   });
 
   it("runs no MCP binding code outside MCP: the core, the carriers, gRPC and MCP-lite import nothing of src/bindings/mcp", () => {
-    // The long-running engine (promises as tasks, following, holding, cancellation) is the jobs home's
-    // (src/jobs/), the core's through its interface: gRPC CallToolStream and MCP-lite over sockets drive it through
+    // The long-running engine (promises as tasks, following, holding, cancellation) is the jobs layer's
+    // (src/jobs/), above the core: gRPC CallToolStream and MCP-lite over sockets drive it through
     // streamCall(), never through MCP's code; MCP's socket carrier is MCP's (src/bindings/mcp/socket-carrier.ts),
     // handed to the stdio and WebSocket connections by src/assembly/socket-carriers.ts.
     const outside = files.filter((f) => /^src\/(core|jobs|stdio|websocket|bindings\/grpc|bindings\/mcplite)\//.test(f));
-    assert.ok(outside.some((f) => f.startsWith("src/jobs/")), "the engine is in the jobs home");
+    assert.ok(outside.some((f) => f.startsWith("src/jobs/")), "the engine is in the jobs layer");
     for (const file of outside) {
       for (const { spec } of importsOf(file)) {
         const target = normalize(join(dirname(file), spec));
@@ -190,7 +191,7 @@ describe("dependency boundaries", () => {
     );
     assert.doesNotMatch(text, /^export\s+\*/m, "no wildcard re-export: every name is counted");
     assert.equal(new Set(names).size, names.length, "no name is exported twice");
-    // Engine-only names stay out of the facade: the engine that uses them is the jobs home's (src/jobs/).
+    // Engine-only names stay out of the facade: the engine that uses them is the jobs layer's (src/jobs/).
     for (const engineOnly of ["runContinuation", "runCancellation", "continuationOwner", "restartOf", "PROMISE_KIND"]) {
       assert.ok(!names.includes(engineOnly), `${engineOnly} is exported`);
     }
@@ -208,19 +209,38 @@ describe("dependency boundaries", () => {
     assert.deepEqual([...reached], ["src/core/mod.ts"]);
   });
 
-  it("lets the core reach the jobs home (src/jobs/) through its interface (src/jobs/mod.ts) only", () => {
-    // What the core loads of the home goes through one file. An `import type` names the file that declares
-    // the type (the runtime holds the engine, typed by it): it loads nothing, and through the interface, which
-    // loads the engine (itself on the core's registry and runtime), it would close a loop of types.
-    const reached = new Set<string>();
-    for (const file of files.filter((f) => f.startsWith("src/core/"))) {
-      for (const { spec, typeOnly } of importsOf(file)) {
+  it("keeps the jobs layer (src/jobs/) above the core: no file of src/core/ imports it, type imports included", () => {
+    // The contracts the core calls (WorkContext, the engine it holds, REDEEM_TOOL, job kinds) are the core's own
+    // (src/core/long-running/); the engine is handed to it (`LongRunning`, made by src/assembly/long-running-support.ts).
+    const core = files.filter((f) => f.startsWith("src/core/"));
+    assert.ok(core.includes("src/core/long-running/work-context.ts"), "the contracts live in the core");
+    for (const file of core) {
+      for (const { spec } of importsOf(file)) {
         const target = normalize(join(dirname(file), spec));
-        if (target.startsWith("src/jobs/") && !typeOnly) reached.add(target);
+        assert.ok(!target.startsWith("src/jobs/"), `${rel(file)} imports ${spec}`);
+      }
+    }
+  });
+
+  it("lets bindings and carriers see the jobs layer through its facade (src/jobs/mod.ts) only", () => {
+    const reached = new Set<string>();
+    for (const file of files.filter((f) => /^src\/(bindings|stdio|websocket)\//.test(f))) {
+      for (const { spec } of importsOf(file)) {
+        const target = normalize(join(dirname(file), spec));
+        if (target.startsWith("src/jobs/")) reached.add(target);
       }
     }
     assert.deepEqual([...reached], ["src/jobs/mod.ts"]);
-    assert.deepEqual(files.filter((f) => /^src\/(core\/long-running|worker)\//.test(f)), [], "the home is one folder");
+  });
+
+  it("keeps the worker free of features: it runs the job kinds they register (src/core/long-running/job-kinds.ts)", () => {
+    const features = /^src\/(events|tool|prompt|resource|skills|apps|extension|otel|bindings|proxy|tool-search)\//;
+    for (const file of files.filter((f) => f.startsWith("src/jobs/"))) {
+      for (const { spec } of importsOf(file)) {
+        const target = normalize(join(dirname(file), spec));
+        assert.ok(!features.test(target), `${rel(file)} imports ${spec}`);
+      }
+    }
   });
 
   it("lets bindings and carriers see the server through its facade (src/server/mod.ts) only", () => {
@@ -432,17 +452,17 @@ describe("dependency boundaries", () => {
 });
 
 /**
- * The unit a file belongs to: its top folder under src, or `bindings/<wire>`, `runtime/<runtime>` (one
- * unit per wire and per runtime; `src/runtime/*.ts` is the contract they share). The jobs home's own files
- * count with the core, which reaches them through `src/jobs/mod.ts` only (a rule above) as they reach the
- * core; its worker (which runs a server) and its conformance cases are units of their own, `jobs/<folder>`.
+ * The unit a file belongs to: its top folder under src, or `bindings/<wire>`, `runtime/<runtime>`, `jobs/<folder>`
+ * (one unit per wire, per runtime, and per part of the jobs layer that stands above it: its worker, which runs a
+ * server, and its conformance cases; `src/runtime/*.ts` is the contract the runtimes share, `src/jobs/*.ts` the
+ * engine).
  */
 function folderOf(file: string): string {
   const parts = file.split("/");
   // An entry module is the package's face: it stands above every room, so it is a node of its own.
   if (parts.length <= 2 || ENTRY_MODULES.has(file)) return `entry ${file}`;
-  if (parts[1] === "jobs") return parts.length > 3 ? `jobs/${parts[2]}` : "core";
-  return (parts[1] === "bindings" || parts[1] === "runtime") && parts.length > 3 ? `${parts[1]}/${parts[2]}` : parts[1];
+  const nested = parts[1] === "bindings" || parts[1] === "runtime" || parts[1] === "jobs";
+  return nested && parts.length > 3 ? `${parts[1]}/${parts[2]}` : parts[1];
 }
 
 describe("sizes a reader can hold", () => {

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { longRunning } from "../core/mod.ts";
+import * as longRunning from "../jobs/mod.ts";
 import type { Host, ServerCore } from "../server/mod.ts";
 import { createMcpContext } from "../bindings/mcp/handler.ts";
 import { type McpOptions, resolveMcpSettings } from "../bindings/mcp/mcp-options.ts";

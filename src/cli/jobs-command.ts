@@ -13,6 +13,7 @@ import { registryOf } from "../core/definitions/registry.ts";
 import type { QueueItem, WorkQueue } from "../jobs/work-queue.ts";
 import type { ResultStore, StoredResult } from "../jobs/result-store.ts";
 import type { JournalEntry, JournalStore } from "../jobs/journal-store.ts";
+import type { Continuations } from "../jobs/continuations.ts";
 
 const USAGE = "usage: mcplite jobs list <server module> [--state <state>]… [--limit <n>] [--json]\n" +
   "       mcplite jobs show <server module> <job id> [--json]";
@@ -57,7 +58,7 @@ export async function jobsCommand(terminal: Terminal, argv: string[]): Promise<n
   const runtime = registryOf(attachListener(found).core).runtime;
   let queue: WorkQueue | undefined, store: ResultStore, journals: JournalStore;
   try {
-    ({ queue, results: store, journals } = runtime.continuations);
+    ({ queue, results: store, journals } = runtime.continuations as Continuations);
   } catch {
     queue = undefined;
   }

@@ -2,9 +2,10 @@
  * The core as bindings and carriers see it: the one module `src/bindings` and `src/stdio` import from
  * `src/core`. It names the call pipeline (`runCall`, `runRequest`, `runHandler`), the registry contract
  * and its typed caches, the errors and their codes, the outcomes and the descriptors each definition
- * gives its lists; families used together are one namespace each (`budgeting`, `longRunning`, `scoping`,
- * `traceContext`, `wireErrors`), which bundlers resolve to the members a file uses. Growing it is a
- * decision (`tests/boundaries.test.ts` holds bindings to it, at most 60 names).
+ * gives its lists; families used together are one namespace each (`budgeting`, `scoping`, `traceContext`,
+ * `wireErrors`), which bundlers resolve to the members a file uses. Growing it is a decision
+ * (`tests/boundaries.test.ts` holds bindings to it, at most 60 names). The long-running engine is the jobs layer's,
+ * above the core: bindings and carriers see it through its own facade, `src/jobs/mod.ts`.
  *
  * @module
  */
@@ -33,10 +34,8 @@ export { runHandler } from "./call/run-handler.ts";
 export { sameGroupAs } from "./call/grouped-middleware.ts";
 export { runRequest } from "./call/run-request.ts";
 export { streamCall } from "./call/stream-call.ts";
-import * as longRunning from "../jobs/mod.ts";
-export { longRunning };
 export type { HandlerOutcome } from "./call/run-handler.ts";
-export { REDEEM_TOOL } from "../jobs/mod.ts";
+export { REDEEM_TOOL } from "./long-running/redeem-args.ts";
 export { describePrompt, promptResultFromValue } from "./definitions/prompt.ts";
 export type { Registry, RegistryChange } from "./definitions/registry.ts";
 export { registryOf } from "./definitions/registry.ts";

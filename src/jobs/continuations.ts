@@ -7,6 +7,7 @@
 import { base64urlEncode } from "../codec/base64url.ts";
 import type { CallSink, InputRequest } from "../core/call/call-sink.ts";
 import type { TokenCodec } from "../codec/token.ts";
+import type { Runtime } from "../core/instance/runtime.ts";
 import { createTokens, type Tokens, type TokensOptions } from "../core/instance/tokens.ts";
 import { ProtocolError } from "../errors/error.ts";
 import { isInputAnswer } from "../core/call/call-sink.ts";
@@ -45,6 +46,18 @@ export function resultNotHeld(what: string, kept: string, serve: string): Protoc
   const message = `${what}: work started with ctx.defer() keeps its ${kept} in the process that ran it. To ${serve} ` +
     "on any instance, give every instance a shared ResultStore (the resultStore option).";
   return new ProtocolError("invalid_params", message, { data: { reason: "result_not_found" } });
+}
+
+/**
+ * The engine a server's runtime holds, as this layer made it: the core keeps it typed by its contract (`JobEngine`,
+ * `src/core/long-running/job-engine.ts`) and calls none of its work.
+ *
+ * @param runtime The server's runtime.
+ * @returns Its engine.
+ * @throws {ProtocolError} `invalid_params` on a server without long-running support.
+ */
+export function continuationsOf(runtime: Runtime): Continuations {
+  return runtime.continuations as Continuations;
 }
 
 /** The store key of a job's lease: present while an instance runs the job. */

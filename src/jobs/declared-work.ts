@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { continuationsOf } from "./continuations.ts";
 import type { CallContext } from "../core/call/call-context.ts";
 import type { CallMeta, ContextSource } from "../core/call/call-meta.ts";
 import type { Job } from "./job.ts";
@@ -24,7 +25,7 @@ import type { OnRetry } from "./retries.ts";
 import type { LogLevel } from "../core/call/call-sink.ts";
 import { Suspension } from "./suspension.ts";
 import { checkLongRunning } from "./check-long-running.ts";
-import type { StepOptions, WorkContext } from "./work-context.ts";
+import type { StepOptions, WorkContext } from "../core/long-running/work-context.ts";
 import type { ServerLogger } from "../core/instance/logger.ts";
 
 /** Where a job's work comes from: the call that started it. */
@@ -80,7 +81,7 @@ export async function runDeclaredWork(
   sink: CallSink,
   signal: AbortSignal,
 ): Promise<unknown> {
-  const c = registry.runtime.continuations!;
+  const c = continuationsOf(registry.runtime);
   const journalOf = (fresh: boolean) =>
     new Journal({
       id: start.id,

@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { continuationsOf } from "./continuations.ts";
 import { askAll } from "./ask-all.ts";
 import { type CallContext } from "../core/call/call-context.ts";
 import { budgetCallerOf } from "../core/call/tool-call-context.ts";
@@ -60,7 +61,7 @@ async function follow(
   const deadline = Date.now() + holdMs;
   const unwatch = outcome.entry === undefined || options.watch === undefined
     ? undefined
-    : registry.runtime.continuations.watch(outcome.entry, options.watch);
+    : continuationsOf(registry.runtime).watch(outcome.entry, options.watch);
   let task: TaskView = await createTask(registry, outcome);
   try {
     for (;;) {

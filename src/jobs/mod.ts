@@ -1,8 +1,7 @@
 /**
- * The jobs home's one interface to the core (`src/jobs/`: the in-process engine, the queued path, the
- * worker, the conformance cases): all that `src/core/` loads of it. It is the core facade's `longRunning`
- * namespace too: following a promise, the hold setting, promise-as-task state and the cancel table, as
- * bindings and carriers see them.
+ * The jobs layer as bindings and carriers see it (`src/jobs/`: the long-running engine, the queued path, the worker,
+ * the conformance cases, all above the core): following a promise, the hold setting, promise-as-task state and the
+ * cancel table. The core knows none of it; it holds the engine through its contracts (`src/core/long-running/`).
  *
  * @module
  */
@@ -10,5 +9,3 @@ export { followPromise } from "./follow-promise.ts";
 export { holdFor, overrideHold } from "./hold-setting.ts";
 export { InFlight, RunningRequest, type Scope } from "./in-flight.ts";
 export { promiseTasks, type TaskView } from "./promise-task.ts";
-export { followPushed } from "./promise-runs.ts";
-export { REDEEM_TOOL } from "./redeem.ts";

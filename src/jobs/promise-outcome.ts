@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { continuationsOf } from "./continuations.ts";
 import { callerOf } from "../core/call/call-context.ts";
 import { budgetCallerOf } from "../core/call/tool-call-context.ts";
 import type { ToolCall } from "../core/call/middleware.ts";
@@ -49,7 +50,7 @@ export async function promiseOutcome(
 ): Promise<PromiseOutcome> {
   const owner = promise["~tool"] === undefined ? tool : registry.get(promise["~tool"]);
   if (owner === undefined) throw new TypeError(`no tool "${promise["~tool"]}" to own this promise`);
-  const c = registry.runtime.continuations;
+  const c = continuationsOf(registry.runtime);
   const ttlMs = promise.ttlMs ?? owner.longRunning?.ttlMs ?? c.promiseTtlMs;
   const work = promise["~work"];
   const entry = promise["~entry"];

@@ -1,8 +1,7 @@
 /**
  * Running what a promise continues outside a tool call: its continuation (`.redeem()`, for MCP's
  * `tasks/get`), its cancellation (`.cancel()`, for `tasks/cancel`), with the owner's context and the
- * call pipeline's error mapping; and the following of deferred work a streaming call pushes (MCP-lite
- * spec v0.042 §5.3), through the server's long-running support.
+ * call pipeline's error mapping.
  *
  * @module
  */
@@ -10,10 +9,9 @@ import { type CallContext } from "../core/call/call-context.ts";
 import { createContext } from "../core/call/tool-call-context.ts";
 import type { CallSink, InputRequest } from "../core/call/call-sink.ts";
 import { failedCall } from "../core/call/failed-call.ts";
-import type { FollowOptions } from "../core/call/follow-options.ts";
 import { InputRound } from "../core/call/input-round.ts";
 import type { ToolCall } from "../core/call/middleware.ts";
-import { type CallOutcome, type FinalOutcome, finalOutcome } from "../core/call/outcome.ts";
+import { type FinalOutcome, finalOutcome } from "../core/call/outcome.ts";
 import { cancelContinuation, continuePromise } from "./redeem.ts";
 import type { Registry } from "../core/definitions/registry.ts";
 import type { ToolResult } from "../core/results/result.ts";
@@ -98,20 +96,4 @@ export async function runContinuation(
   if (value instanceof PendingPromise) return { kind: "continued", promise: value };
   const result = value as ToolResult; // continuePromise checked it against the owner's output schema
   return finalOutcome(result);
-}
-
-/**
- * Follows the deferred work a streaming call started, when the server has long-running support (only
- * then can a call answer with deferred work): the work's result, or the outcome as it was (MCP-lite
- * spec v0.042 §5.3, pushed updates).
- *
- * @param registry The registry.
- * @param outcome The call's outcome.
- * @param options The follower's context, the bounded wait, and where the job's progress goes.
- * @returns The outcome to answer.
- * @throws {ProtocolError} One the work failed with.
- */
-export function followPushed(registry: Registry, outcome: CallOutcome, options: FollowOptions): Promise<CallOutcome> {
-  // `follow` answers any other outcome as it is.
-  return registry.longRunning?.follow(registry, outcome, options) ?? Promise.resolve(outcome);
 }

@@ -9,7 +9,7 @@
  */
 import { type CallContext, callerOf } from "../core/call/call-context.ts";
 import type { InputRequest } from "../core/call/call-sink.ts";
-import { type Restart, resultNotHeld } from "./continuations.ts";
+import { continuationsOf, type Restart, resultNotHeld } from "./continuations.ts";
 import { ErrorCode, ProtocolError } from "../errors/error.ts";
 import { restartOf } from "./job-restart.ts";
 import type { PromiseOutcome } from "../core/call/outcome.ts";
@@ -78,7 +78,7 @@ interface OpenTask {
  * @returns The task, as first described (working).
  */
 export async function createTask(registry: Registry, outcome: PromiseOutcome): Promise<TaskView> {
-  const codec = registry.runtime.continuations.codec;
+  const codec = continuationsOf(registry.runtime).codec;
   const caller = outcome.caller;
   const claims = await codec.verify(outcome.token, { kind: PROMISE_KIND, caller });
   const now = codec.now();
@@ -106,7 +106,7 @@ export async function createTask(registry: Registry, outcome: PromiseOutcome): P
  */
 export async function getTask(registry: Registry, taskId: unknown, caller: CallContext): Promise<TaskView> {
   const task = await openTask(registry, taskId, caller);
-  const c = registry.runtime.continuations;
+  const c = continuationsOf(registry.runtime);
   if ("d" in task.state) {
     const restart = restartOf(registry, task.owner, task.state, caller);
     return viewOf(task, await heldEntry(registry, task.state.d, task.expiresAt, restart));
@@ -180,7 +180,7 @@ export async function updateTask(
       "Invalid params: inputResponses must be an object keyed by request",
     );
   }
-  const c = registry.runtime.continuations;
+  const c = continuationsOf(registry.runtime);
   const ttlMs = Math.max(1, task.expiresAt - c.codec.now());
   const answers = responses as Record<string, unknown>;
   if ("d" in task.state) {
@@ -212,7 +212,7 @@ export async function updateTask(
  */
 export async function cancelTask(registry: Registry, taskId: unknown, caller: CallContext): Promise<void> {
   const task = await openTask(registry, taskId, caller);
-  const c = registry.runtime.continuations;
+  const c = continuationsOf(registry.runtime);
   const ttlMs = Math.max(1, task.expiresAt - c.codec.now());
   if ("d" in task.state) {
     await heldEntry(registry, task.state.d, task.expiresAt);
@@ -240,7 +240,7 @@ export async function cancelTask(registry: Registry, taskId: unknown, caller: Ca
  */
 export async function waitOnTask(registry: Registry, taskId: string, caller: CallContext, ms: number): Promise<void> {
   const task = await openTask(registry, taskId, caller);
-  const c = registry.runtime.continuations;
+  const c = continuationsOf(registry.runtime);
   const signal = caller.signal;
   if ("d" in task.state) {
     const running = c.settled(task.state.d);
@@ -260,7 +260,7 @@ export async function waitOnTask(registry: Registry, taskId: string, caller: Cal
 }
 
 async function openTask(registry: Registry, taskId: unknown, caller: CallContext): Promise<OpenTask> {
-  const codec = registry.runtime.continuations.codec;
+  const codec = continuationsOf(registry.runtime).codec;
   try {
     const claims = await codec.verify(taskId, { kind: TASK_KIND, caller: callerOf(caller.auth) });
     const owner = continuationOwner(registry, claims.scope, caller.auth); // refuses a caller lacking its scopes
@@ -291,7 +291,7 @@ async function heldEntry(
   expiresAt: number,
   restart?: Restart,
 ): Promise<StoredResult> {
-  const c = registry.runtime.continuations;
+  const c = continuationsOf(registry.runtime);
   const entry = await c.read(id, Math.max(1, expiresAt - c.codec.now()), restart);
   if (entry === undefined) throw notHeld();
   return entry;
@@ -355,7 +355,7 @@ export const promiseTasks: {
 async function clientTask(registry: Registry, outcome: PromiseOutcome): Promise<TaskView> {
   const task = await createTask(registry, outcome);
   if (outcome.entry !== undefined) {
-    registry.runtime.continuations.queue?.about?.(outcome.entry, { taskId: task.taskId });
+    continuationsOf(registry.runtime).queue?.about?.(outcome.entry, { taskId: task.taskId });
   }
   return task;
 }

@@ -14,7 +14,7 @@ import { type CallContext } from "../core/call/call-context.ts";
 import type { CallSink } from "../core/call/call-sink.ts";
 import type { WorkQueue } from "./work-queue.ts";
 import type { CallMeta } from "../core/call/call-meta.ts";
-import { type Continuations, STOPPED_MESSAGE } from "./continuations.ts";
+import { type Continuations, continuationsOf, STOPPED_MESSAGE } from "./continuations.ts";
 import { ProtocolError } from "../errors/error.ts";
 import type { AuthInfo } from "../core/call/host.ts";
 import { runDeclaredWork } from "./declared-work.ts";
@@ -28,6 +28,7 @@ import { QUEUED_JOB, TRACE_PARENT } from "../core/call/trace-context.ts";
 import { jobCall } from "./job-call.ts";
 import { stepLog } from "./step-log.ts";
 import { backoffMs as backoffAfter } from "./retries.ts";
+import type { JobOutcome, JobWatch, WarnOnce } from "../core/long-running/job-kinds.ts";
 
 /** The token kind of a queued job: never accepted as a promise, task or input token. */
 const JOB_KIND = "job";
@@ -117,48 +118,6 @@ export async function enqueueJob(c: Continuations, call: QueuedCall, ttlMs: numb
   return id;
 }
 
-/** How a job a worker took ended there, as telemetry names it (`@mcplite/sdk/otel`). */
-export type JobOutcome =
-  /** Its result is stored, not an error. */
-  | "completed"
-  /** Its result is a tool error, or the job failed; or (thrown) it could not be run now: delivered again later. */
-  | "failed"
-  /** Every start its tool's `retry` allows was taken by workers that stopped first: it ends as stopped. */
-  | "stopped"
-  /** Its caller cancelled it while it ran. */
-  | "cancelled"
-  /** Nothing to run: it ended, was cancelled or expired before this delivery. */
-  | "skipped"
-  /** Its work sleeps (`work.sleep()`): given back to the queue, which delivers it again when it wakes. */
-  | "delayed"
-  /** The worker shut down first: given back to the queue, which delivers it again now. */
-  | "again";
-
-/** What telemetry hears of one job a worker runs (`src/jobs/worker/job-observer.ts`): plain values, no OpenTelemetry. */
-export interface JobWatch {
-  /**
-   * The job was read.
-   *
-   * @param job Its id, its tool, when it was queued (ms since the epoch) and the `traceparent` of the
-   *   call that queued it.
-   * @returns The `traceparent` of the job's span, which the span of the handler's run is made a child of.
-   */
-  read(job: { readonly id: string; readonly tool: string; readonly queuedAt: number; readonly traceparent?: string }):
-    | string
-    | undefined;
-  /**
-   * The job ended on this worker.
-   *
-   * @param outcome How.
-   * @param attempt Which start of the job this was, from 1 (the queue's count), when it was read.
-   * @param error What failed it, when it failed otherwise than with a tool error.
-   */
-  end(outcome: JobOutcome, attempt?: number, error?: unknown): void;
-}
-
-/** Where a worker's warnings go: the server's logger (else the console), each message once. */
-export type WarnOnce = (message: string) => void;
-
 /**
  * Runs a job a worker took from the queue: checks it, ends it as stopped when the queue's start is past what its
  * tool's `retry` allows, and runs its work here until the result is stored.
@@ -223,7 +182,7 @@ async function runJob(
   watch: JobWatch | undefined,
   warn: WarnOnce | undefined,
 ): Promise<Ended> {
-  const c = registry.runtime.continuations!;
+  const c = continuationsOf(registry.runtime);
   let scope: string, state: JobState, expiresAt: number, issuedAt: number;
   try {
     if (typeof data !== "string") throw new TokenError("malformed"); // no job token of the server's

@@ -5,7 +5,7 @@
  * @module
  */
 import { askAll } from "./ask-all.ts";
-import { resultNotHeld } from "./continuations.ts";
+import { continuationsOf, resultNotHeld } from "./continuations.ts";
 import { type AuthInfo, type CallContext, callerOf } from "../core/call/call-context.ts";
 import { setConfig } from "../core/call/tool-call-context.ts";
 import { configFor } from "../core/definitions/config.ts";
@@ -21,17 +21,7 @@ import { restartOf } from "./job-restart.ts";
 import { requireToolScopes } from "../core/definitions/scopes.ts";
 import { TokenError } from "../codec/token-error.ts";
 import type { AnyTool } from "../core/definitions/tool.ts";
-
-/** The name of the system tool that redeems promise tokens (MCP-lite spec v0.042 §3.6). */
-export const REDEEM_TOOL = "redeem";
-
-/** The arguments of `redeem`. */
-export interface RedeemArgs {
-  /** The promise token. */
-  promise: string;
-  /** Cancels the promise instead of redeeming it. */
-  cancel?: boolean;
-}
+import type { RedeemArgs } from "../core/long-running/redeem-args.ts";
 
 /**
  * Redeems (or cancels) a promise token. A bad token changes nothing: it is refused before any
@@ -45,7 +35,7 @@ export interface RedeemArgs {
  *   this server does not serve, or deferred work whose result this instance does not hold.
  */
 export async function redeemPromise(registry: Registry, args: RedeemArgs, ctx: CallContext): Promise<unknown> {
-  const c = registry.runtime.continuations;
+  const c = continuationsOf(registry.runtime);
   let scope: string;
   let state: PromiseState;
   try {
@@ -167,7 +157,7 @@ async function redeemDeferred(
   cancel: boolean,
   ctx: CallContext,
 ): Promise<unknown> {
-  const c = registry.runtime.continuations;
+  const c = continuationsOf(registry.runtime);
   const id = state.d;
   if (cancel) {
     const stopped = await c.cancel(id, owner.longRunning?.ttlMs ?? c.promiseTtlMs);

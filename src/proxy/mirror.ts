@@ -14,7 +14,7 @@ import type { RegistryChange } from "../core/definitions/registry.ts";
 import type { AnyResource } from "../core/definitions/resource.ts";
 import type { Skill } from "../core/definitions/skill.ts";
 import type { AnyTool } from "../core/definitions/tool.ts";
-import { REDEEM_TOOL } from "../jobs/redeem.ts";
+import { REDEEM_TOOL } from "../core/long-running/redeem-args.ts";
 import { isObject } from "../internal/is-object.ts";
 import { TASKS_EXTENSION } from "../internal/mcp-wire.ts";
 import type { HopOptions } from "./hop-options.ts";

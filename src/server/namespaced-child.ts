@@ -9,7 +9,7 @@
 import { grouped, groupOf } from "../core/call/grouped-middleware.ts";
 import type { Provider } from "../core/definitions/provider.ts";
 import { type AnyPrompt, assertPromptName } from "../core/definitions/prompt.ts";
-import { REDEEM_TOOL } from "../jobs/redeem.ts";
+import { REDEEM_TOOL } from "../core/long-running/redeem-args.ts";
 import type { Registry } from "../core/definitions/registry.ts";
 import type { AnyResource } from "../core/definitions/resource.ts";
 import { type AnyTool, assertToolName } from "../core/definitions/tool.ts";

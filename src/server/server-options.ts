@@ -11,18 +11,22 @@ import type { Notifier } from "../core/instance/notifier.ts";
 import type { WorkQueue } from "../jobs/work-queue.ts";
 import type { ResultStore } from "../jobs/result-store.ts";
 import type { JournalStore } from "../jobs/journal-store.ts";
+import type { ContinuationsOptions } from "../jobs/continuations.ts";
 import type { EventsOptions } from "../core/definitions/event.ts";
 import type { Tokens, TokensOptions } from "../core/instance/tokens.ts";
 import type { Capability } from "./server-capability.ts";
 import type { Binding, ResolvedOptions } from "./binding-contract.ts";
 import { PUSH_MS } from "../core/call/follow-options.ts";
 import type { Limits } from "../core/instance/budgets.ts";
-import type { Definitions } from "../core/definitions/registry.ts";
+import type { Definitions, LongRunning } from "../core/definitions/registry.ts";
 import type { ServerCardOptions } from "./server-card.ts";
 import { checkIcons, type Icon } from "../core/definitions/icon.ts";
 
 /** Tool search support: installs the search on the server's definitions (`toolSearch`). */
 export type ToolSearchSupport = (registry: Definitions) => void;
+
+/** Long-running support: builds the engine and what the wires call from the token, store and lease options (`longRunning`). */
+export type LongRunningSupport = (options: ContinuationsOptions) => LongRunning;
 
 /** Input-round support: makes the server's tokens from its token options (`inputRounds`). */
 export type InputRoundsSupport = (options: TokensOptions) => Tokens;

@@ -8,9 +8,13 @@
 import { SECRET_ENV } from "../codec/keys.ts";
 import { Budgets } from "../core/instance/budgets.ts";
 import { serverLogging } from "../core/instance/error-log.ts";
-import type { LongRunningSupport } from "../core/definitions/registry.ts";
 import { Runtime } from "../core/instance/runtime.ts";
-import type { AssembledServerOptions, InputRoundsSupport, ServerOptions } from "./server-options.ts";
+import type {
+  AssembledServerOptions,
+  InputRoundsSupport,
+  LongRunningSupport,
+  ServerOptions,
+} from "./server-options.ts";
 
 /** A server's runtime, with what its registry and its `fetch` are built from. */
 export interface ServerRuntime {

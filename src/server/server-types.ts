@@ -12,7 +12,7 @@ import { runCall } from "../core/call/pipeline.ts";
 import type { CallTarget } from "../core/definitions/registry.ts";
 import { type CompiledSchema, compileSchema, type SchemaInput } from "../core/schema.ts";
 import { NO_HOST, withCaller } from "./binding-contract.ts";
-import type { RedeemArgs } from "../jobs/redeem.ts";
+import type { RedeemArgs } from "../core/long-running/redeem-args.ts";
 import type { AnyTool, InferToolInput } from "../core/definitions/tool.ts";
 import type { HeadersLike } from "../internal/headers-like.ts";
 

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { REDEEM_TOOL } from "../jobs/redeem.ts";
+import { REDEEM_TOOL } from "../core/long-running/redeem-args.ts";
 import type { Definitions, Registry, ToolListing } from "../core/definitions/registry.ts";
 import type { AnyTool } from "../core/definitions/tool.ts";
 import { type Capability, capability } from "../server/server-capability.ts";

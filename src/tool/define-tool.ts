@@ -7,7 +7,7 @@ import type { ToolPromise } from "../core/call/tool-promise.ts";
 import { checkScopes } from "../core/definitions/scopes.ts";
 import { assertToolName } from "../core/definitions/tool.ts";
 import { finishTool, type ToolFields } from "./finish-tool.ts";
-import type { WorkContext } from "../jobs/work-context.ts";
+import type { WorkContext } from "../core/long-running/work-context.ts";
 import type {
   HandlerReturn,
   LongRunningOptions,

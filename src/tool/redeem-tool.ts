@@ -4,7 +4,8 @@
  * @module
  */
 import type { Registry } from "../core/definitions/registry.ts";
-import { REDEEM_TOOL, type RedeemArgs, redeemPromise } from "../jobs/redeem.ts";
+import { REDEEM_TOOL, type RedeemArgs } from "../core/long-running/redeem-args.ts";
+import { redeemPromise } from "../jobs/redeem.ts";
 import { defineTool } from "./define-tool.ts";
 import type { AnyTool } from "../core/definitions/tool.ts";
 import type { ValidationIssue, ValidationResult } from "../core/schema.ts";

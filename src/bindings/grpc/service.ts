@@ -13,7 +13,6 @@ import {
   type CallMeta,
   callNow,
   type CallOutcome,
-  longRunning,
   type Registry,
   registryOf,
   type runCall,
@@ -21,6 +20,7 @@ import {
   type SignalSource,
   streamCall,
 } from "../../core/mod.ts";
+import * as longRunning from "../../jobs/mod.ts";
 import { MCPLite, type ToolRequest } from "./messages.ts";
 import { holdMsOf, type Host, NO_HOST, type ServerCore } from "../../server/mod.ts";
 import {

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { longRunning } from "../../core/mod.ts";
+import type * as longRunning from "../../jobs/mod.ts";
 import type { Era } from "./envelope.ts";
 
 /** What {@link cancelScope} reads of a carrier (structurally: the carrier module imports this one). */

@@ -8,7 +8,8 @@
  */
 import { ProtocolError } from "../../errors/error.ts";
 import type { StatusTable } from "../../errors/jsonrpc-codes.ts";
-import { type CacheHint, type longRunning } from "../../core/mod.ts";
+import { type CacheHint } from "../../core/mod.ts";
+import type * as longRunning from "../../jobs/mod.ts";
 import {
   errorMessage,
   type JsonRpcId,

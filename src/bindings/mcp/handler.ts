@@ -7,7 +7,8 @@
  * @module
  */
 import { ProtocolError } from "../../errors/error.ts";
-import { longRunning, registryOf } from "../../core/mod.ts";
+import { registryOf } from "../../core/mod.ts";
+import * as longRunning from "../../jobs/mod.ts";
 import { DelayQueue } from "../../internal/delay-queue.ts";
 import {
   acceptsEventStream,

@@ -7,14 +7,8 @@
  *
  * @module
  */
-import {
-  type CallOutcome,
-  createContext,
-  longRunning,
-  REDEEM_TOOL,
-  registryOf,
-  type ToolResult,
-} from "../../core/mod.ts";
+import { type CallOutcome, createContext, REDEEM_TOOL, registryOf, type ToolResult } from "../../core/mod.ts";
+import * as longRunning from "../../jobs/mod.ts";
 import type { Channel, McpContext, McpRequest } from "./mcp-request.ts";
 import { callMetaOf, type McpSink } from "./sink.ts";
 

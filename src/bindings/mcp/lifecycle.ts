@@ -5,6 +5,7 @@
  * @module
  */
 import { ProtocolError } from "../../errors/error.ts";
+import { offersTasks, TASKS_EXTENSION } from "./tasks.ts";
 import { CacheSlot, type CallMeta, LOG_LEVELS, type Registry, registryOf } from "../../core/mod.ts";
 import { CachedBody } from "./caching.ts";
 import { addServedExtensions } from "./feature-methods.ts";
@@ -12,7 +13,6 @@ import { type AddedSettings, NONE_ADDED } from "./mcp-options.ts";
 import { type Era, logLevelOf, negotiateVersion, unsupportedVersion } from "./envelope.ts";
 import { finishResult } from "./finish-result.ts";
 import type { McpMethod } from "./mcp-request.ts";
-import { offersTasks, TASKS_EXTENSION } from "./tasks.ts";
 import { META } from "../../internal/mcp-wire.ts";
 import type { ResolvedOptions } from "../../server/mod.ts";
 import { isObject } from "../../internal/is-object.ts";

@@ -5,7 +5,8 @@
  *
  * @module
  */
-import type { CacheHint, longRunning, SignalSource } from "../../core/mod.ts";
+import type { CacheHint, SignalSource } from "../../core/mod.ts";
+import type * as longRunning from "../../jobs/mod.ts";
 import type { DelayQueue } from "../../internal/delay-queue.ts";
 import type { SseWriter } from "../../internal/sse.ts";
 import type { Host, ServerCore } from "../../server/mod.ts";

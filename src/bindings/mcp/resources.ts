@@ -5,6 +5,8 @@
  * @module
  */
 import { ProtocolError } from "../../errors/error.ts";
+// Ahead of the core facade: through ./tasks.ts, the engine (src/jobs/) comes early in a bundle, as it gzips best.
+import { requireCapability } from "./lifecycle.ts";
 import {
   contentsFromValue,
   describeResource,
@@ -17,7 +19,6 @@ import {
 } from "../../core/mod.ts";
 import { resolveResource } from "../resolve-resource.ts";
 import { inputRequiredResult } from "./input-required.ts";
-import { requireCapability } from "./lifecycle.ts";
 import { scopedList } from "./scoped-list.ts";
 import type { McpMethod, McpRequest } from "./mcp-request.ts";
 import { handlerCallerOf } from "./sink.ts";

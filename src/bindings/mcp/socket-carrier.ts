@@ -7,7 +7,8 @@
  *
  * @module
  */
-import { longRunning, registryOf } from "../../core/mod.ts";
+import { registryOf } from "../../core/mod.ts";
+import * as longRunning from "../../jobs/mod.ts";
 import { type Host, NO_HOST } from "../../server/mod.ts";
 import type { JsonRpcId } from "../jsonrpc.ts";
 import { jsonRpcErrorMessage } from "../jsonrpc-error.ts";

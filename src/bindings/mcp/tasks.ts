@@ -11,11 +11,11 @@
 import { ProtocolError } from "../../errors/error.ts";
 import { isObject } from "../../internal/is-object.ts";
 import { TASKS_EXTENSION } from "../../internal/mcp-wire.ts";
+import * as longRunning from "../../jobs/mod.ts";
 import {
   CacheSlot,
   type CallContext,
   type CallOutcome,
-  longRunning,
   type Registry,
   registryOf,
   runRequest,

@@ -6,7 +6,8 @@
  * @module
  */
 import { ProtocolError } from "../../errors/error.ts";
-import { callNow, type CallOutcome, longRunning, registryOf, type runCall, runRequest } from "../../core/mod.ts";
+import { callNow, type CallOutcome, registryOf, type runCall, runRequest } from "../../core/mod.ts";
+import * as longRunning from "../../jobs/mod.ts";
 import { isObject } from "../../internal/is-object.ts";
 import { createSseStream } from "../../internal/sse.ts";
 import { followAbort } from "../../internal/follow-abort.ts";

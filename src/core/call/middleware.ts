@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { WorkContext } from "../../jobs/work-context.ts";
+import type { WorkContext } from "../long-running/work-context.ts";
 import type { CallContext } from "./call-context.ts";
 import type { CallOutcome } from "./outcome.ts";
 

@@ -13,7 +13,6 @@ import type { CallSink, LogLevel } from "./call-sink.ts";
 import type { CallOutcome } from "./outcome.ts";
 import type { CallRequest } from "./call-request.ts";
 import { runCall } from "./pipeline.ts";
-import { followPushed } from "../../jobs/mod.ts";
 import { followAbort } from "../../internal/follow-abort.ts";
 import type { Registry } from "../definitions/registry.ts";
 
@@ -126,7 +125,10 @@ export async function* streamCall(
       // The follower's context: the caller's, on the streamed call's signal (its cancellation stops the wait).
       const caller = createContext({ name: call.name, signal, meta: call.meta, host: call.host });
       push({ event: { type: "held" } });
-      return followPushed(registry, outcome, { caller, holdMs: options.holdMs, watch: sinkOf(true) });
+      // Only a server with long-running support answers with deferred work: its engine follows it (MCP-lite spec
+      // v0.042 §5.3, pushed updates), through the interface the server was handed (`LongRunning.follow`).
+      const follow = { caller, holdMs: options.holdMs, watch: sinkOf(true) };
+      return registry.longRunning?.follow(registry, outcome, follow) ?? outcome;
     })
     .then((outcome) => push({ event: { type: "outcome", outcome } }), (error: unknown) => push({ error }));
   let ended = false;

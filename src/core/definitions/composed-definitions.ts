@@ -9,7 +9,7 @@
 import type { Feature } from "./feature.ts";
 import type { AnyPrompt } from "./prompt.ts";
 import type { Provider } from "./provider.ts";
-import { REDEEM_TOOL } from "../../jobs/mod.ts";
+import { REDEEM_TOOL } from "../long-running/redeem-args.ts";
 import { Definitions } from "./registry.ts";
 import type { AnyResource } from "./resource.ts";
 import type { Skill } from "./skill.ts";

@@ -8,7 +8,7 @@
  */
 import type { CacheSlot } from "./cache-slot.ts";
 import type { LogLevel } from "../call/call-sink.ts";
-import type { Continuations, ContinuationsOptions } from "../../jobs/continuations.ts";
+import type { JobEngine } from "../long-running/job-engine.ts";
 import type { FollowOptions } from "../call/follow-options.ts";
 import type { ToolCall } from "../call/middleware.ts";
 import type { CallOutcome, PromiseOutcome } from "../call/outcome.ts";
@@ -175,8 +175,8 @@ export type RedeemToolFactory = (registry: Registry) => AnyTool;
  * leases, the `redeem` tool, the following of tasks. `createServer` of `@mcplite/sdk` always has it.
  */
 export interface LongRunning {
-  /** The deferred-work machinery, with the server's tokens. */
-  readonly continuations: Continuations;
+  /** The deferred-work machinery, with the server's tokens (the jobs layer's engine). */
+  readonly continuations: JobEngine;
   /** Builds the `redeem` system tool, listed with the first long-running tool. */
   readonly redeemTool: RedeemToolFactory;
   /**
@@ -184,7 +184,7 @@ export interface LongRunning {
    *
    * @throws {TypeError} When it can only defer inline work where only declared work runs (`retry`, a queue).
    */
-  admit(tool: AnyTool, continuations: Continuations): void;
+  admit(tool: AnyTool, continuations: JobEngine): void;
   /**
    * Turns a handler's pending answer into a `promise` outcome (starts deferred work, signs the token).
    *
@@ -205,6 +205,3 @@ export interface LongRunning {
    */
   follow(registry: Registry, outcome: CallOutcome, options: FollowOptions): Promise<CallOutcome>;
 }
-
-/** Builds a server's long-running support from its token, store and lease options. */
-export type LongRunningSupport = (options: ContinuationsOptions) => LongRunning;

@@ -25,7 +25,6 @@ export type {
   CallTarget,
   ChangeFeed,
   LongRunning,
-  LongRunningSupport,
   RedeemToolFactory,
   Registry,
   RegistryChange,

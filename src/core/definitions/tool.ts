@@ -10,7 +10,7 @@ import type { Icon } from "./icon.ts";
 import type { ToolPromise } from "../call/tool-promise.ts";
 import type { CompiledSchema, JsonSchema } from "../schema.ts";
 import type { AnyResource } from "./resource.ts";
-import type { WorkContext } from "../../jobs/work-context.ts";
+import type { WorkContext } from "../long-running/work-context.ts";
 import type { PromiseRetry } from "./retry-options.ts";
 
 /** MCP's tool annotations: hints about behaviour, never trusted for security. */

@@ -7,7 +7,7 @@
  * @module
  */
 import { Budgets } from "./budgets.ts";
-import type { Continuations } from "../../jobs/continuations.ts";
+import type { JobEngine } from "../long-running/job-engine.ts";
 import { type ErrorReplacement, ProtocolError, replacementError } from "../../errors/error.ts";
 import type { Tokens } from "./tokens.ts";
 import { NO_TOKENS } from "./no-tokens.ts";
@@ -50,7 +50,7 @@ export interface RuntimeOptions {
    */
   readonly tokens?: Tokens;
   /** The deferred-work machinery of the server's long-running support, if it has one. */
-  readonly continuations?: Continuations;
+  readonly continuations?: JobEngine;
   /** The server's own configuration values (`settings`). */
   readonly settings?: Readonly<Record<string, unknown>>;
   /** The server's budgets across requests (`limits`; default: {@link LIMIT_DEFAULTS}). */
@@ -87,7 +87,7 @@ export class Runtime {
   declare readonly logger: ServerLogger | undefined;
   /** The server's tokens: every one it issues (promises, `requestState`, task ids) is signed by their codec. */
   declare readonly tokens: Tokens;
-  readonly #continuations: Continuations | undefined;
+  readonly #continuations: JobEngine | undefined;
   /** The server's own settings: the configuration values on MCP and MCP-lite, fixed on Webtools. */
   declare readonly settings: Readonly<Record<string, unknown>>;
   /**
@@ -154,7 +154,7 @@ export class Runtime {
    * @throws {ProtocolError} `invalid_params` on a server without long-running support: no promise,
    *   task or deferred result of it exists to be read.
    */
-  get continuations(): Continuations {
+  get continuations(): JobEngine {
     const continuations = this.#continuations;
     if (continuations === undefined) {
       throw new ProtocolError("invalid_params", "This server runs no long-running tools", {

@@ -8,17 +8,24 @@
  */
 import { isTokenError } from "../../codec/token-error.ts";
 import { UNKNOWN_KEY } from "../../codec/token.ts";
-import type { JobOutcome, JobWatch } from "../../jobs/queued-job.ts";
+import { type JobOutcome, type JobWatch, registerJobKind } from "../../core/long-running/job-kinds.ts";
 import type { StoredResult } from "../../jobs/result-store.ts";
 import { isObject } from "../../internal/is-object.ts";
 import type { Deliveries } from "./deliveries.ts";
 import type { DeliveryOutcome } from "./delivery-observer.ts";
 import { attemptAndSettle } from "./settle.ts";
 import { type Occurrence, readSubscription, type Subscription } from "./subscription.ts";
-import { DELIVERY_JOB_PREFIX, RUNS_DELIVERIES } from "./worker-hook.ts";
+import { registryOf } from "../../core/definitions/registry.ts";
+import { attachListener } from "../../server/listener.ts";
 
 /** The token kind of a queued delivery: never accepted as any other token. */
 const DELIVERY_KIND = "delivery";
+
+/** The job kind of a queued delivery, which its data starts with (`dlv.` and its sealed token): a worker runs it. */
+const DELIVERY_JOB_KIND = "dlv";
+
+/** What a queued delivery's data starts with. */
+const DELIVERY_JOB_PREFIX = `${DELIVERY_JOB_KIND}.`;
 
 /** How long past its retry schedule a queued delivery's job (and its count) lasts, in ms. */
 const JOB_SLACK_MS = 3_600_000;
@@ -73,16 +80,14 @@ export async function enqueueDelivery(d: Deliveries, sub: Subscription, occ: Occ
 }
 
 /**
- * Leaves the server's delivery runner where a worker finds it (`runWorker()`).
+ * Registers the server's queued deliveries as a job kind of its own, which a worker (`runWorker()`) runs.
  *
  * @param server The server.
  * @param d Its deliveries.
  */
 export function attachDeliveries(server: object, d: Deliveries): void {
-  Object.defineProperty(server, RUNS_DELIVERIES, {
-    value: (data: string, _start: number, stop: AbortSignal, watch?: JobWatch) => runDeliveryJob(d, data, stop, watch),
-    configurable: true,
-  });
+  const { runtime } = registryOf(attachListener(server).core);
+  registerJobKind(runtime, DELIVERY_JOB_KIND, (data, run) => runDeliveryJob(d, data, run.stop, run.watch));
 }
 
 /**

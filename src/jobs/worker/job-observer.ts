@@ -6,10 +6,10 @@
  *
  * @module
  */
-import type { JobWatch } from "../queued-job.ts";
+import type { JobWatch } from "../../core/long-running/job-kinds.ts";
 import type { Middleware } from "../../core/call/middleware.ts";
 
-export type { JobOutcome, JobWatch } from "../queued-job.ts";
+export type { JobOutcome, JobWatch } from "../../core/long-running/job-kinds.ts";
 
 /** What observes a worker: each job it takes, and its drain when it closes. */
 export interface JobObserver {

@@ -1,7 +1,9 @@
 /**
  * Workers: processes that run a server's queued jobs and answer no requests. A worker loads the same
  * server module as the web instances (the same tools, middleware, secret, result store and queue),
- * takes jobs from the queue and runs each as the server would have (`queued-job.ts`). Shutting down
+ * takes jobs from the queue and runs each as the server would have: a tool's declared work by this layer's own
+ * runner (`queued-job.ts`), a job of another kind by the runner its feature registered on the server (MCP Events:
+ * its webhook deliveries; `src/core/long-running/job-kinds.ts`), so the worker imports no feature. Shutting down
  * drains: running jobs get `drainMs` to finish, then go back to the queue.
  *
  * @module
@@ -12,13 +14,17 @@ import { runQueuedJob } from "../queued-job.ts";
 import { serverWarning } from "../../core/instance/logger.ts";
 import { registryOf } from "../../core/definitions/registry.ts";
 import { jobObserverOf } from "./job-observer.ts";
-import { DELIVERY_JOB_PREFIX, deliveryRunnerOf } from "../../events/delivery/worker-hook.ts";
+import { type JobEnd, jobKindOf, jobRunnerOf, type JobWatch } from "../../core/long-running/job-kinds.ts";
+import { continuationsOf } from "../continuations.ts";
+import { TOKEN_PREFIX } from "../../codec/token.ts";
 
 /** How long a worker waits for its running jobs to finish when it shuts down, by default, in ms. */
 const DEFAULT_DRAIN_MS = 30_000;
-/** The warning of a queued webhook delivery on a worker whose server registers no events: delivered again later. */
-const NO_EVENTS = "mcplite worker: a queued event delivery reached a worker whose server registers no events " +
-  "(another version of the server module): the queue delivers it again later";
+/** The warning of a queued job of a kind the worker's server registers no runner for: delivered again later. */
+const noRunner = (kind: string) =>
+  `mcplite worker: a queued job of kind "${kind}" reached a worker whose server registers no runner for it ` +
+  "(a feature it does not serve, such as MCP Events, or another version of the server module): the queue delivers " +
+  "it again later";
 /** How many distinct warnings a worker remembers having given (each is given once). */
 const WARNINGS_KEPT = 256;
 
@@ -71,7 +77,7 @@ export function runWorker(
   options: RunWorkerOptions = {},
 ): { close(): Promise<void>; readonly running: number } {
   const registry = registryOf(attachListener(server).core);
-  const queue = options.queue ?? registry.runtime.continuations?.queue;
+  const queue = options.queue ?? continuationsOf(registry.runtime).queue;
   if (queue === undefined) {
     throw new TypeError("runWorker() needs a server made with a queue (createServer({ queue }))");
   }
@@ -94,6 +100,20 @@ export function runWorker(
     warned.add(message);
     serverWarning(registry.runtime.logger, message);
   };
+  // A tool's declared work (its data a job token) is this layer's own kind; any other kind is a feature's, run by
+  // the runner it registered on the server's runtime. One of none is another server's: given back, warned once.
+  const runJob = (data: string, start: number, first: boolean | undefined, watch?: JobWatch): Promise<JobEnd> => {
+    const kind = jobKindOf(data);
+    const run = kind === undefined ? undefined : jobRunnerOf(registry.runtime, kind);
+    if (run !== undefined) return run(data, { start, stop: stop.signal, watch, warn });
+    if (kind === undefined || `${kind}.` === TOKEN_PREFIX) {
+      return runQueuedJob(registry, data, { start, first }, queue, stop.signal, watch, warn); // refuses a non-job
+    }
+    const refused = new Error(noRunner(kind));
+    warn(refused.message);
+    watch?.end("failed", undefined, refused);
+    throw refused;
+  };
   const consumer = queue.take(async (data: string, start: number, first?: boolean) => {
     const watch = observer?.took();
     if (stop.signal.aborted) {
@@ -103,19 +123,7 @@ export function runWorker(
     }
     running++;
     try {
-      // A webhook delivery of MCP Events (src/events/delivery/): run by the runner the server's events left on it.
-      if (typeof data === "string" && data.startsWith(DELIVERY_JOB_PREFIX)) {
-        const deliver = deliveryRunnerOf(server);
-        if (deliver === undefined) {
-          warn(NO_EVENTS);
-          watch?.end("failed", undefined, new Error(NO_EVENTS));
-          throw new Error(NO_EVENTS);
-        }
-        const done = await deliver(data, start, stop.signal, watch);
-        if (done === "again") givenBack++;
-        return done;
-      }
-      const done = await runQueuedJob(registry, data, { start, first }, queue, stop.signal, watch, warn);
+      const done = await runJob(data, start, first, watch);
       if (done === "again") givenBack++;
       return done;
     } finally {

@@ -1,13 +1,14 @@
 /**
  * The context of a tool's declared work (`.defer((input, work) => …)`), as its author sees it: the call's context
  * without what only a handler may do (answer with a promise, add result metadata), plus which start of the job
- * this is, its journaled steps and its durable sleep. Made by `declared-work.ts`.
+ * this is, its journaled steps and its durable sleep. A contract of the core that the jobs layer implements
+ * (`src/jobs/declared-work.ts` makes it).
  *
  * @module
  */
-import type { CallContext } from "../core/call/call-context.ts";
-import type { PromiseRetry } from "../core/definitions/retry-options.ts";
-import type { Jsonify } from "./step-json.ts";
+import type { CallContext } from "../call/call-context.ts";
+import type { PromiseRetry } from "../definitions/retry-options.ts";
+import type { Jsonify } from "./jsonify.ts";
 
 /**
  * Options of one step (`work.step(name, fn, options)`).
@@ -38,7 +39,7 @@ export interface StepOptions {
  * @example A step journaled, a durable sleep, a second step
  * ```ts
  * import * as v from "valibot";
- * import { defineTool } from "../tool/define-tool.ts";
+ * import { defineTool } from "../../tool/define-tool.ts";
  *
  * const report = defineTool("report")
  *   .input(v.object({ id: v.string() }))
