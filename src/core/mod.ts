@@ -1,11 +1,10 @@
 /**
- * The core as bindings and carriers see it: the one module `src/bindings` and `src/stdio` import from
- * `src/core`. It names the call pipeline (`runCall`, `runRequest`, `runHandler`), the registry contract
- * and its typed caches, the errors and their codes, the outcomes and the descriptors each definition
- * gives its lists; families used together are one namespace each (`budgeting`, `scoping`, `traceContext`,
- * `wireErrors`), which bundlers resolve to the members a file uses. Growing it is a decision
- * (`tests/boundaries.test.ts` holds bindings to it, at most 60 names). The long-running engine is the jobs layer's,
- * above the core: bindings and carriers see it through its own facade, `src/jobs/mod.ts`.
+ * The core as bindings and carriers see it: the one module `src/bindings` and `src/stdio` import from `src/core`.
+ * It names the call pipeline (`runCall`, `runRequest`, `runHandler`), the registry contract and its typed caches, the
+ * errors and their codes, the outcomes and the descriptors each definition gives its lists; families used together
+ * are one namespace each (`budgeting`, `scoping`, `traceContext`, `wireErrors`). Growing it is a decision
+ * (`tests/boundaries.test.ts`: at most 60 names). The long-running engine is the jobs layer's, above the core:
+ * bindings and carriers see it through its own facade, `src/jobs/mod.ts`.
  *
  * @module
  */
