@@ -22,6 +22,8 @@ const { StreamableHTTPClientTransport } = await import(`${V1}/client/streamableH
 
 const NOTES = "notes://today";
 const TODOS = "notes://todos";
+/** How long a test waits for the updates it expects: a bound, never a hang (the updates come within milliseconds). */
+const HEARD_MS = 30_000;
 
 /** A server with two resources; `streams`: it serves 2025 sessions' streams (`sessionStreams()`). */
 function notesServer(streams = true) {
@@ -52,12 +54,30 @@ async function officialClient(url: string) {
     return Promise.resolve();
   };
   await client.connect(transport);
-  /** Waits until `count` updates arrived. */
+  /** Waits until `count` updates arrived: at most HEARD_MS, then fails naming what did arrive. */
   const heard = async (count: number) => {
-    while (updates.length < count) await new Promise<void>((wake) => waiters.push(wake));
+    const deadline = Date.now() + HEARD_MS;
+    while (updates.length < count) {
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`heard ${JSON.stringify(updates)} of ${count} updates in ${HEARD_MS} ms`);
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await new Promise<void>((wake) => {
+        waiters.push(wake);
+        timer = setTimeout(wake, left);
+      });
+      clearTimeout(timer);
+    }
     return updates.slice(0, count);
   };
-  return { client, transport, streamOpen, heard };
+  /**
+   * Ends the session (DELETE, which ends the server's side of the GET stream), then the client: a stream the server
+   * still holds open would keep the listener's close waiting.
+   */
+  const end = async () => {
+    await (transport as unknown as { terminateSession(): Promise<void> }).terminateSession().catch(() => {});
+    await client.close();
+  };
+  return { client, transport, streamOpen, heard, end };
 }
 
 describe("a 2025 resources/subscribe over HTTP on a stateless server (the default)", () => {
@@ -111,8 +131,8 @@ describe("a 2025 session's resources/subscribe over HTTP with sessionStreams()",
   it("advertises resources.subscribe, and the official v1 client hears the updates of what it subscribed to, until it unsubscribes", async () => {
     const server = notesServer();
     listener = await serve(server, { port: 0, hostname: "127.0.0.1", quiet: true });
-    const { client, streamOpen, heard } = await officialClient(listener.url);
-    close = () => client.close();
+    const { client, streamOpen, heard, end } = await officialClient(listener.url);
+    close = end;
     assert.deepEqual(client.getServerCapabilities()?.resources, { subscribe: true, listChanged: true });
     await streamOpen;
     await client.subscribeResource({ uri: NOTES });
