@@ -7,37 +7,16 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { createPostgresBackend } from "bullmq";
 import * as v from "valibot";
 import { createMemoryResultStore, createServer, defineTool, runWorker, serve } from "../../mod.ts";
-import { bullmqQueue } from "../../src/bullmq/mod.ts";
 import { createClient } from "../../src/client/mod.ts";
-import { POSTGRES_MISSING } from "../helpers/postgres-server.ts";
-import { REDIS_MISSING } from "../helpers/redis-server.ts";
-import { queueBackends } from "../helpers/queue-backends.ts";
+import { bullmqBackends, queueBackends } from "../helpers/queue-backends.ts";
 
 const servers = queueBackends("followers");
 
 const CALLS = 64;
 
-const BACKENDS = [
-  {
-    on: "redis-server",
-    missing: REDIS_MISSING,
-    queue: (name: string) => bullmqQueue({ connection: servers.redis!.url, name, onError: () => {} }),
-  },
-  {
-    on: "PostgreSQL",
-    missing: POSTGRES_MISSING,
-    queue: (name: string) =>
-      bullmqQueue({
-        backend: createPostgresBackend,
-        connection: { connectionString: servers.postgres!.url, migrate: true },
-        name,
-        onError: () => {},
-      }),
-  },
-] as const;
+const BACKENDS = bullmqBackends(servers);
 
 for (const backend of BACKENDS) {
   describe(`followers of queued jobs (${backend.on})`, { skip: backend.missing }, () => {

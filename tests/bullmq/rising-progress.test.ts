@@ -7,38 +7,17 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { createPostgresBackend } from "bullmq";
 import * as v from "valibot";
 import { createMemoryResultStore, createServer, defineTool, runWorker, serve } from "../../mod.ts";
-import { bullmqQueue } from "../../src/bullmq/mod.ts";
 import { createClient } from "../../src/client/mod.ts";
-import { POSTGRES_MISSING } from "../helpers/postgres-server.ts";
-import { REDIS_MISSING } from "../helpers/redis-server.ts";
-import { queueBackends } from "../helpers/queue-backends.ts";
+import { bullmqBackends, queueBackends } from "../helpers/queue-backends.ts";
 
 const servers = queueBackends("rising progress");
 
 /** Each of the work's two durable sleeps: it goes back to the queue, and runs again from the top when it wakes. */
 const SLEEP_MS = 300;
 
-const BACKENDS = [
-  {
-    on: "redis-server",
-    missing: REDIS_MISSING,
-    queue: (name: string) => bullmqQueue({ connection: servers.redis!.url, name, onError: () => {} }),
-  },
-  {
-    on: "PostgreSQL",
-    missing: POSTGRES_MISSING,
-    queue: (name: string) =>
-      bullmqQueue({
-        backend: createPostgresBackend,
-        connection: { connectionString: servers.postgres!.url, migrate: true },
-        name,
-        onError: () => {},
-      }),
-  },
-] as const;
+const BACKENDS = bullmqBackends(servers);
 
 for (const backend of BACKENDS) {
   describe(`progress across a queued job's wake-ups (${backend.on})`, { skip: backend.missing }, () => {

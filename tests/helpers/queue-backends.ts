@@ -5,6 +5,8 @@
 import { after, before } from "node:test";
 import { POSTGRES_MISSING, type PostgresServer, startPostgres } from "./postgres-server.ts";
 import { REDIS_MISSING, type RedisServer, startRedis } from "./redis-server.ts";
+import { createPostgresBackend } from "bullmq";
+import { bullmqQueue } from "../../src/bullmq/mod.ts";
 
 /** The running servers of the file, once its `before()` ran (`undefined` where missing). */
 export interface QueueBackends {
@@ -32,4 +34,38 @@ export function queueBackends(what: string): QueueBackends {
     await Promise.all([servers.redis?.stop(), servers.postgres?.remove()]);
   });
   return servers;
+}
+
+/** One backend of `bullmqBackends()`: its name, why it is missing (skip), and a queue on it. */
+export interface BullmqBackend {
+  readonly on: "redis-server" | "PostgreSQL";
+  readonly missing: string | false;
+  readonly queue: (name: string) => ReturnType<typeof bullmqQueue>;
+}
+
+/**
+ * `bullmqQueue()` on each of a file's servers: BullMQ on redis-server, and on PostgreSQL (its Postgres backend).
+ *
+ * @param servers The file's servers (`queueBackends()`).
+ * @returns Both backends, each making a queue of a name.
+ */
+export function bullmqBackends(servers: QueueBackends): readonly BullmqBackend[] {
+  return [
+    {
+      on: "redis-server",
+      missing: REDIS_MISSING,
+      queue: (name) => bullmqQueue({ connection: servers.redis!.url, name, onError: () => {} }),
+    },
+    {
+      on: "PostgreSQL",
+      missing: POSTGRES_MISSING,
+      queue: (name) =>
+        bullmqQueue({
+          backend: createPostgresBackend,
+          connection: { connectionString: servers.postgres!.url, migrate: true },
+          name,
+          onError: () => {},
+        }),
+    },
+  ];
 }
