@@ -1,0 +1,87 @@
+/**
+ * Promised programs as declared work, in one process: on a server with a queue (in memory, a worker of the same
+ * process), a program still running at `promiseAfterMs` has its call in flight end on the accepting side and a worker
+ * run it again, that call answered from the job's input, not made twice; the same under a group's names, with `retry`.
+ * On Redis and PostgreSQL, with worker processes killed mid-program: tests/code-mode/queued-programs.test.ts.
+ */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import * as v from "valibot";
+import { type AnyTool, createMemoryResultStore, createServer, defineTool, runWorker, type Server } from "../../mod.ts";
+import { codeMode } from "../../src/code-mode/mod.ts";
+import { memoryQueue } from "../helpers/memory-queue.ts";
+import { callAny, promised, redeemedWithin } from "../helpers/outcome.ts";
+import { SECRET } from "../helpers/long-running.ts";
+
+/** How long a job may take to end, at most: a bound for a loaded machine, not a measure. */
+const END_MS = 60_000;
+
+/** A queued server whose `slow` tool waits until the test lets it answer, and whose tools count their calls. */
+function queued(mode: ReturnType<typeof codeMode>) {
+  const calls = { slow: 0, count: 0 };
+  let called = () => {};
+  const slowCalled = new Promise<void>((resolve) => called = resolve);
+  let release = () => {};
+  const released = new Promise<void>((resolve) => release = resolve);
+  const server = createServer({
+    name: "queued",
+    version: "1.0.0",
+    secret: SECRET,
+    resultStore: createMemoryResultStore(),
+    queue: memoryQueue().queue,
+    codeMode: mode,
+  })
+    .tool(
+      defineTool("slow").describe("Answers once let").handle(async () => {
+        calls.slow++;
+        called();
+        await released;
+        return "slow";
+      }),
+    )
+    .tool(defineTool("count").describe("Counts").handle(() => ++calls.count));
+  return { server, calls, slowCalled, release };
+}
+
+describe("promised programs as declared work", () => {
+  it("on a queue: the call in flight at promiseAfterMs ends here, and the worker's run reads it back", async () => {
+    const { server, calls, slowCalled, release } = queued(codeMode({ promiseAfterMs: 1 }));
+    const worker = runWorker(server);
+    try {
+      const code = "const s = await tools.slow();\nconst c = await tools.count();\nreturn { s, c };";
+      const answering = callAny(server, "execute_code", { code });
+      await slowCalled;
+      // The 1 ms promise timer, set before this one, has fired: the program is held with `slow` in flight.
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      release();
+      const token = promised(await answering).token;
+      const ended = await redeemedWithin(server, token, END_MS);
+      assert.equal(ended.kind, "answer", JSON.stringify(ended));
+      assert.deepEqual(ended.kind === "answer" && ended.result.structuredContent, {
+        result: { s: "slow", c: 1 },
+        logs: [],
+      });
+      assert.deepEqual(calls, { slow: 1, count: 1 }, "slow was made once, before the promise");
+    } finally {
+      await worker.close();
+    }
+  });
+
+  it("under a group's names, with retry: the grouped program's job calls the child's tools by the served names", async () => {
+    const child = createServer({
+      name: "kid",
+      version: "1.0.0",
+      codeMode: codeMode({ promiseAfterMs: 0, retry: { attempts: 2 } }),
+    }).tool(
+      defineTool("add").describe("Adds two numbers").input(v.object({ a: v.number(), b: v.number() }))
+        .handle(({ a, b }) => a + b),
+    );
+    const parent = createServer({ name: "home", version: "1.0.0", secret: SECRET })
+      .group("kid", child) as unknown as Server<Record<string, AnyTool>>;
+    const first = await callAny(parent, "kid.execute_code", {
+      code: 'const x = await tools["kid.add"]({ a: 2, b: 3 });\nreturn x * 10;',
+    });
+    const ended = first.kind === "promise" ? await redeemedWithin(parent, first.token, END_MS) : first;
+    assert.deepEqual(ended.kind === "answer" && ended.result.structuredContent, { result: 50, logs: [] });
+  });
+});
