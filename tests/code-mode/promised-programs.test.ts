@@ -1,7 +1,8 @@
 /**
  * Promised programs as declared work, in one process: on a server with a queue (in memory, a worker of the same
  * process), a program still running at `promiseAfterMs` has its call in flight end on the accepting side and a worker
- * run it again, that call answered from the job's input, not made twice; the same under a group's names, with `retry`.
+ * run it again, that call answered from the job's input, not made twice; cancelling its task stops it on the worker;
+ * and the same under a group's names, with `retry`.
  * On Redis and PostgreSQL, with worker processes killed mid-program: tests/code-mode/queued-programs.test.ts.
  */
 import assert from "node:assert/strict";
@@ -39,8 +40,30 @@ function queued(mode: ReturnType<typeof codeMode>) {
         return "slow";
       }),
     )
-    .tool(defineTool("count").describe("Counts").handle(() => ++calls.count));
-  return { server, calls, slowCalled, release };
+    .tool(defineTool("count").describe("Counts").handle(() => ++calls.count))
+    .tool(
+      defineTool("hang").describe("Answers once its call is stopped").handle(async (_, ctx) => {
+        hanging();
+        await new Promise((resolve) => ctx.signal.addEventListener("abort", resolve, { once: true }));
+        stopped();
+        return "stopped";
+      }),
+    );
+  let hanging = () => {};
+  const hangs = new Promise<void>((resolve) => hanging = resolve);
+  let stopped = () => {};
+  const hangStopped = new Promise<void>((resolve) => stopped = resolve);
+  return { server, calls, slowCalled, release, hangs, hangStopped };
+}
+
+/**
+ * Lets `slow` answer once the program is held at its promise: the 1 ms promise timer was set as the program started,
+ * before `slow` was called, so it has fired before a timer set after that call.
+ */
+async function heldPast(slowCalled: Promise<void>, release: () => void): Promise<void> {
+  await slowCalled;
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  release();
 }
 
 describe("promised programs as declared work", () => {
@@ -50,10 +73,7 @@ describe("promised programs as declared work", () => {
     try {
       const code = "const s = await tools.slow();\nconst c = await tools.count();\nreturn { s, c };";
       const answering = callAny(server, "execute_code", { code });
-      await slowCalled;
-      // The 1 ms promise timer, set before this one, has fired: the program is held with `slow` in flight.
-      await new Promise((resolve) => setTimeout(resolve, 5));
-      release();
+      await heldPast(slowCalled, release);
       const token = promised(await answering).token;
       const ended = await redeemedWithin(server, token, END_MS);
       assert.equal(ended.kind, "answer", JSON.stringify(ended));
@@ -62,6 +82,25 @@ describe("promised programs as declared work", () => {
         logs: [],
       });
       assert.deepEqual(calls, { slow: 1, count: 1 }, "slow was made once, before the promise");
+    } finally {
+      await worker.close();
+    }
+  });
+
+  it("on a queue: cancelling the task stops the program on its worker, and its call in flight", async () => {
+    const { server, calls, slowCalled, release, hangs, hangStopped } = queued(codeMode({ promiseAfterMs: 1 }));
+    const worker = runWorker(server);
+    try {
+      const code = "await tools.slow();\nawait tools.hang();\nreturn 1;";
+      const answering = callAny(server, "execute_code", { code });
+      await heldPast(slowCalled, release); // slow ends here; hang, held, is the worker's
+      const token = promised(await answering).token;
+      await hangs; // the worker's run of the program is inside its call
+      await callAny(server, "redeem", { promise: token, cancel: true });
+      await hangStopped;
+      const ended = await callAny(server, "redeem", { promise: token });
+      assert.equal(ended.kind, "failure", JSON.stringify(ended));
+      assert.equal(calls.slow, 1);
     } finally {
       await worker.close();
     }
