@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import * as v from "valibot";
 import { type AnyTool, createMemoryResultStore, createServer, defineTool, runWorker, type Server } from "../../mod.ts";
-import { codeMode } from "../../src/code-mode/mod.ts";
+import { type CodeExecutor, codeMode } from "../../src/code-mode/mod.ts";
 import { memoryQueue } from "../helpers/memory-queue.ts";
 import { callAny, promised, redeemedWithin } from "../helpers/outcome.ts";
 import { SECRET } from "../helpers/long-running.ts";
@@ -101,6 +101,38 @@ describe("promised programs as declared work", () => {
       const ended = await callAny(server, "redeem", { promise: token });
       assert.equal(ended.kind, "failure", JSON.stringify(ended));
       assert.equal(calls.slow, 1);
+    } finally {
+      await worker.close();
+    }
+  });
+
+  it("refuses a run whose call differs from the one recorded there, even where the program catches it", async () => {
+    // A program that is not deterministic (an executor of the test's): its first run calls slow, its second count.
+    let runs = 0;
+    const executor: CodeExecutor = {
+      execute: async ({ call, signal }) => {
+        const stopped = new Promise<never>((_, reject) => signal?.addEventListener("abort", reject, { once: true }));
+        try {
+          if (++runs === 1) await Promise.race([call("slow", {}), stopped]);
+          await Promise.race([call("count", {}).catch(() => "caught"), stopped]);
+          return { ok: true, value: runs, logs: [] };
+        } catch {
+          return { ok: false, reason: "aborted", message: "stopped", logs: [] };
+        }
+      },
+    };
+    const { server, calls, slowCalled, release } = queued(codeMode({ promiseAfterMs: 1, executor }));
+    const worker = runWorker(server);
+    try {
+      const answering = callAny(server, "execute_code", { code: "return 1;" });
+      await heldPast(slowCalled, release);
+      const ended = await redeemedWithin(server, promised(await answering).token, END_MS);
+      assert.equal(ended.kind, "failure", JSON.stringify(ended));
+      assert.match(
+        JSON.stringify(ended),
+        /takes \\"call-1-count\\" at place 1 of its steps and sleeps, where its journal recorded \\"call-1-slow\\"/,
+      );
+      assert.deepEqual(calls, { slow: 1, count: 0 }, "count was never called");
     } finally {
       await worker.close();
     }
