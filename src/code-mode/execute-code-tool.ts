@@ -18,6 +18,7 @@ import type { CodeExecutor } from "./executor.ts";
 import { depthOf, innerCalls, type InnerCallSettings } from "./inner-call.ts";
 import {
   type BegunCall,
+  fitsToken,
   hand,
   type HandedProgram,
   heldCalls,
@@ -170,7 +171,8 @@ export function executeCodeTool(
       unlink = follow(work.signal, stop);
       context = work;
     };
-    return { running, answer, adopt, detach: () => unlink(), hold: held.hold, stop: () => stop.abort() };
+    const { hold, release } = held;
+    return { running, answer, adopt, detach: () => unlink(), hold, release, stop: () => stop.abort() };
   };
   // The programs handed to a job of this process, by the id their job's input names (program-job.ts).
   const handed = new Map<string, HandedProgram<ReturnType<typeof started>>>();
@@ -189,8 +191,13 @@ export function executeCodeTool(
     if (!longRunning || limits.timeMs <= settings.promiseAfterMs) return running.answer(await running.running);
     const early = await firstOf(running.running, settings.promiseAfterMs);
     if (early !== undefined) return running.answer(early);
-    // Still running: the call answers with a promise, and the program goes on as the tool's declared work.
-    if (registry.runtime.continuations.queue === undefined) {
+    // Still running: the call answers with a promise, and the program goes on as the tool's declared work, whose
+    // input travels in a token where it may start elsewhere (a queue, a retry): too large for one, it goes on here.
+    const maxBytes = registry.runtime.tokens.codec.maxBytes;
+    const queued = registry.runtime.continuations.queue !== undefined;
+    const carried = queued || settings.retry !== undefined;
+    if (carried && !fitsToken({ code, calls: [] }, maxBytes)) return running.answer(await running.running);
+    if (!queued) {
       // In this process: the job takes the running program over (the calls it began, journaled as they end).
       running.detach(); // the call is over: the job's cancellation stops the program from now on
       return ctx.defer({ code, calls: [], handed: hand(handed, running, begun) } satisfies ProgramJob);
@@ -199,9 +206,14 @@ export function executeCodeTool(
     // runs the program again, these calls answered from the job's input.
     const ended = await Promise.race([running.running, running.hold().then(() => undefined)]);
     if (ended !== undefined) return running.answer(ended);
+    const job: ProgramJob = { code, calls: await recordedOf(begun) };
+    if (!fitsToken(job, maxBytes)) {
+      running.release(); // the results it read are too large for the job's token: it goes on in this call
+      return running.answer(await running.running);
+    }
     running.stop();
     running.answer(await running.running); // a question asked meanwhile still ends the call with it
-    return ctx.defer({ code, calls: await recordedOf(begun) } satisfies ProgramJob);
+    return ctx.defer(job);
   };
   // The promised program's job: the program handed over in this process, else run again from the top, the calls
   // recorded before the promise answered from its input and each later call a step of the job's journal.

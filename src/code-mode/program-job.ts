@@ -136,33 +136,56 @@ export function replayedCall(ctx: CallContext, recorded: RecordedCall, n: number
 
 /** A program's calls as the execute call hands them over: held from a point on, those in flight awaited. */
 export interface HeldCalls {
-  /** The sandbox's `__call`: the inner call, or, once held, a call that never starts (the program is stopped). */
+  /** The sandbox's `__call`: the inner call, or, while held, a call that waits to start. */
   readonly call: (name: string, input: unknown) => Promise<unknown>;
   /** Holds every later call, and resolves once the calls in flight have ended (their outcomes recorded). */
   readonly hold: () => Promise<void>;
+  /** Lets the held calls start, and the later ones: the program goes on in this call. */
+  readonly release: () => void;
 }
 
 /**
  * Wraps a program's calls so that they can be held.
  *
  * @param call The inner call.
- * @returns The calls, and the hold.
+ * @returns The calls, the hold and its release.
  */
 export function heldCalls(call: (name: string, input: unknown) => Promise<unknown>): HeldCalls {
   const inFlight = new Set<Promise<unknown>>();
+  const waiting: (() => void)[] = [];
   let held = false;
+  const start = (name: string, input: unknown) => {
+    const running = call(name, input);
+    inFlight.add(running);
+    const done = () => inFlight.delete(running);
+    running.then(done, done);
+    return running;
+  };
   return {
-    call: (name, input) => {
-      if (held) return new Promise(() => {}); // the program stops before it could see an answer
-      const running = call(name, input);
-      inFlight.add(running);
-      const done = () => inFlight.delete(running);
-      running.then(done, done);
-      return running;
-    },
+    call: (name, input) =>
+      held ? new Promise((resolve) => waiting.push(() => resolve(start(name, input)))) : start(name, input),
     hold: async () => {
       held = true;
       await Promise.allSettled(inFlight);
     },
+    release: () => {
+      held = false;
+      for (const go of waiting.splice(0)) go();
+    },
   };
+}
+
+/** Bytes of a job's token besides its input: the caller, the request's metadata and headers, the token's fields. */
+const TOKEN_ROOM = 2_048;
+
+/**
+ * Whether a job's input fits the token it travels in (`tokens.maxBytes`), with room for the caller, the request's
+ * metadata and the token's own fields: base64url makes 4 characters of 3 bytes.
+ *
+ * @param job The job's input.
+ * @param maxBytes The longest token.
+ * @returns `false` when it would not fit.
+ */
+export function fitsToken(job: ProgramJob, maxBytes: number): boolean {
+  return (new TextEncoder().encode(JSON.stringify(job)).length + TOKEN_ROOM) * 4 / 3 <= maxBytes;
 }

@@ -18,7 +18,7 @@ import { SECRET } from "../helpers/long-running.ts";
 const END_MS = 60_000;
 
 /** A queued server whose `slow` tool waits until the test lets it answer, and whose tools count their calls. */
-function queued(mode: ReturnType<typeof codeMode>) {
+function queued(mode: ReturnType<typeof codeMode>, slowAnswer = "slow") {
   const calls = { slow: 0, count: 0 };
   let called = () => {};
   const slowCalled = new Promise<void>((resolve) => called = resolve);
@@ -37,7 +37,7 @@ function queued(mode: ReturnType<typeof codeMode>) {
         calls.slow++;
         called();
         await released;
-        return "slow";
+        return slowAnswer;
       }),
     )
     .tool(defineTool("count").describe("Counts").handle(() => ++calls.count))
@@ -57,8 +57,27 @@ function queued(mode: ReturnType<typeof codeMode>) {
 }
 
 /**
+ * An executor whose program calls the tools `names` in turn and answers their values: its first call is made as it
+ * starts, so that it is in flight before the promise timer is set, on any machine. Its signal stops it.
+ */
+function scripted(...names: string[]): CodeExecutor {
+  return {
+    execute: async ({ call, signal }) => {
+      const stopped = new Promise<never>((_, reject) => signal?.addEventListener("abort", reject, { once: true }));
+      const values: unknown[] = [];
+      try {
+        for (const name of names) values.push(await Promise.race([call(name, {}), stopped]));
+        return { ok: true, value: values, logs: [] };
+      } catch {
+        return { ok: false, reason: "aborted", message: "stopped", logs: [] };
+      }
+    },
+  };
+}
+
+/**
  * Lets `slow` answer once the program is held at its promise: the 1 ms promise timer was set as the program started,
- * before `slow` was called, so it has fired before a timer set after that call.
+ * after `slow` was called (`scripted()`), and before the timer set here, which fires after it.
  */
 async function heldPast(slowCalled: Promise<void>, release: () => void): Promise<void> {
   await slowCalled;
@@ -68,17 +87,17 @@ async function heldPast(slowCalled: Promise<void>, release: () => void): Promise
 
 describe("promised programs as declared work", () => {
   it("on a queue: the call in flight at promiseAfterMs ends here, and the worker's run reads it back", async () => {
-    const { server, calls, slowCalled, release } = queued(codeMode({ promiseAfterMs: 1 }));
+    const executor = scripted("slow", "count");
+    const { server, calls, slowCalled, release } = queued(codeMode({ promiseAfterMs: 1, executor }));
     const worker = runWorker(server);
     try {
-      const code = "const s = await tools.slow();\nconst c = await tools.count();\nreturn { s, c };";
-      const answering = callAny(server, "execute_code", { code });
+      const answering = callAny(server, "execute_code", { code: "return await tools.slow();" }); // run as scripted
       await heldPast(slowCalled, release);
       const token = promised(await answering).token;
       const ended = await redeemedWithin(server, token, END_MS);
       assert.equal(ended.kind, "answer", JSON.stringify(ended));
       assert.deepEqual(ended.kind === "answer" && ended.result.structuredContent, {
-        result: { s: "slow", c: 1 },
+        result: ["slow", 1],
         logs: [],
       });
       assert.deepEqual(calls, { slow: 1, count: 1 }, "slow was made once, before the promise");
@@ -87,12 +106,31 @@ describe("promised programs as declared work", () => {
     }
   });
 
+  it("on a queue: a program whose results so far are too large for its job's token goes on in the call", async () => {
+    const executor = scripted("slow", "count");
+    const { server, calls, slowCalled, release } = queued(
+      codeMode({ promiseAfterMs: 1, executor }),
+      "y".repeat(30_000),
+    );
+    const answering = callAny(server, "execute_code", { code: "return await tools.slow();" });
+    await heldPast(slowCalled, release);
+    const outcome = await answering;
+    assert.equal(outcome.kind, "answer", JSON.stringify(outcome).slice(0, 500));
+    assert.deepEqual(outcome.kind === "answer" && outcome.result.structuredContent, {
+      result: ["y".repeat(30_000), 1],
+      logs: [],
+    });
+    assert.deepEqual(calls, { slow: 1, count: 1 });
+  });
+
   it("on a queue: cancelling the task stops the program on its worker, and its call in flight", async () => {
-    const { server, calls, slowCalled, release, hangs, hangStopped } = queued(codeMode({ promiseAfterMs: 1 }));
+    const executor = scripted("slow", "hang");
+    const { server, calls, slowCalled, release, hangs, hangStopped } = queued(
+      codeMode({ promiseAfterMs: 1, executor }),
+    );
     const worker = runWorker(server);
     try {
-      const code = "await tools.slow();\nawait tools.hang();\nreturn 1;";
-      const answering = callAny(server, "execute_code", { code });
+      const answering = callAny(server, "execute_code", { code: "return await tools.slow();" });
       await heldPast(slowCalled, release); // slow ends here; hang, held, is the worker's
       const token = promised(await answering).token;
       await hangs; // the worker's run of the program is inside its call
