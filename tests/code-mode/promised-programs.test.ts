@@ -1,14 +1,23 @@
 /**
- * Promised programs as declared work, in one process: on a server with a queue (in memory, a worker of the same
- * process), a program still running at `promiseAfterMs` has its call in flight end on the accepting side and a worker
- * run it again, that call answered from the job's input, not made twice; cancelling its task stops it on the worker;
- * and the same under a group's names, with `retry`.
- * On Redis and PostgreSQL, with worker processes killed mid-program: tests/code-mode/queued-programs.test.ts.
+ * Promised programs as declared work, in one process: without a queue the job takes the running program over and
+ * journals its calls; with one (in memory, a worker of this process) the call in flight at `promiseAfterMs` ends on the
+ * accepting side and the worker runs the program again, that call answered from the job's input, not made twice (or,
+ * too large for the token, the program goes on in its call); cancelling its task stops it; a differing call is refused;
+ * a group's names, with `retry`. Redis, PostgreSQL and killed workers: tests/code-mode/queued-programs.test.ts.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import * as v from "valibot";
-import { type AnyTool, createMemoryResultStore, createServer, defineTool, runWorker, type Server } from "../../mod.ts";
+import {
+  type AnyTool,
+  createMemoryResultStore,
+  createServer,
+  defineTool,
+  type JournalEntry,
+  type JournalStore,
+  runWorker,
+  type Server,
+} from "../../mod.ts";
 import { type CodeExecutor, codeMode } from "../../src/code-mode/mod.ts";
 import { memoryQueue } from "../helpers/memory-queue.ts";
 import { callAny, promised, redeemedWithin } from "../helpers/outcome.ts";
@@ -86,6 +95,35 @@ async function heldPast(slowCalled: Promise<void>, release: () => void): Promise
 }
 
 describe("promised programs as declared work", () => {
+  it("in process: the job takes the running program over, each call journaled, the one in flight as it ends", async () => {
+    const appended: JournalEntry[] = [];
+    const journalStore: JournalStore = {
+      load: () => Promise.resolve([]),
+      append: (_, entry) => (appended.push(entry), Promise.resolve(entry)),
+    };
+    let release = () => {};
+    const released = new Promise<void>((resolve) => release = resolve);
+    let called = () => {};
+    const slowCalled = new Promise<void>((resolve) => called = resolve);
+    const server = createServer({
+      name: "here",
+      version: "1.0.0",
+      secret: SECRET,
+      journalStore,
+      codeMode: codeMode({ promiseAfterMs: 1, executor: scripted("slow", "count") }),
+    })
+      .tool(defineTool("slow").describe("Answers once let").handle(() => (called(), released.then(() => "slow"))))
+      .tool(defineTool("count").describe("Counts").handle(() => 1));
+    const answering = callAny(server, "execute_code", { code: "return await tools.slow();" });
+    await heldPast(slowCalled, release);
+    const ended = await redeemedWithin(server, promised(await answering).token, END_MS);
+    assert.deepEqual(ended.kind === "answer" && ended.result.structuredContent, { result: ["slow", 1], logs: [] });
+    assert.deepEqual(appended.map(({ name, position, value }) => ({ name, position, value })), [
+      { name: "call-1-slow", position: 1, value: { ok: true, value: "slow" } },
+      { name: "call-2-count", position: 2, value: { ok: true, value: 1 } },
+    ]);
+  });
+
   it("on a queue: the call in flight at promiseAfterMs ends here, and the worker's run reads it back", async () => {
     const executor = scripted("slow", "count");
     const { server, calls, slowCalled, release } = queued(codeMode({ promiseAfterMs: 1, executor }));
