@@ -7,6 +7,7 @@
  * @module
  */
 import type { Definitions } from "../core/definitions/registry.ts";
+import type { PromiseRetry } from "../core/definitions/retry-options.ts";
 import { assertToolName } from "../core/definitions/tool.ts";
 import { type Capability, capability } from "../server/server-capability.ts";
 import { listingOf, searchCatalog } from "../tool-search/tool-search.ts";
@@ -48,11 +49,17 @@ export interface CodeModeOptions {
     readonly nesting?: number;
   };
   /**
-   * After how long a program still running answers with a promise (a task on MCP) and runs on in this process
+   * After how long a program still running answers with a promise (a task on MCP) and goes on as declared work
    * (default 5 000 ms), on a server with long-running support (every server of `@mcplite/sdk`; the lite entry's
-   * with `longRunning`). Not durable: a program whose process stops is lost.
+   * with `longRunning`): in this process, or on a worker where the server has a `queue`. Its job runs the program
+   * again from the top, the calls made so far answered from the job, each later call a step of its journal.
    */
   readonly promiseAfterMs?: number;
+  /**
+   * A promised program's job starts again when its process died (`.longRunning({ retry })`: `attempts` in all),
+   * its recorded calls answered from its journal, not made again. Default: none (the job ends failed).
+   */
+  readonly retry?: PromiseRetry;
   /**
    * Whether a call of a tool whose annotations say `destructiveHint: true` first asks the user (MCP elicitation,
    * form mode); declined, or a client that cannot be asked, the call throws in the program. Default `false`.
@@ -142,6 +149,7 @@ export function codeMode(options: CodeModeOptions = {}): Capability<"codeMode"> 
       limits,
       promiseAfterMs,
       confirmDestructive: options.confirmDestructive ?? false,
+      retry: options.retry,
     }));
     if (options.listing !== "beside") registry.listing = listingOf((tool) => own.has(tool.name));
   });

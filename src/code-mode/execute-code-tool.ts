@@ -1,7 +1,8 @@
 /**
  * The execute tool of code mode: runs the model's program in the sandbox with the tools as async methods of
  * `tools`, and answers its return value and console lines. On a server with long-running support, a program
- * still running after `promiseAfterMs` answers with a promise (a task on MCP) and runs on in this process.
+ * still running after `promiseAfterMs` answers with a promise (a task on MCP) and goes on as the tool's declared
+ * work: in this process, or on a worker where the server has a queue (program-job.ts).
  *
  * @module
  */
@@ -14,7 +15,21 @@ import { defineTool } from "../tool/define-tool.ts";
 import { servedPrefix } from "../tool-search/served-namespace.ts";
 import type { ToolCatalog } from "../tool-search/tool-catalog.ts";
 import type { CodeExecutor } from "./executor.ts";
-import { depthOf, innerCalls } from "./inner-call.ts";
+import { depthOf, innerCalls, type InnerCallSettings } from "./inner-call.ts";
+import {
+  type BegunCall,
+  fitsToken,
+  hand,
+  type HandedProgram,
+  heldCalls,
+  journal,
+  type ProgramJob,
+  recordedOf,
+  taken,
+} from "./program-job.ts";
+import { JournalMismatch } from "../jobs/journal-mismatch.ts";
+import type { WorkContext } from "../core/long-running/work-context.ts";
+import type { PromiseRetry } from "../core/definitions/retry-options.ts";
 import { programSource } from "./program-source.ts";
 
 /** A program's outcome, as the executor answers it. */
@@ -45,6 +60,8 @@ export interface ExecuteToolSettings {
   readonly promiseAfterMs: number;
   /** Whether a destructive tool asks the user before its call. */
   readonly confirmDestructive: boolean;
+  /** The promised program's job starts again after its process died (`.longRunning({ retry })`), if given. */
+  readonly retry?: PromiseRetry;
 }
 
 /**
@@ -103,19 +120,11 @@ export function executeCodeTool(
       ),
     }))
     .annotations({ openWorldHint: true });
-  const run = async ({ code }: { code: string }, ctx: CallContext): Promise<unknown> => {
-    if (depthOf(ctx.meta) > limits.nesting) {
-      return fail(
-        `A program may not run a program here (nesting: at most ${limits.nesting} below the model's own)`,
-        { reason: "nesting" },
-      );
-    }
-    const program = programSource(code);
-    if (!program.ok) return failed({ ok: false, reason: "syntax", message: program.message, logs: [] });
+  // One run of a program: its calls through the pipeline with `ctx`'s caller (recorded, or answered from a record).
+  const started = (source: string, ctx: CallContext, recording: Pick<InnerCallSettings, "onCall" | "replay">) => {
     const stop = new AbortController();
-    const onAbort = () => stop.abort(ctx.signal.reason);
-    if (ctx.signal.aborted) onAbort();
-    else ctx.signal.addEventListener("abort", onAbort, { once: true });
+    let context = ctx; // the job's, once it takes the program over
+    let unlink = follow(ctx.signal, stop);
     const calls = innerCalls(
       ctx,
       {
@@ -125,39 +134,114 @@ export function executeCodeTool(
         prefix: servedPrefix(ctx.tool, settings.name),
         maxCalls: limits.calls,
         confirmDestructive: settings.confirmDestructive,
+        context: () => context,
+        ...recording,
       },
       stop.signal,
       () => stop.abort(),
     );
+    // A call that differs from what an earlier run recorded refuses the run: the program may not catch it.
+    let refused: JournalMismatch | undefined;
+    const held = heldCalls((name, input) =>
+      calls.call(name, input).catch((error: unknown) => {
+        if (error instanceof JournalMismatch) {
+          refused ??= error;
+          stop.abort();
+        }
+        throw error;
+      })
+    );
     const running = settings.executor.execute({
-      source: PRELUDE + program.source,
-      call: calls.call,
+      source: PRELUDE + source,
+      call: held.call,
       limits: executorLimits,
       signal: stop.signal,
     });
     const answer = (outcome: Outcome): ToolResult => {
       stop.abort(); // what an inner call left open on its signal (a proxied call's stream) ends with the program
+      unlink();
+      if (refused !== undefined) throw refused;
       const asked = calls.asked();
       if (asked !== undefined) throw asked; // the call ends with the question; the program runs again with the answer
       return outcome.ok ? answered(outcome) : failed(outcome);
     };
-    try {
-      if (!longRunning || limits.timeMs <= settings.promiseAfterMs) return answer(await running);
-      const early = await firstOf(running, settings.promiseAfterMs);
-      if (early !== undefined) return answer(early);
-    } finally {
-      ctx.signal.removeEventListener("abort", onAbort);
-    }
-    // Still running: the call answers with a promise, and the program runs on in this process; a cancellation
-    // of the promise (`redeem` with `cancel`, MCP `tasks/cancel`) stops it. Not durable (no journal of its calls).
-    return ctx.defer((signal: AbortSignal) => {
-      if (signal.aborted) stop.abort(signal.reason);
-      else signal.addEventListener("abort", () => stop.abort(signal.reason), { once: true });
-      return running.then(answer);
-    });
+    /** The job takes the running program over: its signal stops it, its calls run in the job's context. */
+    const adopt = (work: CallContext) => {
+      unlink();
+      unlink = follow(work.signal, stop);
+      context = work;
+    };
+    const { hold, release } = held;
+    return { running, answer, adopt, detach: () => unlink(), hold, release, stop: () => stop.abort() };
   };
+  // The programs handed to a job of this process, by the id their job's input names (program-job.ts).
+  const handed = new Map<string, HandedProgram<ReturnType<typeof started>>>();
+  const run = async ({ code }: { code: string }, ctx: CallContext): Promise<unknown> => {
+    if (depthOf(ctx.meta) > limits.nesting) {
+      return fail(
+        `A program may not run a program here (nesting: at most ${limits.nesting} below the model's own)`,
+        { reason: "nesting" },
+      );
+    }
+    const program = programSource(code);
+    if (!program.ok) return failed({ ok: false, reason: "syntax", message: program.message, logs: [] });
+    const begun: BegunCall[] = [];
+    const onCall: InnerCallSettings["onCall"] = (n, name, outcome) => begun.push({ n, name, outcome });
+    const running = started(program.source, ctx, { onCall });
+    if (!longRunning || limits.timeMs <= settings.promiseAfterMs) return running.answer(await running.running);
+    const early = await firstOf(running.running, settings.promiseAfterMs);
+    if (early !== undefined) return running.answer(early);
+    // Still running: the call answers with a promise, and the program goes on as the tool's declared work, whose
+    // input travels in a token where it may start elsewhere (a queue, a retry): too large for one, it goes on here.
+    const maxBytes = registry.runtime.tokens.codec.maxBytes;
+    const queued = registry.runtime.continuations.queue !== undefined;
+    const carried = queued || settings.retry !== undefined;
+    if (carried && !fitsToken({ code, calls: [] }, maxBytes)) return running.answer(await running.running);
+    if (!queued) {
+      // In this process: the job takes the running program over (the calls it began, journaled as they end).
+      running.detach(); // the call is over: the job's cancellation stops the program from now on
+      return ctx.defer({ code, calls: [], handed: hand(handed, running, begun) } satisfies ProgramJob);
+    }
+    // On a queue: no new call starts, those in flight end (a program that ends meanwhile answers), and a worker
+    // runs the program again, these calls answered from the job's input.
+    const ended = await Promise.race([running.running, running.hold().then(() => undefined)]);
+    if (ended !== undefined) return running.answer(ended);
+    const job: ProgramJob = { code, calls: await recordedOf(begun) };
+    if (!fitsToken(job, maxBytes)) {
+      running.release(); // the results it read are too large for the job's token: it goes on in this call
+      return running.answer(await running.running);
+    }
+    running.stop();
+    running.answer(await running.running); // a question asked meanwhile still ends the call with it
+    return ctx.defer(job);
+  };
+  // The promised program's job: the program handed over in this process, else run again from the top, the calls
+  // recorded before the promise answered from its input and each later call a step of the job's journal.
+  const work = async ({ code, calls, handed: id }: ProgramJob, work: WorkContext): Promise<ToolResult> => {
+    const ctx = work as unknown as CallContext; // its step() is the journal's
+    const program = taken(handed, id);
+    if (program !== undefined) {
+      journal(ctx, program.begun);
+      program.running.adopt(ctx);
+      return program.running.answer(await program.running.running);
+    }
+    const source = programSource(code);
+    if (!source.ok) return failed({ ok: false, reason: "syntax", message: source.message, logs: [] });
+    const replay = new Map(calls.map((call) => [call.n, call]));
+    const running = started(source.source, ctx, { replay });
+    return running.answer(await running.running);
+  };
+  if (!longRunning) return declared.handle(run as never);
   // deno-lint-ignore no-explicit-any
-  return (longRunning ? declared.longRunning() : declared).handle(run as any);
+  return declared.longRunning({ retry: settings.retry }).defer(work as any).handle(run as any);
+}
+
+/** Aborts `stop` when `signal` does; returns what unlinks them. */
+function follow(signal: AbortSignal, stop: AbortController): () => void {
+  const onAbort = () => stop.abort(signal.reason);
+  if (signal.aborted) onAbort();
+  else signal.addEventListener("abort", onAbort, { once: true });
+  return () => signal.removeEventListener("abort", onAbort);
 }
 
 /** The program's outcome if it ends within `ms`, else `undefined` (the timer cleared either way). */

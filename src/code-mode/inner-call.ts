@@ -18,6 +18,7 @@ import type { Registry } from "../core/definitions/registry.ts";
 import type { ToolResult } from "../core/results/result.ts";
 import { echoed } from "../internal/echo.ts";
 import { visibleTo } from "../internal/mcp-apps-wire.ts";
+import { type Recorded, type RecordedCall, replayedCall } from "./program-job.ts";
 import type { ToolCatalog } from "../tool-search/tool-catalog.ts";
 
 /** The request `_meta` key that counts how deep in programs a call is (0, or absent: the model's own call). */
@@ -37,6 +38,12 @@ export interface InnerCallSettings {
   readonly maxCalls: number;
   /** Whether a destructive tool asks the user before its call runs. */
   readonly confirmDestructive: boolean;
+  /** Hears each call as it begins its step (`call-<n>-<name>`), with its outcome to come: for a promised program's job. */
+  readonly onCall?: (n: number, name: string, outcome: Promise<Recorded>) => void;
+  /** Outcomes recorded by an earlier run of the program, by call number: answered from here, not called again. */
+  readonly replay?: ReadonlyMap<number, RecordedCall>;
+  /** The context the calls run in from now on (default the one given): a promised program's job, once it took over. */
+  readonly context?: () => CallContext;
 }
 
 /** A program's calls: the function the sandbox's `__call` calls, and what stopped the program if the client must answer first. */
@@ -46,9 +53,6 @@ export interface InnerCalls {
   /** Set when a question (a destructive tool's confirmation) ends the call in an input round: the handler rethrows it. */
   readonly asked: () => InputRequiredSignal | undefined;
 }
-
-/** One call's outcome as a round records it (`ctx.step()`): JSON, so that a later round answers it the same way. */
-type Recorded = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly message: string };
 
 /**
  * Makes the calls of one program run by one call of the execute tool.
@@ -87,8 +91,11 @@ export function innerCalls(
       const suggestions = found.map((t) => `"${prefix}${t.name}"`).join(", ");
       throw new Error(`Tool not found: ${echoed(served)}${suggestions === "" ? "" : `; did you mean ${suggestions}?`}`);
     }
+    const replayed = settings.replay?.get(n);
+    if (replayed !== undefined) return answerOf(replayedCall(ctx, replayed, n, name));
+    const via = settings.context?.() ?? ctx;
     if (settings.confirmDestructive && tool.annotations?.destructiveHint === true) {
-      const answer = await confirm(ctx, `confirm-${n}`, served, input).catch((error) => {
+      const answer = await confirm(via, `confirm-${n}`, served, input).catch((error) => {
         if (!(error instanceof InputRequiredSignal)) throw error;
         asked = error;
         stop(); // the call ends with the question: the program runs again, from the top, with the answer
@@ -97,14 +104,15 @@ export function innerCalls(
       if (answer !== "accept") throw new Error(`The user did not allow the call of "${served}" (${answer})`);
     }
     // Once per call: a later input round (the program run again after an answer) gets what this one got.
-    const recorded = await ctx.step<Recorded>(`call-${n}-${name}`, async () => {
+    // In a promised program's job, its journal's step: a later run of the job reads it back (program-job.ts).
+    const stepped = via.step<Recorded>(`call-${n}-${name}`, async () => {
       const outcome = await runCall(registry, {
         name,
         arguments: input ?? {},
         meta,
         signal,
-        host: { env: ctx.env, waitUntil: waitUntilOf(ctx), auth: ctx.auth, caller: budgetCallerOf(ctx) },
-        sink: { log: (level, data, logger) => ctx.log(level, data, logger) },
+        host: { env: via.env, waitUntil: waitUntilOf(via), auth: via.auth, caller: budgetCallerOf(via) },
+        sink: { log: (level, data, logger) => via.log(level, data, logger) },
       }).catch((error: unknown) => error instanceof Error ? error : new Error(String(error)));
       if (outcome instanceof Error) return { ok: false, message: outcome.message };
       switch (outcome.kind) {
@@ -121,10 +129,16 @@ export function innerCalls(
           };
       }
     });
-    if (!recorded.ok) throw new Error(recorded.message);
-    return recorded.value;
+    settings.onCall?.(n, name, stepped);
+    return answerOf(await stepped);
   };
   return { call, asked: () => asked };
+}
+
+/** What the program gets of a recorded outcome: its value, or an Error it can catch. */
+function answerOf(recorded: Recorded): unknown {
+  if (!recorded.ok) throw new Error(recorded.message);
+  return recorded.value;
 }
 
 /** The metadata of a program's calls: the caller's, one level deeper in programs, under the execute call's span. */

@@ -6,14 +6,13 @@
  * `QUEUE`, `LOCK_MS`, `COUNTER_URL`) for `mcplite worker`, and `jobsServer()` to make one in a test.
  */
 import process from "node:process";
-import { Redis } from "ioredis";
 import * as v from "valibot";
 import { createServer, defineTool, mcpBinding, mcpLiteBinding } from "../../mod.ts";
 import type { PromiseRetry, WorkContext } from "../../src/types.ts";
 import { NonRetryableError } from "../../src/errors/mod.ts";
 import { grpcBinding } from "../../src/bindings/grpc/mod.ts";
 import { sleep } from "../../src/internal/sleep.ts";
-import { queueAndStore, type QueueStoreOptions } from "./queue-store.ts";
+import { countedQueueAndStore, fromEnvironment, type QueueStoreOptions } from "./queue-store.ts";
 
 const SECRET = "declared jobs' secret: thirty-two bytes or more";
 
@@ -39,9 +38,7 @@ const BETWEEN_STEPS_MS = 200;
 
 /** A server with the queue and store, its counters' client, and `close()` for their connections. */
 export function jobsServer(options: JobsServerOptions) {
-  const { resultStore, queue, close, ready } = queueAndStore(options);
-  const counters = new Redis(options.counters ?? options.url, { maxRetriesPerRequest: 1 });
-  counters.on("error", () => {});
+  const { resultStore, queue, counters, close, ready } = countedQueueAndStore(options);
   const say = (line: string) => process.stderr.write(`${line}\n`); // on the worker: the tests wait for these lines
   const count = (n: number, what: string) => counters.incr(counterKey(options.queue, n, what));
 
@@ -164,23 +161,14 @@ export function jobsServer(options: JobsServerOptions) {
   return {
     server,
     counters,
-    close: async () => {
-      await close();
-      counters.disconnect();
-    },
+    close,
     /** Resolves once the store answers: a web instance listens only then, as a readiness probe would wait. */
     ready,
   };
 }
 
 /** The server of the environment's settings, for `mcplite worker`. */
-const url = process.env.REDIS_URL ?? process.env.DATABASE_URL;
-const fromEnvironment = url === undefined ? undefined : jobsServer({
-  url,
-  counters: process.env.COUNTER_URL,
-  queue: process.env.QUEUE ?? "mcplite",
-  lockMs: Number(process.env.LOCK_MS ?? 30_000),
-});
-export const server = fromEnvironment?.server;
+const made = fromEnvironment(jobsServer);
+export const server = made?.server;
 /** Closes the connections of `server`. */
-export const close = fromEnvironment?.close;
+export const close = made?.close;

@@ -3,6 +3,7 @@
  * tests/helpers/jobs-server.ts): on Redis (the queue on BullMQ's Redis backend, `redisResultStore` on ioredis) or on
  * PostgreSQL (BullMQ's `createPostgresBackend`, `postgresResultStore` on node-postgres).
  */
+import process from "node:process";
 import { createPostgresBackend } from "bullmq";
 import { Redis } from "ioredis";
 import pg from "pg";
@@ -63,4 +64,38 @@ function onPostgres(options: QueueStoreOptions) {
   };
   const ready = async () => void await pool.query("SELECT 1");
   return { resultStore: postgresResultStore(pool), queue, close, ready };
+}
+
+/**
+ * {@link queueAndStore} with a Redis client that counts the tools' effects outside the journal (`counters`, default
+ * `options.url`, which must then be Redis), so that a test reads how often each ran; `close()` closes it too.
+ */
+export function countedQueueAndStore(options: QueueStoreOptions & { readonly counters?: string }) {
+  const made = queueAndStore(options);
+  const counters = new Redis(options.counters ?? options.url, { maxRetriesPerRequest: 1 });
+  counters.on("error", () => {});
+  const close = async () => {
+    await made.close();
+    counters.disconnect();
+  };
+  return { ...made, counters, close };
+}
+
+/**
+ * What a worker's server module makes its server of (`mcplite worker`, a web instance): the environment's
+ * `REDIS_URL` or `DATABASE_URL`, `QUEUE`, `LOCK_MS` and `COUNTER_URL`.
+ *
+ * @param make Makes the server of these options.
+ * @returns What it made, or `undefined` without a URL (a test imports the module to make its own).
+ */
+export function fromEnvironment<T>(
+  make: (options: QueueStoreOptions & { readonly counters?: string }) => T,
+): T | undefined {
+  const url = process.env.REDIS_URL ?? process.env.DATABASE_URL;
+  return url === undefined ? undefined : make({
+    url,
+    counters: process.env.COUNTER_URL,
+    queue: process.env.QUEUE ?? "mcplite",
+    lockMs: Number(process.env.LOCK_MS ?? 30_000),
+  });
 }

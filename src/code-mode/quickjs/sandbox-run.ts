@@ -291,7 +291,8 @@ export async function runInSandbox(module: QuickJSWASMModule, program: Program):
     const limit = limitOfError(dumped);
     if (limit !== undefined) return stopped(limit);
     const syntax = parsing && (dumped as { name?: unknown } | null)?.name === "SyntaxError";
-    return { ok: false, reason: syntax ? "syntax" : "thrown", message: thrownMessage(dumped), logs };
+    const message = thrownMessage(dumped, wrap(program.source)); // a callee named where QuickJS names none
+    return { ok: false, reason: syntax ? "syntax" : "thrown", message, logs };
   }
 
   /** The outcome of the program's result: its JSON, if it has one and it fits the output limit. */

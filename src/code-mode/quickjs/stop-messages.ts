@@ -6,6 +6,7 @@
  * @module
  */
 import type { CodeExecutor } from "../executor.ts";
+import { namedCallee } from "../callee-expression.ts";
 
 /** A program, as the executor contract gives it. */
 export type Program = Parameters<CodeExecutor["execute"]>[0];
@@ -56,12 +57,16 @@ export function stalledMessage(limits: Program["limits"]): string {
     `so it would never end within its ${limits.timeMs} ms time limit: resolve every promise it creates`;
 }
 
-/** An exception as QuickJS's `dump()` gives it: an error's fields, or any thrown value. */
-export function thrownMessage(dumped: unknown): string {
+/**
+ * An exception as QuickJS's `dump()` gives it: an error's fields, or any thrown value; given the program's text,
+ * a `not a function` names its callee, as V8's message does (`callee-expression.ts`).
+ */
+export function thrownMessage(dumped: unknown, text?: string): string {
   if (dumped !== null && typeof dumped === "object" && typeof (dumped as { message?: unknown }).message === "string") {
     const { name, message, stack } = dumped as { name?: unknown; message: string; stack?: unknown };
     const where = typeof stack === "string" ? /\(?(program\.js:\d+(?::\d+)?)\)?/.exec(stack)?.[1] : undefined;
-    return `${typeof name === "string" ? name : "Error"}: ${message}${where === undefined ? "" : ` (at ${where})`}`;
+    const said = text === undefined ? message : namedCallee(message, text, where?.slice("program.js:".length));
+    return `${typeof name === "string" ? name : "Error"}: ${said}${where === undefined ? "" : ` (at ${where})`}`;
   }
   let shown: string;
   try {

@@ -1,0 +1,74 @@
+/**
+ * Code mode on a server with a BullMQ queue, over a real redis-server and a real PostgreSQL: a program still running
+ * at `promiseAfterMs` is handed to a `mcplite worker` process, each of its calls a journaled step there. Its worker is `kill -9`'d inside the third call; a second worker
+ * resumes the program from the top, the first two calls read back, not made again, and the official v2 client's call
+ * (held while the job runs) gets the program's answer: each tool's effect counted once.
+ */
+import assert from "node:assert/strict";
+import { after, describe, it } from "node:test";
+import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from "@modelcontextprotocol/client";
+import { serve } from "../../mod.ts";
+import { codeModeServer, countKey, openKey, threeCalls } from "../helpers/code-mode-server.ts";
+import { killQueueProcesses, logged, type QueueBackend, startWorkerOf } from "../helpers/queue-processes.ts";
+import { queueBackends } from "../helpers/queue-backends.ts";
+
+/** BullMQ's lock on a running job: a killed worker's job moves on within one to two of these. */
+const LOCK_MS = 3_000;
+
+const servers = queueBackends("promised programs on workers");
+after(killQueueProcesses);
+
+const BACKENDS = [
+  {
+    name: "redis-server",
+    missing: () => servers.redis ? false : "needs redis-server",
+    backend: () => ({ url: servers.redis!.url, variable: "REDIS_URL" as const, counters: servers.redis!.url }),
+  },
+  {
+    name: "PostgreSQL",
+    missing: () => servers.redis && servers.postgres ? false : "needs redis-server (the counters) and PostgreSQL",
+    backend: () => ({ url: servers.postgres!.url, variable: "DATABASE_URL" as const, counters: servers.redis!.url }),
+  },
+] as const;
+
+for (const { name: on, missing, backend } of BACKENDS) {
+  describe(`code mode on a queue (${on})`, () => {
+    it("a promised program runs on a worker; killed in its third call, it resumes and calls each tool once", {
+      timeout: 180_000,
+    }, async (t) => {
+      const reason = missing();
+      if (reason) return t.skip(reason);
+      const to = backend();
+      const queue = `programs-${crypto.randomUUID()}`;
+      const web = codeModeServer({ url: to.url, counters: to.counters, queue, lockMs: LOCK_MS });
+      const listener = await serve(web.server, { port: 0, hostname: "127.0.0.1", quiet: true });
+      const client = new ClientV2({ name: "v2", version: "2.4.0" }, {
+        versionNegotiation: { mode: { pin: "2026-07-28" } },
+      });
+      try {
+        const spec = { module: "tests/helpers/code-mode-server.ts", env: { COUNTER_URL: to.counters } };
+        const processes: QueueBackend = { url: to.url, variable: to.variable, queue, lockMs: LOCK_MS };
+        const first = await startWorkerOf(spec, processes);
+        await client.connect(new TransportV2(new URL(`${listener.url}/mcp`)));
+        // Held while the job runs: the official v2 client (2.4.0) has no task runtime.
+        const answered = client.callTool({ name: "execute_code", arguments: { code: threeCalls(1) } });
+        answered.catch(() => {}); // awaited below
+        await logged([first], /^program 1 called c$/gm, 1);
+        assert.match(first.log(), /called b$/m);
+        first.kill("SIGKILL");
+        await first.exited;
+        const second = await startWorkerOf(spec, processes);
+        await web.counters.set(openKey(queue), "1");
+        const result = await answered;
+        assert.deepEqual(result.structuredContent, { result: { a: 1, b: 1, c: 1, pid: second.pid }, logs: [] });
+        assert.doesNotMatch(second.log(), /called [ab]$/m, "a and b were read back, not called again");
+        const counts = await Promise.all(["a", "b", "c"].map((name) => web.counters.get(countKey(queue, 1, name))));
+        assert.deepEqual(counts, ["1", "1", "1"]);
+      } finally {
+        await client.close();
+        await listener.close();
+        await web.close();
+      }
+    });
+  });
+}

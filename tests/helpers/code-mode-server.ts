@@ -1,0 +1,75 @@
+/**
+ * A server with code mode, a BullMQ queue and a shared result store (on Redis or on PostgreSQL, as
+ * tests/helpers/jobs-server.ts), for the tests of promised programs on workers (tests/code-mode/). Its programs
+ * are promised at once (`promiseAfterMs: 0`) and start again after a death (`retry`). Tools `a`, `b` and `c` count
+ * their calls in Redis (`COUNTER_URL`, else `REDIS_URL`) and write `program N called X` on stderr; `c` first waits
+ * for the gate key, and `pid` answers the process id. Exports `server` made from the environment for `mcplite worker`.
+ */
+import process from "node:process";
+import * as v from "valibot";
+import { createServer, defineTool, mcpBinding, mcpLiteBinding } from "../../mod.ts";
+import { codeMode } from "../../src/code-mode/mod.ts";
+import { sleep } from "../../src/internal/sleep.ts";
+import { countedQueueAndStore, fromEnvironment, type QueueStoreOptions } from "./queue-store.ts";
+
+const SECRET = "code mode's jobs' secret: thirty-two bytes or more";
+
+/** Where call `n`'s count of tool `name` is kept in the counters' Redis. */
+export const countKey = (queue: string, n: number, name: string): string => `${queue}:${n}:${name}`;
+/** The key whose presence opens the gate before `c` counts. */
+export const openKey = (queue: string): string => `${queue}:gate`;
+
+/** How long `c` waits at its gate at most: a bound for a stuck test, not a measure. */
+const GATE_MS = 60_000;
+
+/** Options of {@link codeModeServer}: its queue and store, and where it counts. */
+export interface CodeModeServerOptions extends QueueStoreOptions {
+  /** The Redis that counts the tools' calls and holds the gate (default `url`, which must then be Redis). */
+  readonly counters?: string;
+}
+
+/** A program that calls `a`, `b` and `c` in turn for call `n`, and answers their counts and the process of its end. */
+export const threeCalls = (n: number): string =>
+  `const a = await tools.a({ n: ${n} });\nconst b = await tools.b({ n: ${n} });\n` +
+  `const c = await tools.c({ n: ${n} });\nreturn { a, b, c, pid: await tools.pid() };`;
+
+/** The server with its queue and store, its counters' client, and `close()` for their connections. */
+export function codeModeServer(options: CodeModeServerOptions) {
+  const { resultStore, queue, counters, close, ready } = countedQueueAndStore(options);
+  const counted = (name: string, gated = false) =>
+    defineTool(name).describe(`Counts a call of ${name}`).input(v.object({ n: v.number() }))
+      .handle(async ({ n }, ctx) => {
+        process.stderr.write(`program ${n} called ${name}\n`); // on the worker: the tests wait for these lines
+        const deadline = Date.now() + GATE_MS;
+        while (gated && (await counters.exists(openKey(options.queue))) === 0) {
+          if (Date.now() > deadline) throw new Error(`program ${n}: the gate stayed shut ${GATE_MS} ms`);
+          await sleep(50, ctx.signal);
+        }
+        return await counters.incr(countKey(options.queue, n, name));
+      });
+  const server = createServer({
+    name: "programs",
+    version: "1.0.0",
+    secret: SECRET,
+    resultStore,
+    queue,
+    bindings: [mcpLiteBinding(), mcpBinding()],
+    codeMode: codeMode({ promiseAfterMs: 0, retry: { attempts: 3 } }),
+  })
+    .tool(counted("a"))
+    .tool(counted("b"))
+    .tool(counted("c", true))
+    .tool(defineTool("pid").describe("Answers the process id").handle(() => process.pid));
+  return {
+    server,
+    counters,
+    close,
+    ready,
+  };
+}
+
+/** The server of the environment's settings, for `mcplite worker`. */
+const made = fromEnvironment(codeModeServer);
+export const server = made?.server;
+/** Closes the connections of `server`. */
+export const close = made?.close;
