@@ -9,6 +9,7 @@ import type { PromiseRetry, RetryBackoff } from "../core/definitions/retry-optio
 import { NonRetryableError } from "../errors/non-retryable-error.ts";
 import { ProtocolError, raisedHere, ToolError } from "../errors/error.ts";
 import type { Journal } from "./journal.ts";
+import { JournalMismatch } from "./journal-mismatch.ts";
 
 /** The most runs a retried piece of work may have. */
 export const MAX_ATTEMPTS = 100;
@@ -20,7 +21,8 @@ const TRANSIENT = new Set(["unavailable", "rate_limited", "deadline_exceeded", "
 
 /**
  * Whether a retry may mend what the work threw: not for a {@link NonRetryableError}, a `ToolError` or a
- * `ProtocolError` it raised on purpose (but for the transient codes), nor once its signal aborted (cancelled,
+ * `ProtocolError` it raised on purpose (but for the transient codes), a {@link JournalMismatch} (the work changed:
+ * every start would meet it again), nor once its signal aborted (cancelled,
  * timed out, its worker stopping); never for a suspension (a durable sleep, the journal out of reach), which is no
  * failure. Errors a client read (a tool this work called failed) are any errors: retried.
  *
@@ -30,7 +32,8 @@ const TRANSIENT = new Set(["unavailable", "rate_limited", "deadline_exceeded", "
  */
 export function isRetryable(error: unknown, signal: AbortSignal): boolean {
   if (signal.aborted) return false; // cancelled, timed out, stopping, or suspended: no failure of the work's
-  if (error instanceof NonRetryableError || (error instanceof ToolError && raisedHere(error))) return false;
+  if (error instanceof NonRetryableError || error instanceof JournalMismatch) return false;
+  if (error instanceof ToolError && raisedHere(error)) return false;
   return !(error instanceof ProtocolError && raisedHere(error)) || TRANSIENT.has(error.code);
 }
 

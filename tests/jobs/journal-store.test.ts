@@ -75,6 +75,7 @@ describe("a job's journal", () => {
   });
 
   describe("a start whose steps or sleeps differ from its journal", () => {
+    let runsOfRetried = 0;
     /** The work as the job began it: a step, a sleep (the job goes back to its queue), a step. */
     const began = defineTool("job").describe("Steps and a sleep").longRunning().defer(async (_, work) => {
       await work.step("a", () => 1);
@@ -90,6 +91,14 @@ describe("a job's journal", () => {
         await work.sleep(300);
         return { b: await work.step("b", () => 2) };
       }),
+      /** Its first step renamed, in work that retries thrown errors: a refusal is final, never retried. */
+      renamedRetried: defineTool("job").describe("Steps and a sleep").longRunning({ retry: { attempts: 3 } })
+        .defer(async (_, work) => {
+          runsOfRetried++;
+          await work.step("x", () => 1);
+          await work.sleep(300);
+          return { b: await work.step("b", () => 2) };
+        }),
       /** A step added before the sleep. */
       added: defineTool("job").describe("Steps and a sleep").longRunning().defer(async (_, work) => {
         await work.step("a", () => 1);
@@ -128,6 +137,13 @@ describe("a job's journal", () => {
     it("is refused naming the step and what the journal holds: a step renamed", async () => {
       const text = failureText(await resumedBy("renamed"));
       assert.match(text, /takes "x" at place 1 of its steps and sleeps, where its journal recorded "a" there/, text);
+    });
+
+    it("is refused once, not retried, in work whose retry covers thrown errors", async () => {
+      runsOfRetried = 0;
+      const text = failureText(await resumedBy("renamedRetried"));
+      assert.match(text, /takes "x" at place 1 of its steps and sleeps/, text);
+      assert.equal(runsOfRetried, 1);
     });
 
     it("is refused naming the step and what the journal holds: a step added before a sleep", async () => {
