@@ -182,7 +182,8 @@ describe("work.step on the in-process engine", () => {
 
   it("a step whose value the store could not record (out of reach then) runs again on the next start, with the same key", async () => {
     const seen: Seen[] = [];
-    const shared = createMemoryResultStore();
+    // Journals in its entries (a store without a journal store of its own), where the outage is.
+    const { journalStore: _journals, ...shared } = createMemoryResultStore();
     let refused = 0;
     // The store is out of reach as step b's value is written, once, and back at once.
     const flaky: ResultStore = {
@@ -210,7 +211,8 @@ describe("work.step on the in-process engine", () => {
 
   it("a store out of reach as a step's value is written ends the start unseen by a try/catch around the step", async () => {
     const seen: Seen[] = [];
-    const shared = createMemoryResultStore();
+    // Journals in its entries (a store without a journal store of its own), where the outage is.
+    const { journalStore: _journals, ...shared } = createMemoryResultStore();
     let refused = 0;
     const flaky: ResultStore = {
       ...shared,
@@ -307,7 +309,8 @@ function spied(store: ResultStore, written: string[]): ResultStore {
 describe("work.sleep on the in-process engine", () => {
   it("is journaled: a later start of the job sleeps only what is left of it", async () => {
     const clock = movableClock();
-    const shared = createMemoryResultStore({ now: clock.now });
+    // Journals in its entries (a store without a journal store of its own), where `written` sees the sleep's.
+    const { journalStore: _journals, ...shared } = createMemoryResultStore({ now: clock.now });
     const written: string[] = [];
     const dying = killable(spied(shared, written));
     const options = { leaseMs: LEASE_MS, tokens: { now: clock.now } };
