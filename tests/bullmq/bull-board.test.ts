@@ -8,39 +8,14 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { createBullBoard } from "@bull-board/api";
 import { BullMQAdapter } from "@bull-board/api/bullMQAdapter";
-import { createPostgresBackend, type Job, Queue, withBackend } from "bullmq";
+import type { Job, Queue } from "bullmq";
 import * as v from "valibot";
 import { createMemoryResultStore, createServer, defineTool, runWorker } from "../../mod.ts";
-import { bullmqQueue } from "../../src/bullmq/mod.ts";
-import { POSTGRES_MISSING } from "../helpers/postgres-server.ts";
-import { REDIS_MISSING } from "../helpers/redis-server.ts";
-import { queueBackends } from "../helpers/queue-backends.ts";
+import { bullmqBackends, queueBackends } from "../helpers/queue-backends.ts";
 
 const servers = queueBackends("Bull Board");
 
-const BACKENDS = [
-  {
-    on: "redis-server",
-    missing: REDIS_MISSING,
-    queue: (name: string) => bullmqQueue({ connection: servers.redis!.url, name, onError: () => {} }),
-    board: (name: string) => new Queue(name, { connection: { url: servers.redis!.url } }),
-  },
-  {
-    on: "PostgreSQL",
-    missing: POSTGRES_MISSING,
-    queue: (name: string) =>
-      bullmqQueue({
-        backend: createPostgresBackend,
-        connection: { connectionString: servers.postgres!.url, migrate: true },
-        name,
-        onError: () => {},
-      }),
-    board: (name: string) =>
-      new (withBackend(createPostgresBackend).Queue)(name, {
-        connection: { connectionString: servers.postgres!.url, migrate: true },
-      }) as unknown as Queue, // the same methods, on another backend
-  },
-] as const;
+const BACKENDS = bullmqBackends(servers);
 
 /** A route of Bull Board's API, as its server adapters are handed them. */
 interface Route {

@@ -10,14 +10,14 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { createPostgresBackend, type Job, Queue, withBackend, Worker } from "bullmq";
+import { createPostgresBackend, type Job, Queue, Worker } from "bullmq";
 import pg from "pg";
 import * as v from "valibot";
 import { createMemoryResultStore, createServer, defineTool, runWorker } from "../../mod.ts";
 import { bullmqQueue } from "../../src/bullmq/mod.ts";
 import { POSTGRES_MISSING } from "../helpers/postgres-server.ts";
 import { REDIS_MISSING } from "../helpers/redis-server.ts";
-import { queueBackends } from "../helpers/queue-backends.ts";
+import { bullmqBackends, queueBackends } from "../helpers/queue-backends.ts";
 import { modernRequest, toolsCall } from "../helpers/request.ts";
 
 const SECRET = "queue operations' secret: thirty-two bytes or more";
@@ -25,34 +25,7 @@ const SECRET = "queue operations' secret: thirty-two bytes or more";
 const servers = queueBackends("bullmq operations");
 
 /** The backends: a `bullmqQueue()` on each, and BullMQ's own `Queue` on it, as a board opens one. */
-const BACKENDS = [
-  {
-    on: "redis-server",
-    missing: REDIS_MISSING,
-    queue: (name: string, keepCompletedMs?: number) =>
-      bullmqQueue({ connection: servers.redis!.url, name, keepCompletedMs, onError: () => {} }),
-    board: (name: string) => {
-      const { hostname, port } = new URL(servers.redis!.url);
-      return new Queue(name, { connection: { host: hostname, port: Number(port) } });
-    },
-  },
-  {
-    on: "PostgreSQL",
-    missing: POSTGRES_MISSING,
-    queue: (name: string, keepCompletedMs?: number) =>
-      bullmqQueue({
-        backend: createPostgresBackend,
-        connection: { connectionString: servers.postgres!.url, migrate: true },
-        name,
-        keepCompletedMs,
-        onError: () => {},
-      }),
-    board: (name: string) =>
-      new (withBackend(createPostgresBackend).Queue)(name, {
-        connection: { connectionString: servers.postgres!.url, migrate: true },
-      }) as unknown as Queue, // the same methods, on another backend
-  },
-] as const;
+const BACKENDS = bullmqBackends(servers);
 
 /** Reads BullMQ's job until `done` holds of it (at most 20 s, a bound for a loaded machine). */
 async function jobUntil(board: Queue, id: string, done: (job: Job | undefined) => boolean): Promise<Job | undefined> {

@@ -6,16 +6,12 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { createPostgresBackend } from "bullmq";
 import * as v from "valibot";
 import { createMemoryResultStore, createServer, defineTool, runWorker } from "../../mod.ts";
-import { bullmqQueue } from "../../src/bullmq/mod.ts";
 import type { WorkQueue } from "../../src/types.ts";
 import { tokenOf } from "../helpers/instances.ts";
 import { redeemedWithin } from "../helpers/outcome.ts";
-import { POSTGRES_MISSING } from "../helpers/postgres-server.ts";
-import { queueBackends } from "../helpers/queue-backends.ts";
-import { REDIS_MISSING } from "../helpers/redis-server.ts";
+import { bullmqBackends, queueBackends } from "../helpers/queue-backends.ts";
 
 const SECRET = "waits nobody can swallow: 32+ bytes of secret";
 /** The work's sleep, in ms. */
@@ -25,24 +21,12 @@ const END_MS = 30_000;
 
 const servers = queueBackends("a suspended wait");
 
-const QUEUES: { on: string; missing: string | false; open(): WorkQueue & { close(): Promise<void> } }[] = [
-  {
-    on: "BullMQ on redis-server",
-    missing: REDIS_MISSING,
-    open: () => bullmqQueue({ connection: servers.redis!.url, name: `wait-${crypto.randomUUID()}`, onError: () => {} }),
-  },
-  {
-    on: "BullMQ on PostgreSQL",
-    missing: POSTGRES_MISSING,
-    open: () =>
-      bullmqQueue({
-        backend: createPostgresBackend,
-        connection: { connectionString: servers.postgres!.url, migrate: true },
-        name: `wait-${crypto.randomUUID()}`,
-        onError: () => {},
-      }),
-  },
-];
+const QUEUES: { on: string; missing: string | false; open(): WorkQueue & { close(): Promise<void> } }[] =
+  bullmqBackends(servers).map(({ on, missing, queue }) => ({
+    on: `BullMQ on ${on}`,
+    missing,
+    open: () => queue(`wait-${crypto.randomUUID()}`),
+  }));
 
 /** Runs `run` again on any error, up to `attempts` times in all: the shape of `p-retry`, as a user wraps work. */
 async function retrying<T>(run: () => Promise<T>, attempts: number, failed: unknown[]): Promise<T> {
