@@ -7,12 +7,12 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import * as v from "valibot";
-import { type CallOutcome, createMemoryResultStore, createServer, defineTool, runWorker } from "../../mod.ts";
+import { type CallOutcome, defineTool, runWorker } from "../../mod.ts";
 import type { WorkQueue } from "../../src/types.ts";
 import { memoryQueue } from "../helpers/memory-queue.ts";
 import { bullmqBackends, queueBackends } from "../helpers/queue-backends.ts";
+import { queuedInProcess } from "../helpers/queued-in-process.ts";
 
-const SECRET = "durable sleeps through a queue: 32+ bytes";
 /** How long the work sleeps, in ms. */
 const SLEEP_MS = 800;
 
@@ -54,13 +54,7 @@ for (const { on, missing, open } of QUEUES) {
       };
       let slept = false;
       const runs: string[] = [];
-      const server = createServer({
-        name: "sleeper",
-        version: "1.0.0",
-        secret: SECRET,
-        resultStore: createMemoryResultStore(), // one process: the web side and the worker share it
-        queue,
-      }).tool(
+      const server = queuedInProcess("sleeper", queue).server.tool(
         defineTool("nap").input(v.object({ id: v.string() })).longRunning().defer(async ({ id }, work) => {
           runs.push(id);
           if (id === "sleeper") {

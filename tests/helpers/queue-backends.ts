@@ -76,3 +76,39 @@ export function bullmqBackends(servers: QueueBackends): readonly BullmqBackend[]
     },
   ];
 }
+
+/**
+ * Where a test's `mcplite worker` processes (tests/helpers/jobs-server.ts) run jobs: BullMQ's backend, the variable
+ * they read its URL from, and the Redis that counts the jobs' effects and holds their gates.
+ */
+export interface WorkerBackend {
+  readonly url: string;
+  readonly variable: "REDIS_URL" | "DATABASE_URL";
+  readonly counters: string;
+}
+
+/**
+ * The backends of the worker tests, once the file's servers are up: BullMQ on redis-server, and on PostgreSQL with
+ * the counters on the redis-server.
+ *
+ * @param servers The file's servers (`queueBackends()`).
+ * @returns Each backend's name, why it is missing (read in a test), and where it is.
+ */
+export function workerBackends(servers: QueueBackends): readonly {
+  readonly name: "redis-server" | "PostgreSQL";
+  readonly missing: () => string | false;
+  readonly backend: () => WorkerBackend;
+}[] {
+  return [
+    {
+      name: "redis-server",
+      missing: () => servers.redis ? false : "needs redis-server",
+      backend: () => ({ url: servers.redis!.url, variable: "REDIS_URL", counters: servers.redis!.url }),
+    },
+    {
+      name: "PostgreSQL",
+      missing: () => servers.redis && servers.postgres ? false : "needs redis-server (the counters) and PostgreSQL",
+      backend: () => ({ url: servers.postgres!.url, variable: "DATABASE_URL", counters: servers.redis!.url }),
+    },
+  ];
+}

@@ -5,24 +5,18 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { type CallOutcome, createMemoryResultStore, createServer, defineTool, runWorker } from "../../mod.ts";
+import { createMemoryResultStore, createServer, defineTool, runWorker } from "../../mod.ts";
 import { describeJournalStore } from "../helpers/journal-store-conformance.ts";
 import { SECRET } from "../helpers/long-running.ts";
 import { memoryQueue } from "../helpers/memory-queue.ts";
 import { tokenOf } from "../helpers/instances.ts";
-import { redeemedWithin } from "../helpers/outcome.ts";
+import { answered, redeemedWithin } from "../helpers/outcome.ts";
 
 describeJournalStore("the in-memory result store's own", () => {
   const { journalStore } = createMemoryResultStore();
   assert.ok(journalStore, "createMemoryResultStore() has a journal store");
   return journalStore;
 });
-
-/** An answer's structured content (another outcome fails the test, naming it). */
-function answerOf(outcome: CallOutcome): unknown {
-  assert.equal(outcome.kind, "answer", JSON.stringify(outcome));
-  return (outcome as { result: { structuredContent?: unknown } }).result.structuredContent;
-}
 
 describe("the in-memory result store's journals", () => {
   it("a job of 1,000 steps evicts no other call's result, nor its own steps, from a store of 1,000 entries", async () => {
@@ -48,12 +42,12 @@ describe("the in-memory result store's journals", () => {
     const worker = runWorker(server);
     try {
       const quick = tokenOf(await server.call("quick", {}));
-      assert.deepEqual(answerOf(await redeemedWithin(server, quick, 30_000)), { kept: true });
+      assert.deepEqual(answered(await redeemedWithin(server, quick, 30_000)), { kept: true });
       const long = tokenOf(await server.call("long", {}));
-      assert.deepEqual(answerOf(await redeemedWithin(server, long, 30_000)), { sum: 999 * 1_000 / 2 });
+      assert.deepEqual(answered(await redeemedWithin(server, long, 30_000)), { sum: 999 * 1_000 / 2 });
       assert.equal(delays.length, 1, "the job slept once, handed back to its queue");
       assert.equal(runs, 999, "each step ran once: the start after the sleep read them all from the journal");
-      assert.deepEqual(answerOf(await redeemedWithin(server, quick, 30_000)), { kept: true }, "the other result");
+      assert.deepEqual(answered(await redeemedWithin(server, quick, 30_000)), { kept: true }, "the other result");
     } finally {
       await worker.close();
     }

@@ -9,13 +9,12 @@
  */
 import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
-import type { CallOutcome } from "../../mod.ts";
-import { counterKey, jobsServer } from "../helpers/jobs-server.ts";
+import { counterKey, type JobAnswer, jobsServer } from "../helpers/jobs-server.ts";
 import { node22, NODE22_MISSING } from "../helpers/node22.ts";
 import { ONCE_PER_RUN } from "../helpers/once-per-run.ts";
 import { killQueueProcesses, logged, type QueueBackend, startWorkerOf } from "../helpers/queue-processes.ts";
-import { queueBackends } from "../helpers/queue-backends.ts";
-import { redeemedWithin } from "../helpers/outcome.ts";
+import { queueBackends, type WorkerBackend, workerBackends } from "../helpers/queue-backends.ts";
+import { answered, failedWith, redeemedWithin } from "../helpers/outcome.ts";
 import { tokenOf } from "../helpers/instances.ts";
 
 /** BullMQ's lock on a running job: a killed worker's jobs move on within one to two of these. */
@@ -26,52 +25,11 @@ const END_MS = 90_000;
 const servers = queueBackends("retries of thrown errors on workers");
 after(killQueueProcesses);
 
-/** A job's answer: its call's number, its steps' values (their effects' counts), and which attempt ended it. */
-interface Answer {
-  readonly n: number;
-  readonly a: number;
-  readonly b: number;
-  readonly pid: number;
-  readonly attempt: number;
-}
-
-/** An answer's structured content (a failure fails the test with its text). */
-function answerOf(outcome: CallOutcome): Answer {
-  assert.ok(outcome.kind === "answer", JSON.stringify(outcome));
-  return outcome.result.structuredContent as unknown as Answer;
-}
-
-/** A failure's text. */
-function failureText(outcome: CallOutcome): string {
-  assert.equal(outcome.kind, "failure", JSON.stringify(outcome));
-  return ((outcome as { result: { content: { text?: string }[] } }).result.content[0]?.text) ?? "";
-}
-
-/** Where the jobs run: BullMQ's backend (`url`, read by the worker from `variable`) and the counters' Redis. */
-interface Backend {
-  readonly url: string;
-  readonly variable: QueueBackend["variable"];
-  readonly counters: string;
-}
-
-const BACKENDS = [
-  {
-    name: "redis-server",
-    missing: () => servers.redis ? false : "needs redis-server",
-    backend: (): Backend => ({ url: servers.redis!.url, variable: "REDIS_URL", counters: servers.redis!.url }),
-  },
-  {
-    name: "PostgreSQL",
-    missing: () => servers.redis && servers.postgres ? false : "needs redis-server (the counters) and PostgreSQL",
-    backend: (): Backend => ({ url: servers.postgres!.url, variable: "DATABASE_URL", counters: servers.redis!.url }),
-  },
-] as const;
-
 /**
  * The scenario on `to`: the tool's retry, a `NonRetryableError`, then worker A `kill -9`'d while three jobs are
  * mid-retry and worker B resuming them (`runtime`: a binary running the SDK's TypeScript as is, default the tests' own).
  */
-async function retriedThroughKill(to: Backend, runtime?: string): Promise<void> {
+async function retriedThroughKill(to: WorkerBackend, runtime?: string): Promise<void> {
   const queue = `retry-${crypto.randomUUID()}`;
   const web = jobsServer({ url: to.url, counters: to.counters, queue, lockMs: LOCK_MS });
   try {
@@ -88,11 +46,11 @@ async function retriedThroughKill(to: Backend, runtime?: string): Promise<void> 
     // The tool's retry: b threw twice, the work ran a third time; a read from the journal, b's effect once.
     const flaky = tokenOf(await web.server.call("flaky_job", { n: 0 }));
     const refused = tokenOf(await web.server.call("refused", { n: 1 }));
-    const answer = answerOf(await redeemedWithin(web.server, flaky, END_MS));
+    const answer = answered<JobAnswer>(await redeemedWithin(web.server, flaky, END_MS));
     assert.deepEqual({ a: answer.a, b: answer.b, attempt: answer.attempt }, { a: 1, b: 1, attempt: 3 });
     assert.deepEqual(await counts(0), { a: 1, tries: 3, b: 1 });
     // A NonRetryableError: the call fails at once, however many attempts the tool and the step have.
-    assert.equal(failureText(await redeemedWithin(web.server, refused, END_MS)), "the ledger refused it (try 1)");
+    assert.equal(failedWith(await redeemedWithin(web.server, refused, END_MS)), "the ledger refused it (try 1)");
     assert.deepEqual(await counts(1), { a: 1, tries: 1, b: 0 });
 
     // Three jobs whose b threw on try 1 and waits inside try 2 when their worker is killed.
@@ -109,20 +67,26 @@ async function retriedThroughKill(to: Backend, runtime?: string): Promise<void> 
       tokens.map((token) => redeemedWithin(web.server, token, END_MS)),
     );
     // The tool's retry: a throw (attempt 1), a death (attempt 2), then b succeeds on attempt 3 of 3.
-    assert.deepEqual({ ...answerOf(killed), n: 2, pid: b.pid }, { n: 2, a: 1, b: 1, pid: b.pid, attempt: 3 });
+    assert.deepEqual({ ...answered<JobAnswer>(killed), n: 2, pid: b.pid }, {
+      n: 2,
+      a: 1,
+      b: 1,
+      pid: b.pid,
+      attempt: 3,
+    });
     assert.deepEqual(await counts(2), { a: 1, tries: 3, b: 1 });
     // The step's retry: its journaled throw left it two runs; the death took none of them (it is the job's).
-    assert.deepEqual({ ...answerOf(step), pid: b.pid }, { n: 3, a: 1, b: 1, pid: b.pid, attempt: 2 });
+    assert.deepEqual({ ...answered<JobAnswer>(step), pid: b.pid }, { n: 3, a: 1, b: 1, pid: b.pid, attempt: 2 });
     assert.deepEqual(await counts(3), { a: 1, tries: 3, b: 1 });
     // A step of 2 attempts: its throw on try 1 was journaled, so after the death it had one run left, which threw.
-    assert.equal(failureText(spent), "503 from the ledger (try 3)");
+    assert.equal(failedWith(spent), "503 from the ledger (try 3)");
     assert.deepEqual(await counts(4), { a: 1, tries: 3, b: 0 });
   } finally {
     await web.close();
   }
 }
 
-for (const { name: on, missing, backend } of BACKENDS) {
+for (const { name: on, missing, backend } of workerBackends(servers)) {
   describe(`retries of thrown errors on BullMQ (${on})`, () => {
     it("a step that throws twice then succeeds, a NonRetryableError, then a worker kill -9'd mid-retry", {
       timeout: 180_000,

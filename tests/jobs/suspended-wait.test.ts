@@ -7,13 +7,13 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import * as v from "valibot";
-import { createMemoryResultStore, createServer, defineTool, runWorker } from "../../mod.ts";
+import { defineTool, runWorker } from "../../mod.ts";
 import type { WorkQueue } from "../../src/types.ts";
 import { tokenOf } from "../helpers/instances.ts";
 import { redeemedWithin } from "../helpers/outcome.ts";
 import { bullmqBackends, queueBackends } from "../helpers/queue-backends.ts";
+import { queuedInProcess } from "../helpers/queued-in-process.ts";
 
-const SECRET = "waits nobody can swallow: 32+ bytes of secret";
 /** The work's sleep, in ms. */
 const SLEEP_MS = 1_500;
 /** How long a job may take to end, at most: a bound for a loaded machine, not a measure. */
@@ -45,15 +45,10 @@ function waitingServer(queue: WorkQueue) {
   const seen = { caught: [] as unknown[], retried: [] as unknown[], errors: [] as unknown[] };
   const errorLine = (...line: unknown[]) => seen.errors.push(line);
   const quiet = () => {};
-  const server = createServer({
-    name: "waits",
-    version: "1.0.0",
-    secret: SECRET,
-    resultStore: createMemoryResultStore(), // one process: the web side and the worker share it
-    queue,
+  const server = queuedInProcess("waits", queue, {
     logger: { debug: quiet, info: quiet, warn: errorLine, error: errorLine },
     onError: (error) => void seen.errors.push(error),
-  })
+  }).server
     .tool(
       defineTool("logged_sleep").describe("Sleeps inside a logging try/catch").input(v.object({ ms: v.number() }))
         .longRunning().defer(async ({ ms }, work) => {
