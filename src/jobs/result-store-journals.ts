@@ -8,7 +8,7 @@
  * @module
  */
 import type { JournalEntry, JournalStore } from "./journal-store.ts";
-import type { ResultStore, StoredResult } from "./result-store.ts";
+import type { ResultStore, StoredResult } from "./stored-result.ts";
 
 /** An entry's value in the result store: `p` its position, `v` its value (absent for none). */
 type Stored = { readonly p?: number; readonly v?: unknown };

@@ -1,111 +1,13 @@
 /**
- * Where the results of deferred work (`ctx.defer()`) wait to be redeemed. The interface is three
- * async methods so a shared store (Redis, a database) can stand in for the in-memory default, which
- * only the instance that ran the work can read.
+ * The in-memory result store, the default (`createMemoryResultStore()`): bounded, in one process, its jobs' journals
+ * kept apart from its entries. What every result store keeps and promises is ./stored-result.ts, re-exported here.
  *
  * @module
  */
-import type { InputRequest } from "../core/call/call-sink.ts";
-import type { ErrorCode } from "../errors/error.ts";
-import type { ToolResult } from "../core/results/result.ts";
-import type { JournalStore } from "./journal-store.ts";
+import { hasEnded, type ResultStore, type StoredResult } from "./stored-result.ts";
+import { journalStoreFromResults } from "./result-store-journals.ts";
 
-/**
- * The state of one deferred job (or of an MCP task). While the job waits for the client, it is
- * `input_required` with its outstanding questions; answers delivered on another instance wait in
- * `answers` until the instance running the job picks them up. A continuation task keeps here what its
- * id cannot: answers, its latest state, and its terminal status once seen.
- */
-export type StoredResult =
-  & (
-    | {
-      readonly status: "working";
-      readonly answers?: Readonly<Record<string, unknown>>;
-      /** A continuation task's latest state, from the promise its `.redeem()` last re-issued. */
-      readonly continued?: { readonly state: unknown };
-    }
-    | {
-      readonly status: "input_required";
-      readonly requests: Readonly<Record<string, InputRequest>>;
-      readonly answers?: Readonly<Record<string, unknown>>;
-    }
-    | {
-      readonly status: "completed";
-      readonly result: ToolResult;
-      /**
-       * The result's one text block was its `structuredContent`'s JSON and is left out of the entry (the
-       * value is stored once, not twice); the server writes the block back on reading it.
-       */
-      readonly textIsStructured?: true;
-    }
-    // `code`: an ErrorCode, or the JSON-RPC number a ProtocolError was raised with (kept as raised)
-    | { readonly status: "failed"; readonly error: { code: ErrorCode | number; message: string; data?: unknown } }
-    | { readonly status: "cancelled" }
-  )
-  & {
-    /** When the entry was written, ms since the epoch (absent in entries written without a clock). */
-    readonly at?: number;
-  };
-
-/**
- * A store of deferred results, keyed by an id the promise token carries. Values are JSON.
- *
- * **First writer wins**: once an entry has ended (completed, failed or cancelled), it is never
- * replaced, so a job's result and a concurrent cancellation (or a second writer, on any instance) can
- * never both win. A store shared by instances makes that check and the write one atomic step
- * (compare-and-set); `tests/helpers/result-store-conformance.ts` holds the suite every store passes.
- */
-export interface ResultStore {
-  /** Reads an entry; `undefined` when it is unknown or expired. */
-  get(id: string): Promise<StoredResult | undefined>;
-  /**
-   * Writes an entry to expire after `ttlMs`, replacing one still running (working or waiting for
-   * input), atomically: an entry that has ended stays as it is.
-   *
-   * @returns Whether it was written (`false`: the entry had ended already).
-   */
-  set(id: string, entry: StoredResult, ttlMs: number): Promise<boolean>;
-  /** Removes an entry. */
-  delete(id: string): Promise<void>;
-  /**
-   * Optional: sets of strings beside the entries, for a feature's indexes (event subscriptions). A set has a key
-   * of its own (an entry and a set may share a key without meeting) and one lifetime for all its members.
-   * Adds `member` to the set at `key` (adding it again changes nothing), making the set live at least `ttlMs`
-   * from now: a longer lifetime it has is kept, never shortened.
-   */
-  addMember?(key: string, member: string, ttlMs: number): Promise<void>;
-  /** Optional (with {@link ResultStore.addMember}): removes `member` from the set at `key`; an absent one is no error. */
-  removeMember?(key: string, member: string): Promise<void>;
-  /**
-   * Optional (with {@link ResultStore.addMember}): the members of the set at `key`, in no order; `[]` when the key
-   * is unknown or its set has expired.
-   */
-  members?(key: string): Promise<readonly string[]>;
-  /**
-   * Optional: where jobs keep their journals on this store's backend (`redisResultStore()`: a hash per job;
-   * `postgresResultStore()`: a table keyed by job and step), which the server takes unless given a `journalStore`.
-   * Without it, the server keeps journals in this store's entries, at a read per step to load one.
-   */
-  readonly journalStore?: JournalStore;
-}
-
-/**
- * Whether an entry has ended: completed, failed or cancelled. An ended entry is never replaced.
- *
- * @param entry The entry.
- * @returns Whether it is final.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { hasEnded } from "./result-store.ts";
- * assert.equal(hasEnded({ status: "cancelled" }), true);
- * assert.equal(hasEnded({ status: "working" }), false);
- * ```
- */
-export function hasEnded(entry: StoredResult): boolean {
-  return entry.status !== "working" && entry.status !== "input_required";
-}
+export { hasEnded, type ResultStore, type StoredResult } from "./stored-result.ts";
 
 /**
  * Options of {@link createMemoryResultStore}.
@@ -125,9 +27,12 @@ export function hasEnded(entry: StoredResult): boolean {
  * ```
  */
 export interface MemoryResultStoreOptions {
-  /** The most entries kept (default 1 000); the oldest go first. */
+  /**
+   * The most entries kept (default 1 000); the oldest go first. Jobs' journals are kept apart, in up to 100 times as
+   * many steps, so that a job of many steps evicts no result.
+   */
   maxEntries?: number;
-  /** The most bytes of JSON kept (default 32 MiB); the oldest go first. */
+  /** The most bytes of JSON kept (default 32 MiB), and as many again of jobs' journals; the oldest go first. */
   maxBytes?: number;
   /** The clock, in ms since the epoch (default `Date.now`). */
   now?: () => number;
@@ -141,7 +46,8 @@ interface Slot {
 
 /**
  * Creates the in-memory result store: bounded by count and bytes, entries expiring after their TTL,
- * the first final entry winning (see {@link ResultStore}). It lives in one process; servers behind a load balancer need a shared store instead.
+ * the first final entry winning (see {@link ResultStore}), with a journal store that keeps jobs' journals apart from its
+ * entries. It lives in one process; servers behind a load balancer need a shared store instead.
  *
  * @param options The bounds and the clock.
  * @returns The store.
@@ -158,35 +64,38 @@ interface Slot {
  * ```
  */
 export function createMemoryResultStore(options: MemoryResultStoreOptions = {}): ResultStore {
-  const maxEntries = options.maxEntries ?? 1_000;
+  // Jobs' journals in entries of their own, bounded apart (100 steps an entry): a job of many steps evicts no result.
+  return { ...memoryEntries(options), journalStore: journalStoreFromResults(memoryEntries(options, 100)) };
+}
+
+/**
+ * The in-memory result store's entries and sets: {@link createMemoryResultStore} without its journal store.
+ *
+ * @param options The bounds and the clock.
+ * @param scale What `maxEntries` is multiplied by.
+ */
+function memoryEntries(options: MemoryResultStoreOptions, scale = 1): ResultStore {
+  const maxEntries = scale * (options.maxEntries ?? 1_000);
   const maxBytes = options.maxBytes ?? 32 * 1024 * 1024;
   const now = options.now ?? Date.now;
   const slots = new Map<string, Slot>();
   // Each set: one lifetime for all its members (the contract's), lengthened by an add, never shortened.
   const sets = new Map<string, { at: number; members: Set<string> }>();
   const live = (key: string) => {
-    const set = sets.get(key);
-    if (set !== undefined && now() >= set.at) sets.delete(key);
-    return set !== undefined && now() < set.at ? set : undefined;
+    if (now() >= (sets.get(key)?.at ?? Infinity)) sets.delete(key);
+    return sets.get(key);
   };
   let bytes = 0;
 
   const drop = (id: string) => {
-    const slot = slots.get(id);
-    if (slot === undefined) return;
-    bytes -= slot.size;
+    bytes -= slots.get(id)?.size ?? 0;
     slots.delete(id);
   };
 
   return {
     get(id) {
-      const slot = slots.get(id);
-      if (slot === undefined) return Promise.resolve(undefined);
-      if (now() >= slot.expiresAt) {
-        drop(id);
-        return Promise.resolve(undefined);
-      }
-      return Promise.resolve(slot.entry);
+      if (now() >= (slots.get(id)?.expiresAt ?? Infinity)) drop(id);
+      return Promise.resolve(slots.get(id)?.entry);
     },
     set(id, entry, ttlMs) {
       const size = id.length + JSON.stringify(entry).length;
@@ -205,10 +114,7 @@ export function createMemoryResultStore(options: MemoryResultStoreOptions = {}):
       bytes += size;
       return Promise.resolve(true);
     },
-    delete(id) {
-      drop(id);
-      return Promise.resolve();
-    },
+    delete: (id) => Promise.resolve(drop(id)),
     addMember(key, member, ttlMs) {
       const set = live(key);
       if (set === undefined) { for (const old of sets.keys()) live(old); // a new set: expired ones go first
@@ -220,8 +126,6 @@ export function createMemoryResultStore(options: MemoryResultStoreOptions = {}):
       live(key)?.members.delete(member);
       return Promise.resolve();
     },
-    members(key) {
-      return Promise.resolve([...live(key)?.members ?? []]);
-    },
+    members: (key) => Promise.resolve([...live(key)?.members ?? []]),
   };
 }

@@ -8,39 +8,15 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { createBullBoard } from "@bull-board/api";
 import { BullMQAdapter } from "@bull-board/api/bullMQAdapter";
-import { createPostgresBackend, type Job, Queue, withBackend } from "bullmq";
+import type { Queue } from "bullmq";
 import * as v from "valibot";
-import { createMemoryResultStore, createServer, defineTool, runWorker } from "../../mod.ts";
-import { bullmqQueue } from "../../src/bullmq/mod.ts";
-import { POSTGRES_MISSING } from "../helpers/postgres-server.ts";
-import { REDIS_MISSING } from "../helpers/redis-server.ts";
-import { queueBackends } from "../helpers/queue-backends.ts";
+import { defineTool, runWorker } from "../../mod.ts";
+import { bullmqBackends, queueBackends } from "../helpers/queue-backends.ts";
+import { hang, jobUntil, ledger, queuedInProcess } from "../helpers/queued-in-process.ts";
 
 const servers = queueBackends("Bull Board");
 
-const BACKENDS = [
-  {
-    on: "redis-server",
-    missing: REDIS_MISSING,
-    queue: (name: string) => bullmqQueue({ connection: servers.redis!.url, name, onError: () => {} }),
-    board: (name: string) => new Queue(name, { connection: { url: servers.redis!.url } }),
-  },
-  {
-    on: "PostgreSQL",
-    missing: POSTGRES_MISSING,
-    queue: (name: string) =>
-      bullmqQueue({
-        backend: createPostgresBackend,
-        connection: { connectionString: servers.postgres!.url, migrate: true },
-        name,
-        onError: () => {},
-      }),
-    board: (name: string) =>
-      new (withBackend(createPostgresBackend).Queue)(name, {
-        connection: { connectionString: servers.postgres!.url, migrate: true },
-      }) as unknown as Queue, // the same methods, on another backend
-  },
-] as const;
+const BACKENDS = bullmqBackends(servers);
 
 /** A route of Bull Board's API, as its server adapters are handed them. */
 interface Route {
@@ -89,46 +65,15 @@ function boardApi(queue: Queue) {
   };
 }
 
-/** Reads BullMQ's job until it finished (at most 20 s, a bound for a loaded machine). */
-async function finished(board: Queue, id: string): Promise<Job> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const job = await board.getJob(id);
-    if (job?.finishedOn !== undefined) return job;
-    assert.ok(Date.now() < deadline, `BullMQ's job ${id}: ${JSON.stringify(job?.toJSON())}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 for (const backend of BACKENDS) {
   describe(`Bull Board over a server's queue (${backend.on})`, { skip: backend.missing }, () => {
     it("lists a thrown and a timed-out call as failed with their reasons, and a job's log shows its steps", async () => {
       const name = `board-${crypto.randomUUID()}`;
       const queue = backend.queue(name);
       const board = backend.board(name);
-      const ids: string[] = [];
-      const memory = createMemoryResultStore(); // one process: the web side and the worker share it
-      const server = createServer({
-        name: "board",
-        version: "1.0.0",
-        secret: "bull board's secret: thirty-two bytes or more",
-        logger: false, // the failures' lines: tests/bullmq/operations.test.ts reads them
-        resultStore: {
-          ...memory,
-          set(id, entry, ttlMs) {
-            if (!id.includes(":") && entry.status === "working" && !ids.includes(id)) ids.push(id);
-            return memory.set(id, entry, ttlMs);
-          },
-        },
-        queue,
-      }).tool(
-        defineTool("ledger").describe("Writes the ledger").input(v.object({})).longRunning().defer(() => {
-          throw new Error("ledger for s1 refused the write");
-        }),
-      ).tool(
-        defineTool("hang").describe("Never ends").input(v.object({})).longRunning({ timeoutMs: 300 })
-          .defer(() => new Promise<never>(() => {})),
-      ).tool(
+      // No logger: the failures' lines are tests/bullmq/operations.test.ts's to read.
+      const { server: bare, ids } = queuedInProcess("board", queue, { logger: false });
+      const server = bare.tool(ledger).tool(hang).tool(
         defineTool("report").describe("Two steps").input(v.object({})).longRunning().defer(async (_, work) => {
           const rows = await work.step("fetch", () => [{ id: 1 }, { id: 2 }]);
           return await work.step("render", () => `${rows.length} rows`);
@@ -140,7 +85,7 @@ for (const backend of BACKENDS) {
           assert.equal((await server.call(tool, {})).kind, "promise");
         }
         const [threw, hung, report] = ids;
-        await Promise.all(ids.map((id) => finished(board, id)));
+        await Promise.all(ids.map((id) => jobUntil(board, id, (job) => job?.finishedOn !== undefined)));
         const api = boardApi(board);
 
         const listed = await api("/api/queues", { activeQueue: name, status: "failed", page: "1", jobsPerPage: "10" });

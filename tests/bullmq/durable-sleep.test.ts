@@ -6,17 +6,13 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { createPostgresBackend } from "bullmq";
 import * as v from "valibot";
-import { type CallOutcome, createMemoryResultStore, createServer, defineTool, runWorker } from "../../mod.ts";
-import { bullmqQueue } from "../../src/bullmq/mod.ts";
+import { type CallOutcome, defineTool, runWorker } from "../../mod.ts";
 import type { WorkQueue } from "../../src/types.ts";
 import { memoryQueue } from "../helpers/memory-queue.ts";
-import { POSTGRES_MISSING } from "../helpers/postgres-server.ts";
-import { queueBackends } from "../helpers/queue-backends.ts";
-import { REDIS_MISSING } from "../helpers/redis-server.ts";
+import { bullmqBackends, queueBackends } from "../helpers/queue-backends.ts";
+import { queuedInProcess } from "../helpers/queued-in-process.ts";
 
-const SECRET = "durable sleeps through a queue: 32+ bytes";
 /** How long the work sleeps, in ms. */
 const SLEEP_MS = 800;
 
@@ -24,23 +20,11 @@ const servers = queueBackends("durable sleep");
 
 const QUEUES: { on: string; missing: string | false; open(): WorkQueue & { close?(): Promise<void> } }[] = [
   { on: "memory", missing: false, open: () => memoryQueue().queue },
-  {
-    on: "BullMQ on redis-server",
-    missing: REDIS_MISSING,
-    open: () =>
-      bullmqQueue({ connection: servers.redis!.url, name: `sleep-${crypto.randomUUID()}`, onError: () => {} }),
-  },
-  {
-    on: "BullMQ on PostgreSQL",
-    missing: POSTGRES_MISSING,
-    open: () =>
-      bullmqQueue({
-        backend: createPostgresBackend,
-        connection: { connectionString: servers.postgres!.url, migrate: true },
-        name: `sleep-${crypto.randomUUID()}`,
-        onError: () => {},
-      }),
-  },
+  ...bullmqBackends(servers).map(({ on, missing, queue }) => ({
+    on: `BullMQ on ${on}`,
+    missing,
+    open: () => queue(`sleep-${crypto.randomUUID()}`),
+  })),
 ];
 
 /** Redeems `token` until it ends (at most 20 s, a bound for a loaded machine), noting when it did. */
@@ -70,13 +54,7 @@ for (const { on, missing, open } of QUEUES) {
       };
       let slept = false;
       const runs: string[] = [];
-      const server = createServer({
-        name: "sleeper",
-        version: "1.0.0",
-        secret: SECRET,
-        resultStore: createMemoryResultStore(), // one process: the web side and the worker share it
-        queue,
-      }).tool(
+      const server = queuedInProcess("sleeper", queue).server.tool(
         defineTool("nap").input(v.object({ id: v.string() })).longRunning().defer(async ({ id }, work) => {
           runs.push(id);
           if (id === "sleeper") {

@@ -8,9 +8,10 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import * as v from "valibot";
-import { createMemoryResultStore, createServer, defineTool, runWorker, serve } from "../../mod.ts";
+import { defineTool, runWorker, serve } from "../../mod.ts";
 import { createClient } from "../../src/client/mod.ts";
 import { bullmqBackends, queueBackends } from "../helpers/queue-backends.ts";
+import { queuedInProcess } from "../helpers/queued-in-process.ts";
 
 const servers = queueBackends("followers");
 
@@ -22,13 +23,7 @@ for (const backend of BACKENDS) {
   describe(`followers of queued jobs (${backend.on})`, { skip: backend.missing }, () => {
     it(`${CALLS} calls at once, each followed over SSE: every one gets its own result`, async () => {
       const queue = backend.queue(`followers-${crypto.randomUUID()}`);
-      const server = createServer({
-        name: "followers",
-        version: "1.0.0",
-        secret: "followers' secret: thirty-two bytes or more",
-        resultStore: createMemoryResultStore(), // one process: the web side and the worker share it
-        queue,
-      }).tool(
+      const server = queuedInProcess("followers", queue).server.tool(
         defineTool("echo").describe("Echoes n").input(v.object({ n: v.number() })).longRunning().defer(
           ({ n }, work) => {
             work.progress(1, 1, `echo ${n}`);

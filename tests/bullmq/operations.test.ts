@@ -10,14 +10,15 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { createPostgresBackend, type Job, Queue, withBackend, Worker } from "bullmq";
+import { createPostgresBackend, Queue, Worker } from "bullmq";
 import pg from "pg";
 import * as v from "valibot";
 import { createMemoryResultStore, createServer, defineTool, runWorker } from "../../mod.ts";
 import { bullmqQueue } from "../../src/bullmq/mod.ts";
 import { POSTGRES_MISSING } from "../helpers/postgres-server.ts";
 import { REDIS_MISSING } from "../helpers/redis-server.ts";
-import { queueBackends } from "../helpers/queue-backends.ts";
+import { bullmqBackends, queueBackends } from "../helpers/queue-backends.ts";
+import { hang, jobUntil, ledger, queuedInProcess } from "../helpers/queued-in-process.ts";
 import { modernRequest, toolsCall } from "../helpers/request.ts";
 
 const SECRET = "queue operations' secret: thirty-two bytes or more";
@@ -25,45 +26,7 @@ const SECRET = "queue operations' secret: thirty-two bytes or more";
 const servers = queueBackends("bullmq operations");
 
 /** The backends: a `bullmqQueue()` on each, and BullMQ's own `Queue` on it, as a board opens one. */
-const BACKENDS = [
-  {
-    on: "redis-server",
-    missing: REDIS_MISSING,
-    queue: (name: string, keepCompletedMs?: number) =>
-      bullmqQueue({ connection: servers.redis!.url, name, keepCompletedMs, onError: () => {} }),
-    board: (name: string) => {
-      const { hostname, port } = new URL(servers.redis!.url);
-      return new Queue(name, { connection: { host: hostname, port: Number(port) } });
-    },
-  },
-  {
-    on: "PostgreSQL",
-    missing: POSTGRES_MISSING,
-    queue: (name: string, keepCompletedMs?: number) =>
-      bullmqQueue({
-        backend: createPostgresBackend,
-        connection: { connectionString: servers.postgres!.url, migrate: true },
-        name,
-        keepCompletedMs,
-        onError: () => {},
-      }),
-    board: (name: string) =>
-      new (withBackend(createPostgresBackend).Queue)(name, {
-        connection: { connectionString: servers.postgres!.url, migrate: true },
-      }) as unknown as Queue, // the same methods, on another backend
-  },
-] as const;
-
-/** Reads BullMQ's job until `done` holds of it (at most 20 s, a bound for a loaded machine). */
-async function jobUntil(board: Queue, id: string, done: (job: Job | undefined) => boolean): Promise<Job | undefined> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const job = await board.getJob(id);
-    if (done(job)) return job;
-    assert.ok(Date.now() < deadline, `BullMQ's job ${id}: ${JSON.stringify(job?.toJSON())}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const BACKENDS = bullmqBackends(servers);
 
 /** A server on the queue: `steps` reports step 2 of 6, then waits for `gate`. */
 function stepsServer(queue: ReturnType<typeof bullmqQueue>, gate: Promise<void>) {
@@ -74,29 +37,13 @@ function stepsServer(queue: ReturnType<typeof bullmqQueue>, gate: Promise<void>)
     warn: (...args: unknown[]) => void warnings.push(args),
     error() {},
   };
-  const ids: string[] = [];
-  const memory = createMemoryResultStore(); // one process: the web side and the worker share it
-  const server = createServer({
-    name: "operations",
-    version: "1.0.0",
-    secret: SECRET,
-    logger,
-    resultStore: {
-      ...memory,
-      set(id, entry, ttlMs) {
-        if (!id.includes(":") && entry.status === "working" && !ids.includes(id)) ids.push(id);
-        return memory.set(id, entry, ttlMs);
-      },
-    },
-    queue,
-  }).tool(
-    defineTool("steps").describe("Six steps").input(v.object({})).longRunning().defer(async (_, work) => {
-      work.progress(2, 6, "step 2");
-      await gate;
-      return "stepped";
-    }),
-  );
-  return { server, warnings, ids };
+  const { server, ids } = queuedInProcess("operations", queue, { logger });
+  const steps = defineTool("steps").describe("Six steps").input(v.object({})).longRunning().defer(async (_, work) => {
+    work.progress(2, 6, "step 2");
+    await gate;
+    return "stepped";
+  });
+  return { server: server.tool(steps), warnings, ids };
 }
 
 /**
@@ -111,31 +58,8 @@ function failingServer(queue: ReturnType<typeof bullmqQueue>, maskErrors: boolea
     warn() {},
     error: (fields: Record<string, unknown>, message?: string) => void errors.push([fields, message]),
   };
-  const ids: string[] = [];
-  const memory = createMemoryResultStore();
-  const server = createServer({
-    name: "operations",
-    version: "1.0.0",
-    secret: SECRET,
-    logger,
-    maskErrors,
-    resultStore: {
-      ...memory,
-      set(id, entry, ttlMs) {
-        if (!id.includes(":") && entry.status === "working" && !ids.includes(id)) ids.push(id);
-        return memory.set(id, entry, ttlMs);
-      },
-    },
-    queue,
-  }).tool(
-    defineTool("ledger").describe("Writes the ledger").input(v.object({})).longRunning().defer(() => {
-      throw new Error("ledger for s1 refused the write");
-    }),
-  ).tool(
-    defineTool("hang").describe("Never ends").input(v.object({})).longRunning({ timeoutMs: 300 })
-      .defer(() => new Promise<never>(() => {})),
-  );
-  return { server, errors, ids };
+  const { server, ids } = queuedInProcess("operations", queue, { logger, maskErrors });
+  return { server: server.tool(ledger).tool(hang), errors, ids };
 }
 
 /** Calls a tool of `server` over MCP-lite, with the JSON-RPC id `id`: answered with its promise. */

@@ -8,9 +8,10 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import * as v from "valibot";
-import { createMemoryResultStore, createServer, defineTool, runWorker, serve } from "../../mod.ts";
+import { defineTool, runWorker, serve } from "../../mod.ts";
 import { createClient } from "../../src/client/mod.ts";
 import { bullmqBackends, queueBackends } from "../helpers/queue-backends.ts";
+import { queuedInProcess } from "../helpers/queued-in-process.ts";
 
 const servers = queueBackends("rising progress");
 
@@ -23,13 +24,7 @@ for (const backend of BACKENDS) {
   describe(`progress across a queued job's wake-ups (${backend.on})`, { skip: backend.missing }, () => {
     it("reaches our client once per step, rising, though the work reports each again after each wake-up", async () => {
       const queue = backend.queue(`rising-${crypto.randomUUID()}`);
-      const server = createServer({
-        name: "rising",
-        version: "1.0.0",
-        secret: "rising progress' secret: thirty-two bytes or more",
-        resultStore: createMemoryResultStore(), // one process: the web side and the worker share it
-        queue,
-      }).tool(
+      const server = queuedInProcess("rising", queue).server.tool(
         defineTool("thirds").describe("Three steps, two sleeps").input(v.object({})).longRunning().defer(
           async (_, work) => {
             work.progress(1, 3, "step 1"); // outside a step: run again at each wake-up

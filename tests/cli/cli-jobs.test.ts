@@ -1,27 +1,28 @@
 /**
  * `mcplite jobs list|show <module>`: an operator reads a server's queued jobs from its queue (BullMQ on a real
- * redis-server the test starts) and its result store: each job's state, attempt, tool and call, why it failed, and
- * one job's steps from its log; and the command line it refuses. The module is the one the web side serves
- * (tests/cli/fixtures/jobs-server.ts), run by the CLI in a process of its own.
+ * redis-server, and on a real PostgreSQL with BullMQ's PostgreSQL backend, which the test starts) and its result
+ * store (in the same server): each job's state, attempt, tool and call, why it failed, and one job's steps from its
+ * log; and the command line it refuses. The module is the one the web side serves (tests/cli/fixtures/jobs-server.ts),
+ * run by the CLI in a process of its own.
  */
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { runWorker } from "../../mod.ts";
-import { REDIS_MISSING, type RedisServer, startRedis } from "../helpers/redis-server.ts";
+import { queueBackends } from "../helpers/queue-backends.ts";
+import { POSTGRES_MISSING } from "../helpers/postgres-server.ts";
+import { REDIS_MISSING } from "../helpers/redis-server.ts";
 import { runCli } from "./cli-helpers.ts";
 import { jobsFixture } from "./fixtures/jobs-server.ts";
 
 const MODULE = "tests/cli/fixtures/jobs-server.ts";
 
-if (REDIS_MISSING) console.error(`mcplite jobs on redis-server: skipped: ${REDIS_MISSING}`);
+const servers = queueBackends("mcplite jobs");
 
-let redis: RedisServer | undefined;
-before(async () => {
-  if (!REDIS_MISSING) redis = await startRedis();
-});
-after(async () => {
-  await redis?.stop();
-});
+/** The backends: where the fixture's queue and store are, and the variable the CLI's module reads it from. */
+const BACKENDS = [
+  { on: "redis-server", missing: REDIS_MISSING, url: () => servers.redis!.url, variable: "REDIS_URL" },
+  { on: "PostgreSQL", missing: POSTGRES_MISSING, url: () => servers.postgres!.url, variable: "DATABASE_URL" },
+] as const;
 
 describe("mcplite jobs: the command line", () => {
   it("is in the help, and refuses a line it cannot run, naming why", async () => {
@@ -38,61 +39,63 @@ describe("mcplite jobs: the command line", () => {
   });
 });
 
-describe("mcplite jobs on BullMQ (redis-server)", { skip: REDIS_MISSING }, () => {
-  it("lists the jobs with their state, attempt, tool and failure; shows one's result, error and steps", async () => {
-    const queue = `jobs-${crypto.randomUUID()}`;
-    const { server, resultStore, close } = jobsFixture({ url: redis!.url, queue, lockMs: 30_000 });
-    const worker = runWorker(server, { concurrency: 2 });
-    const env = { REDIS_URL: redis!.url, QUEUE: queue };
-    try {
-      const ids: string[] = [];
-      for (const tool of ["report", "ledger"] as const) {
-        const outcome = await server.call(tool, {});
-        assert.equal(outcome.kind, "promise");
-        ids.push(outcome.kind === "promise" ? outcome.entry! : "");
-      }
-      const deadline = Date.now() + 20_000; // a bound for a loaded machine, not a measure
-      for (const id of ids) {
-        while ((await resultStore.get(id))?.status === "working") {
-          assert.ok(Date.now() < deadline, `job ${id} did not end`);
-          await new Promise((resolve) => setTimeout(resolve, 50));
+for (const { on, missing, url, variable } of BACKENDS) {
+  describe(`mcplite jobs on BullMQ (${on})`, { skip: missing }, () => {
+    it("lists the jobs with their state, attempt, tool and failure; shows one's result, error and steps", async () => {
+      const queue = `jobs-${crypto.randomUUID()}`;
+      const { server, resultStore, close } = jobsFixture({ url: url(), queue, lockMs: 30_000 });
+      const worker = runWorker(server, { concurrency: 2 });
+      const env = { [variable]: url(), QUEUE: queue };
+      try {
+        const ids: string[] = [];
+        for (const tool of ["report", "ledger"] as const) {
+          const outcome = await server.call(tool, {});
+          assert.equal(outcome.kind, "promise");
+          ids.push(outcome.kind === "promise" ? outcome.entry! : "");
         }
+        const deadline = Date.now() + 20_000; // a bound for a loaded machine, not a measure
+        for (const id of ids) {
+          while ((await resultStore.get(id))?.status === "working") {
+            assert.ok(Date.now() < deadline, `job ${id} did not end`);
+            await new Promise((resolve) => setTimeout(resolve, 50));
+          }
+        }
+        const [report, ledger] = ids;
+        const list = await runCli(["jobs", "list", MODULE], { env });
+        assert.equal(list.code, 0, list.stderr);
+        const rows = list.stdout.trimEnd().split("\n");
+        assert.match(rows[0], /^ID +STATE +ATTEMPT +TOOL +CALL +ADDED +FAILED$/);
+        assert.match(
+          rows.find((row) => row.startsWith(ledger))!,
+          / failed +1 +ledger .* ledger for s1 refused the write$/,
+        );
+        assert.match(rows.find((row) => row.startsWith(report))!, / completed +1 +report /);
+
+        const failed = await runCli(["jobs", "list", MODULE, "--state", "failed", "--json"], { env });
+        assert.deepEqual(JSON.parse(failed.stdout).map((job: { id: string }) => job.id), [ledger]);
+
+        const shown = await runCli(["jobs", "show", MODULE, report], { env });
+        assert.equal(shown.code, 0, shown.stderr);
+        assert.match(shown.stdout, new RegExp(`^job ${report}\n  tool +report\n`));
+        assert.match(shown.stdout, /\n {2}queue +completed\n {2}attempt +1\n/);
+        assert.match(shown.stdout, /\n {2}result +completed\n/);
+        assert.match(
+          shown.stdout,
+          /\n {2}steps\n {4}attempt 1: step "fetch" started\n {4}attempt 1: step "fetch" ended after \d+ ms, 19 B of JSON\n/,
+        );
+        // Its journal, from the job store: each step's place, name and the size of its recorded value.
+        assert.match(shown.stdout, /\n {2}journal\n {4}1 fetch {2}19 B {2}\S+\n {4}2 render {2}8 B {2}\S+\n$/);
+        const error = await runCli(["jobs", "show", MODULE, ledger], { env });
+        assert.match(error.stdout, /\n {2}queue +failed\n/);
+        assert.match(error.stdout, /\n {2}error +ledger for s1 refused the write\n/);
+
+        const unknown = await runCli(["jobs", "show", MODULE, "no-such-job"], { env });
+        assert.equal(unknown.code, 1);
+        assert.match(unknown.stderr, /no job no-such-job in the queue or the result store/);
+      } finally {
+        await worker.close();
+        await close();
       }
-      const [report, ledger] = ids;
-      const list = await runCli(["jobs", "list", MODULE], { env });
-      assert.equal(list.code, 0, list.stderr);
-      const rows = list.stdout.trimEnd().split("\n");
-      assert.match(rows[0], /^ID +STATE +ATTEMPT +TOOL +CALL +ADDED +FAILED$/);
-      assert.match(
-        rows.find((row) => row.startsWith(ledger))!,
-        / failed +1 +ledger .* ledger for s1 refused the write$/,
-      );
-      assert.match(rows.find((row) => row.startsWith(report))!, / completed +1 +report /);
-
-      const failed = await runCli(["jobs", "list", MODULE, "--state", "failed", "--json"], { env });
-      assert.deepEqual(JSON.parse(failed.stdout).map((job: { id: string }) => job.id), [ledger]);
-
-      const shown = await runCli(["jobs", "show", MODULE, report], { env });
-      assert.equal(shown.code, 0, shown.stderr);
-      assert.match(shown.stdout, new RegExp(`^job ${report}\n  tool +report\n`));
-      assert.match(shown.stdout, /\n {2}queue +completed\n {2}attempt +1\n/);
-      assert.match(shown.stdout, /\n {2}result +completed\n/);
-      assert.match(
-        shown.stdout,
-        /\n {2}steps\n {4}attempt 1: step "fetch" started\n {4}attempt 1: step "fetch" ended after \d+ ms, 19 B of JSON\n/,
-      );
-      // Its journal, from the job store: each step's place, name and the size of its recorded value.
-      assert.match(shown.stdout, /\n {2}journal\n {4}1 fetch {2}19 B {2}\S+\n {4}2 render {2}8 B {2}\S+\n$/);
-      const error = await runCli(["jobs", "show", MODULE, ledger], { env });
-      assert.match(error.stdout, /\n {2}queue +failed\n/);
-      assert.match(error.stdout, /\n {2}error +ledger for s1 refused the write\n/);
-
-      const unknown = await runCli(["jobs", "show", MODULE, "no-such-job"], { env });
-      assert.equal(unknown.code, 1);
-      assert.match(unknown.stderr, /no job no-such-job in the queue or the result store/);
-    } finally {
-      await worker.close();
-      await close();
-    }
+    });
   });
-});
+}

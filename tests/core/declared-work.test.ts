@@ -158,7 +158,8 @@ describe("declared work (.defer())", () => {
 
   it("hands a queued job back to its queue when the store is out of reach at a step, and resumes it: never a failure", async () => {
     const { queue, delays } = memoryQueue();
-    const memory = createMemoryResultStore();
+    // Journals in its entries (a store without a journal store of its own), where the outage is.
+    const { journalStore: _journals, ...memory } = createMemoryResultStore();
     let outage = true;
     const store = {
       ...memory,
@@ -188,7 +189,8 @@ describe("declared work (.defer())", () => {
 
   it("hands a queued job back at a store outage in a step even under a try/catch, which never sees it", async () => {
     const { queue, delays } = memoryQueue();
-    const memory = createMemoryResultStore();
+    // Journals in its entries (a store without a journal store of its own), where the outage is.
+    const { journalStore: _journals, ...memory } = createMemoryResultStore();
     let outage = true;
     const store = {
       ...memory,

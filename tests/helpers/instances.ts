@@ -43,6 +43,13 @@ export function killable(store: ResultStore): { store: ResultStore; kill(): void
         removeMember: async (key, member) => (check(), await store.removeMember!(key, member)),
         members: async (key) => (check(), await store.members!(key)),
       },
+      // And its journal store, where it keeps journals apart (the in-memory store does).
+      ...store.journalStore && {
+        journalStore: {
+          load: async (job) => (check(), await store.journalStore!.load(job)),
+          append: async (job, entry, ttlMs) => (check(), await store.journalStore!.append(job, entry, ttlMs)),
+        },
+      },
     },
   };
 }

@@ -22,6 +22,18 @@ export interface JobsServerOptions extends QueueStoreOptions {
   readonly counters?: string;
 }
 
+/**
+ * The answer of `ab`, `ab_handled` and the flaky tools: the call's number, its steps' values (their effects' counts),
+ * the worker that ended it, and which start that was.
+ */
+export interface JobAnswer {
+  readonly n: number;
+  readonly a: number;
+  readonly b: number;
+  readonly pid: number;
+  readonly attempt: number;
+}
+
 /** Where call `n`'s count of `what` (`a`, `b`, `handled`) is kept in the counters' Redis. */
 export const counterKey = (queue: string, n: number, what: string): string => `${queue}:${n}:${what}`;
 /** The key whose presence opens the gate inside step `b` (tests/jobs/kill-worker.test.ts). */

@@ -60,3 +60,28 @@ export async function redeemedWithin(
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
+
+/**
+ * The end of a call: `first` itself, or, when it is a promise, the end its token redeems to on `server` (at most
+ * `timeoutMs`, a bound for a loaded machine).
+ */
+export async function ended(
+  server: { call(name: string, args: unknown): Promise<CallOutcome> },
+  first: CallOutcome,
+  timeoutMs = 30_000,
+): Promise<CallOutcome> {
+  return first.kind === "promise" ? await redeemedWithin(server, first.token, timeoutMs) : first;
+}
+
+/** Asserts an `answer` (another outcome fails, showing it) and returns its structured content. */
+export function answered<T = unknown>(outcome: CallOutcome): T {
+  assert.equal(outcome.kind, "answer", JSON.stringify(outcome));
+  return (outcome as Extract<CallOutcome, { kind: "answer" }>).result.structuredContent as T;
+}
+
+/** Asserts a `failure` (another outcome fails, showing it) and returns its first text. */
+export function failedWith(outcome: CallOutcome): string {
+  assert.equal(outcome.kind, "failure", JSON.stringify(outcome));
+  const [first] = (outcome as Extract<CallOutcome, { kind: "failure" }>).result.content;
+  return first?.type === "text" ? first.text : "";
+}

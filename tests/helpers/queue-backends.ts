@@ -5,8 +5,8 @@
 import { after, before } from "node:test";
 import { POSTGRES_MISSING, type PostgresServer, startPostgres } from "./postgres-server.ts";
 import { REDIS_MISSING, type RedisServer, startRedis } from "./redis-server.ts";
-import { createPostgresBackend } from "bullmq";
-import { bullmqQueue } from "../../src/bullmq/mod.ts";
+import { createPostgresBackend, Queue, withBackend } from "bullmq";
+import { bullmqQueue, type BullmqQueueOptions } from "../../src/bullmq/mod.ts";
 
 /** The running servers of the file, once its `before()` ran (`undefined` where missing). */
 export interface QueueBackends {
@@ -36,36 +36,79 @@ export function queueBackends(what: string): QueueBackends {
   return servers;
 }
 
-/** One backend of `bullmqBackends()`: its name, why it is missing (skip), and a queue on it. */
+/** One backend of `bullmqBackends()`: its name, why it is missing (skip), a queue on it, and BullMQ's own `Queue`. */
 export interface BullmqBackend {
   readonly on: "redis-server" | "PostgreSQL";
   readonly missing: string | false;
-  readonly queue: (name: string) => ReturnType<typeof bullmqQueue>;
+  /** `bullmqQueue()` of `name` on it (with `options`: its lock, how long it keeps jobs), its errors dropped. */
+  readonly queue: (name: string, options?: QueueTuning) => ReturnType<typeof bullmqQueue>;
+  /** BullMQ's own `Queue` of `name` on it, as a board (Bull Board) or an operator's script opens one. */
+  readonly board: (name: string) => Queue;
 }
+
+/** What a test may set of `bullmqQueue()`'s options, beside where it connects. */
+type QueueTuning = Pick<BullmqQueueOptions, "lockMs" | "keepCompletedMs" | "keepFailedMs">;
 
 /**
  * `bullmqQueue()` on each of a file's servers: BullMQ on redis-server, and on PostgreSQL (its Postgres backend).
  *
  * @param servers The file's servers (`queueBackends()`).
- * @returns Both backends, each making a queue of a name.
+ * @returns Both backends, each making a queue of a name, and BullMQ's own `Queue` of it.
  */
 export function bullmqBackends(servers: QueueBackends): readonly BullmqBackend[] {
+  // BullMQ makes its schema on PostgreSQL on first use (`migrate`).
+  const postgres = () => ({ connectionString: servers.postgres!.url, migrate: true });
   return [
     {
       on: "redis-server",
       missing: REDIS_MISSING,
-      queue: (name) => bullmqQueue({ connection: servers.redis!.url, name, onError: () => {} }),
+      queue: (name, options) => bullmqQueue({ ...options, connection: servers.redis!.url, name, onError: () => {} }),
+      board: (name) => new Queue(name, { connection: { url: servers.redis!.url } }),
     },
     {
       on: "PostgreSQL",
       missing: POSTGRES_MISSING,
-      queue: (name) =>
-        bullmqQueue({
-          backend: createPostgresBackend,
-          connection: { connectionString: servers.postgres!.url, migrate: true },
-          name,
-          onError: () => {},
-        }),
+      queue: (name, options) =>
+        bullmqQueue({ ...options, backend: createPostgresBackend, connection: postgres(), name, onError: () => {} }),
+      // The same methods, on another backend.
+      board: (name) =>
+        new (withBackend(createPostgresBackend).Queue)(name, { connection: postgres() }) as unknown as Queue,
+    },
+  ];
+}
+
+/**
+ * Where a test's `mcplite worker` processes (tests/helpers/jobs-server.ts) run jobs: BullMQ's backend, the variable
+ * they read its URL from, and the Redis that counts the jobs' effects and holds their gates.
+ */
+export interface WorkerBackend {
+  readonly url: string;
+  readonly variable: "REDIS_URL" | "DATABASE_URL";
+  readonly counters: string;
+}
+
+/**
+ * The backends of the worker tests, once the file's servers are up: BullMQ on redis-server, and on PostgreSQL with
+ * the counters on the redis-server.
+ *
+ * @param servers The file's servers (`queueBackends()`).
+ * @returns Each backend's name, why it is missing (read in a test), and where it is.
+ */
+export function workerBackends(servers: QueueBackends): readonly {
+  readonly name: "redis-server" | "PostgreSQL";
+  readonly missing: () => string | false;
+  readonly backend: () => WorkerBackend;
+}[] {
+  return [
+    {
+      name: "redis-server",
+      missing: () => servers.redis ? false : "needs redis-server",
+      backend: () => ({ url: servers.redis!.url, variable: "REDIS_URL", counters: servers.redis!.url }),
+    },
+    {
+      name: "PostgreSQL",
+      missing: () => servers.redis && servers.postgres ? false : "needs redis-server (the counters) and PostgreSQL",
+      backend: () => ({ url: servers.postgres!.url, variable: "DATABASE_URL", counters: servers.redis!.url }),
     },
   ];
 }

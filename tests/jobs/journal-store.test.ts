@@ -18,8 +18,7 @@ import { journalStoreFromResults } from "../../src/jobs/result-store-journals.ts
 import { describeJournalStore } from "../helpers/journal-store-conformance.ts";
 import { SECRET, waitFor } from "../helpers/long-running.ts";
 import { memoryQueue } from "../helpers/memory-queue.ts";
-import { tokenOf } from "../helpers/instances.ts";
-import { redeemedWithin } from "../helpers/outcome.ts";
+import { ended, failedWith } from "../helpers/outcome.ts";
 
 /** A memory store large enough for a journal of 1,000 entries besides their index. */
 const roomy = () => createMemoryResultStore({ maxEntries: 10_000 });
@@ -29,17 +28,6 @@ describeJournalStore("a result store's entries (memory, without sets)", () => {
   const { get, set, delete: remove } = roomy();
   return journalStoreFromResults({ get, set, delete: remove });
 });
-
-/** The call's end, redeemed on `server` (at most 30 s). */
-async function ended(server: ReturnType<typeof createServer>, first: CallOutcome): Promise<CallOutcome> {
-  return first.kind === "promise" ? await redeemedWithin(server, tokenOf(first), 30_000) : first;
-}
-
-/** A failure's text. */
-function failureText(outcome: CallOutcome): string {
-  assert.equal(outcome.kind, "failure", JSON.stringify(outcome));
-  return ((outcome as { result: { content: { text?: string }[] } }).result.content[0]?.text) ?? "";
-}
 
 describe("a job's journal", () => {
   it("is loaded once by a start that resumes a 1,000-step job after its sleep, not once per step", async () => {
@@ -135,7 +123,7 @@ describe("a job's journal", () => {
     });
 
     it("is refused naming the step and what the journal holds: a step renamed", async () => {
-      const text = failureText(await resumedBy("renamed"));
+      const text = failedWith(await resumedBy("renamed"));
       assert.match(text, /takes "x" at place 1 of its steps and sleeps, where its journal recorded "a" there/, text);
     });
 
@@ -147,7 +135,7 @@ describe("a job's journal", () => {
     });
 
     it("is refused naming the step and what the journal holds: a step added before a sleep", async () => {
-      const text = failureText(await resumedBy("added"));
+      const text = failedWith(await resumedBy("added"));
       assert.match(text, /takes "c" at place 2 .* recorded "~sleep:1" there/, text);
     });
   });

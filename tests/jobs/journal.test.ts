@@ -8,17 +8,10 @@
 import assert from "node:assert/strict";
 import { afterEach, describe, it } from "node:test";
 import * as v from "valibot";
-import {
-  type CallOutcome,
-  createMemoryResultStore,
-  createServer,
-  defineTool,
-  type ResultStore,
-  type ServerOptions,
-} from "../../mod.ts";
+import { createMemoryResultStore, createServer, defineTool, type ResultStore, type ServerOptions } from "../../mod.ts";
 import { killable, tokenOf } from "../helpers/instances.ts";
 import { SECRET, waitFor } from "../helpers/long-running.ts";
-import { callAny, redeemedWithin } from "../helpers/outcome.ts";
+import { callAny, ended, failedWith } from "../helpers/outcome.ts";
 
 /** The lease of the stopped-instance tests, in ms: a stopped instance's job starts again after about two. */
 const LEASE_MS = 300;
@@ -136,18 +129,20 @@ function journalServer(seen: Seen[], options: Partial<ServerOptions> = {}) {
     );
 }
 
-/** The call's end: its outcome, redeemed until it is not a promise (at most 15 s). */
-async function ended(
-  server: { call(name: string, args: unknown): Promise<CallOutcome> },
-  first: CallOutcome,
-): Promise<CallOutcome> {
-  return first.kind === "promise" ? await redeemedWithin(server, tokenOf(first), 15_000) : first;
-}
-
-/** A failure's text. */
-function failureText(outcome: CallOutcome): string {
-  assert.equal(outcome.kind, "failure", JSON.stringify(outcome));
-  return ((outcome as { result: { content: { text?: string }[] } }).result.content[0]?.text) ?? "";
+/**
+ * A memory store out of reach as step b's value is written, once, and back at once; its journals in its entries (as a
+ * store without a journal store of its own keeps them), where the outage is.
+ */
+function outageAtB(): ResultStore {
+  const { journalStore: _journals, ...shared } = createMemoryResultStore();
+  let refused = 0;
+  return {
+    ...shared,
+    set: (id, entry, ttlMs) =>
+      id.endsWith(":b") && refused++ === 0
+        ? Promise.reject(new Error("the store is restarting"))
+        : shared.set(id, entry, ttlMs),
+  };
 }
 
 describe("work.step on the in-process engine", () => {
@@ -182,17 +177,7 @@ describe("work.step on the in-process engine", () => {
 
   it("a step whose value the store could not record (out of reach then) runs again on the next start, with the same key", async () => {
     const seen: Seen[] = [];
-    const shared = createMemoryResultStore();
-    let refused = 0;
-    // The store is out of reach as step b's value is written, once, and back at once.
-    const flaky: ResultStore = {
-      ...shared,
-      set: (id, entry, ttlMs) =>
-        id.endsWith(":b") && refused++ === 0
-          ? Promise.reject(new Error("the store is restarting"))
-          : shared.set(id, entry, ttlMs),
-    };
-    const server = journalServer(seen, { resultStore: flaky, leaseMs: LEASE_MS, onError: () => {} });
+    const server = journalServer(seen, { resultStore: outageAtB(), leaseMs: LEASE_MS, onError: () => {} });
     const outcome = await ended(server, await server.call("steps", { n: 1 }));
     assert.equal(outcome.kind, "answer", JSON.stringify(outcome));
     assert.deepEqual((outcome as { result: { structuredContent?: unknown } }).result.structuredContent, {
@@ -210,16 +195,7 @@ describe("work.step on the in-process engine", () => {
 
   it("a store out of reach as a step's value is written ends the start unseen by a try/catch around the step", async () => {
     const seen: Seen[] = [];
-    const shared = createMemoryResultStore();
-    let refused = 0;
-    const flaky: ResultStore = {
-      ...shared,
-      set: (id, entry, ttlMs) =>
-        id.endsWith(":b") && refused++ === 0
-          ? Promise.reject(new Error("the store is restarting"))
-          : shared.set(id, entry, ttlMs),
-    };
-    const server = journalServer(seen, { resultStore: flaky, leaseMs: LEASE_MS, onError: () => {} });
+    const server = journalServer(seen, { resultStore: outageAtB(), leaseMs: LEASE_MS, onError: () => {} });
     const outcome = await ended(server, await server.call("caught", { n: 1 }));
     assert.equal(outcome.kind, "answer", JSON.stringify(outcome));
     // The first start ended at the outage, as a death would: its catch never ran, and the next start ran b again.
@@ -248,7 +224,7 @@ describe("work.step on the in-process engine", () => {
   it("a value with no JSON form is refused as it is recorded, naming the step", async () => {
     const server = journalServer([]);
     for (const kind of ["function", "symbol", "bigint", "cycle"]) {
-      const text = failureText(await ended(server, await callAny(server, "json", { kind })));
+      const text = failedWith(await ended(server, await callAny(server, "json", { kind })));
       assert.match(text, new RegExp(`"made ${kind}" has no JSON form`), text);
     }
   });
@@ -269,7 +245,7 @@ describe("work.step on the in-process engine", () => {
   it("one name used twice in a run is refused, naming the step, and the second fn never runs", async () => {
     const seen: Seen[] = [];
     const server = journalServer(seen);
-    const text = failureText(await ended(server, await server.call("twice", {})));
+    const text = failedWith(await ended(server, await server.call("twice", {})));
     assert.match(text, /"x"/, text);
     assert.match(text, /twice|already|unique/i, text);
     assert.deepEqual(seen.map((each) => each.step), ["x"]);
@@ -279,7 +255,7 @@ describe("work.step on the in-process engine", () => {
     const server = journalServer([]);
     const kept = await ended(server, await server.call("sized", { bytes: MAX_STEP_BYTES }));
     assert.equal(kept.kind, "answer", JSON.stringify(kept).slice(0, 500));
-    const text = failureText(await ended(server, await server.call("sized", { bytes: MAX_STEP_BYTES + 1 })));
+    const text = failedWith(await ended(server, await server.call("sized", { bytes: MAX_STEP_BYTES + 1 })));
     assert.match(text, /"big"/, text);
     assert.match(text, new RegExp(`${MAX_STEP_BYTES} bytes`), text);
   });
@@ -288,7 +264,7 @@ describe("work.step on the in-process engine", () => {
     const server = journalServer([]);
     const kept = await ended(server, await server.call("many", { steps: MAX_STEPS }));
     assert.equal(kept.kind, "answer", JSON.stringify(kept));
-    const text = failureText(await ended(server, await server.call("many", { steps: MAX_STEPS + 1 })));
+    const text = failedWith(await ended(server, await server.call("many", { steps: MAX_STEPS + 1 })));
     assert.match(text, /\b1[ ,]?000 steps/, text);
   });
 });
@@ -307,7 +283,8 @@ function spied(store: ResultStore, written: string[]): ResultStore {
 describe("work.sleep on the in-process engine", () => {
   it("is journaled: a later start of the job sleeps only what is left of it", async () => {
     const clock = movableClock();
-    const shared = createMemoryResultStore({ now: clock.now });
+    // Journals in its entries (a store without a journal store of its own), where `written` sees the sleep's.
+    const { journalStore: _journals, ...shared } = createMemoryResultStore({ now: clock.now });
     const written: string[] = [];
     const dying = killable(spied(shared, written));
     const options = { leaseMs: LEASE_MS, tokens: { now: clock.now } };

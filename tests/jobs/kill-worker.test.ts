@@ -7,13 +7,12 @@
  */
 import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
-import type { CallOutcome } from "../../mod.ts";
-import { counterKey, gateKey, jobsServer } from "../helpers/jobs-server.ts";
+import { counterKey, gateKey, type JobAnswer, jobsServer } from "../helpers/jobs-server.ts";
 import { node22, NODE22_MISSING } from "../helpers/node22.ts";
 import { ONCE_PER_RUN } from "../helpers/once-per-run.ts";
 import { killQueueProcesses, logged, type QueueBackend, startWorkerOf } from "../helpers/queue-processes.ts";
-import { queueBackends } from "../helpers/queue-backends.ts";
-import { redeemedWithin } from "../helpers/outcome.ts";
+import { queueBackends, type WorkerBackend, workerBackends } from "../helpers/queue-backends.ts";
+import { answered, redeemedWithin } from "../helpers/outcome.ts";
 import { tokenOf } from "../helpers/instances.ts";
 
 /**
@@ -27,34 +26,12 @@ const END_MS = 90_000;
 const servers = queueBackends("declared work, a worker killed mid-job");
 after(killQueueProcesses);
 
-/** A job's answer: its structured content (a failure fails the test with its text). */
-function answerOf(outcome: CallOutcome): Answer {
-  assert.ok(outcome.kind === "answer", JSON.stringify(outcome));
-  return outcome.result.structuredContent as unknown as Answer;
-}
-
-/** A job's answer: its call's number, its steps' values, the worker that ended it, and which start that was. */
-interface Answer {
-  readonly n: number;
-  readonly a: number;
-  readonly b: number;
-  readonly pid: number;
-  readonly attempt: number;
-}
-
-/** Where the jobs run: BullMQ's backend (`url`, read by the worker from `variable`) and the counters' Redis. */
-interface Backend {
-  readonly url: string;
-  readonly variable: QueueBackend["variable"];
-  readonly counters: string;
-}
-
 /**
  * `calls` calls of `tool` (`ab` or `ab_handled`) on a web instance, two workers (`runtime`: a binary running the
  * SDK's TypeScript as is, default the tests' own), worker A killed once every job waits inside step b; then the
  * gate opens. Returns each call's answer, what the counters read, and the workers.
  */
-async function killMidJob(on: Backend, tool: "ab" | "ab_handled", calls: number, runtime?: string) {
+async function killMidJob(on: WorkerBackend, tool: "ab" | "ab_handled", calls: number, runtime?: string) {
   const queue = `${tool}-${crypto.randomUUID()}`;
   const backend: QueueBackend = { url: on.url, variable: on.variable, queue, lockMs: LOCK_MS };
   const web = jobsServer({ url: on.url, counters: on.counters, queue, lockMs: LOCK_MS });
@@ -77,7 +54,7 @@ async function killMidJob(on: Backend, tool: "ab" | "ab_handled", calls: number,
     await a.exited;
     await web.counters.set(gateKey(queue), "open");
     const answers = await Promise.all(
-      tokens.map(async (token) => answerOf(await redeemedWithin(web.server, token, END_MS))),
+      tokens.map(async (token) => answered<JobAnswer>(await redeemedWithin(web.server, token, END_MS))),
     );
     const count = async (n: number, what: string) => Number(await web.counters.get(counterKey(queue, n, what)) ?? 0);
     const counts = await Promise.all(
@@ -108,21 +85,7 @@ function assertOnce(outcome: Awaited<ReturnType<typeof killMidJob>>, calls: numb
   assert.deepEqual(answers.map((answer) => answer.attempt), answers.map(({ n }) => held.has(n) ? 2 : 1), report);
 }
 
-/** The backends, once the servers are up: BullMQ on Redis or on PostgreSQL, the counters on the Redis. */
-const BACKENDS = [
-  {
-    name: "redis-server",
-    missing: () => servers.redis ? false : "needs redis-server",
-    backend: (): Backend => ({ url: servers.redis!.url, variable: "REDIS_URL", counters: servers.redis!.url }),
-  },
-  {
-    name: "PostgreSQL",
-    missing: () => servers.redis && servers.postgres ? false : "needs redis-server (the counters) and PostgreSQL",
-    backend: (): Backend => ({ url: servers.postgres!.url, variable: "DATABASE_URL", counters: servers.redis!.url }),
-  },
-] as const;
-
-for (const { name: on, missing, backend } of BACKENDS) {
+for (const { name: on, missing, backend } of workerBackends(servers)) {
   describe(`declared work on BullMQ (${on}): a worker kill -9'd mid-job`, () => {
     it("20 calls, one of two workers killed inside step b: each call gets its own result, each step's effect once", {
       timeout: 180_000,

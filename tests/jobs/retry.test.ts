@@ -3,16 +3,27 @@
  * a retryable error, its completed steps read from the journal; `work.step(name, fn, { retry })` runs one step again;
  * a `NonRetryableError`, a `ToolError` and a refusal the work raised on purpose end the call at once; a step's failures
  * are journaled, so an instance that dies mid-retry leaves the next start only the runs left; deaths and thrown errors
- * share the tool's `attempts`. The same on workers, through a `kill -9`: tests/jobs/retry-worker.test.ts.
+ * share the tool's `attempts`; all of it for a tool grouped into another server (`group()`), and behind `proxy()`.
+ * The same on workers, through a `kill -9`: tests/jobs/retry-worker.test.ts.
  */
 import assert from "node:assert/strict";
 import { afterEach, describe, it } from "node:test";
-import { type CallOutcome, createMemoryResultStore, createServer, defineTool, type ServerOptions } from "../../mod.ts";
+import {
+  type CallOutcome,
+  createMemoryResultStore,
+  createServer,
+  defineTool,
+  runWorker,
+  type ServerOptions,
+} from "../../mod.ts";
 import { NonRetryableError, ProtocolError, ToolError } from "../../src/errors/mod.ts";
 import type { PromiseRetry, WorkContext } from "../../src/types.ts";
 import { killable, tokenOf } from "../helpers/instances.ts";
+import { memoryQueue } from "../helpers/memory-queue.ts";
 import { SECRET, waitFor } from "../helpers/long-running.ts";
-import { redeemedWithin } from "../helpers/outcome.ts";
+import { answered, ended, failedWith, redeemedWithin } from "../helpers/outcome.ts";
+import { createClient } from "../../src/client/mod.ts";
+import { proxy } from "../../src/proxy/mod.ts";
 
 /** The lease of the stopped-instance tests, in ms: a stopped instance's job starts again after about two. */
 const LEASE_MS = 300;
@@ -64,29 +75,37 @@ function flakyServer(effects: Effects, flaky: Flaky, options: Partial<ServerOpti
   return createServer({ name: "retry", version: "1.0.0", secret: SECRET, logger: false, ...options }).tool(tool);
 }
 
-/** The call's end: its outcome, redeemed until it is not a promise (at most 30 s). */
-async function ended(
-  server: { call(name: string, args: unknown): Promise<CallOutcome> },
-  first: CallOutcome,
-): Promise<CallOutcome> {
-  return first.kind === "promise" ? await redeemedWithin(server, tokenOf(first), 30_000) : first;
-}
-
-/** An answer's structured content. */
-function answerOf(outcome: CallOutcome): unknown {
-  assert.equal(outcome.kind, "answer", JSON.stringify(outcome));
-  return (outcome as { result: { structuredContent?: unknown } }).result.structuredContent;
-}
-
-/** A failure's text. */
-function failureText(outcome: CallOutcome): string {
-  assert.equal(outcome.kind, "failure", JSON.stringify(outcome));
-  return ((outcome as { result: { content: { text?: string }[] } }).result.content[0]?.text) ?? "";
-}
-
 /** Calls `flaky` on `server` and waits for its end. */
 async function callFlaky(server: ReturnType<typeof flakyServer>): Promise<CallOutcome> {
   return await ended(server, await server.call("flaky", {}));
+}
+
+/** `flakyServer`'s `flaky` served as `ledger.flaky` by a parent that groups it. */
+function groupedFlaky(effects: Effects, flaky: Flaky, options: Partial<ServerOptions> = {}) {
+  return createServer({ name: "parent", version: "1.0.0", secret: SECRET, logger: false, ...options })
+    .group("ledger", flakyServer(effects, flaky));
+}
+
+/**
+ * `tool` called on instance A of `serve`, which shares its store with instance B (a lease of `LEASE_MS`); A stops
+ * once b's try 2 runs there (`flaky.hangsOn: 2`). The call's end, collected on B, and what the work did.
+ */
+async function diedOnTry2(
+  serve: (effects: Effects, flaky: Flaky, options: Partial<ServerOptions>) => {
+    call(name: string, args: unknown): Promise<CallOutcome>;
+  },
+  tool: string,
+  flaky: Flaky,
+) {
+  const effects = { a: 0, tries: 0, b: 0 };
+  const shared = createMemoryResultStore();
+  const dying = killable(shared);
+  const a = serve(effects, flaky, { resultStore: dying.store, leaseMs: LEASE_MS });
+  const b = serve(effects, flaky, { resultStore: shared, leaseMs: LEASE_MS });
+  const token = tokenOf(await a.call(tool, {}));
+  await waitFor(() => effects.tries === 2); // try 2 runs on A
+  dying.kill();
+  return { outcome: await redeemedWithin(b, token, 30_000), effects };
 }
 
 describe("a tool's retry of thrown errors, in process", () => {
@@ -96,7 +115,7 @@ describe("a tool's retry of thrown errors, in process", () => {
     const logger = { debug() {}, info() {}, warn: (fields: unknown) => void warned.push(fields), error() {} };
     const backoff = { type: "exponential", delayMs: 20 } as const;
     const server = flakyServer(effects, { tool: { attempts: 3, backoff }, throwsOn: [1, 2] }, { logger });
-    assert.deepEqual(answerOf(await callFlaky(server)), { a: 1, b: 1, attempt: 3 });
+    assert.deepEqual(answered(await callFlaky(server)), { a: 1, b: 1, attempt: 3 });
     assert.deepEqual(effects, { a: 1, tries: 3, b: 1 });
     // Each retry is a warning in the server's log: the tool, the job, the step (none here: the work), what threw.
     assert.deepEqual(
@@ -114,7 +133,7 @@ describe("a tool's retry of thrown errors, in process", () => {
   it("fails with the last error once every attempt threw", async () => {
     const effects = { a: 0, tries: 0, b: 0 };
     const server = flakyServer(effects, { tool: { attempts: 3 }, throwsOn: [1, 2, 3, 4] });
-    assert.equal(failureText(await callFlaky(server)), "503 from the ledger (try 3)");
+    assert.equal(failedWith(await callFlaky(server)), "503 from the ledger (try 3)");
     assert.deepEqual(effects, { a: 1, tries: 3, b: 0 });
   });
 
@@ -126,7 +145,7 @@ describe("a tool's retry of thrown errors, in process", () => {
     for (const [name, error, message] of finals) {
       const effects = { a: 0, tries: 0, b: 0 };
       const server = flakyServer(effects, { tool: { attempts: 3 }, throwsOn: [1], error });
-      assert.match(failureText(await callFlaky(server)), message, name);
+      assert.match(failedWith(await callFlaky(server)), message, name);
       assert.deepEqual(effects, { a: 1, tries: 1, b: 0 }, name);
     }
     const effects = { a: 0, tries: 0, b: 0 };
@@ -140,35 +159,28 @@ describe("a tool's retry of thrown errors, in process", () => {
     const effects = { a: 0, tries: 0, b: 0 };
     const later = () => new ProtocolError("unavailable", "the ledger is restarting");
     const server = flakyServer(effects, { tool: { attempts: 2 }, throwsOn: [1], error: later });
-    assert.deepEqual(answerOf(await callFlaky(server)), { a: 1, b: 1, attempt: 2 });
+    assert.deepEqual(answered(await callFlaky(server)), { a: 1, b: 1, attempt: 2 });
   });
 
   it("deaths and thrown errors share the attempts: a throw, then a death, leaves a tool of 3 attempts one run", async () => {
-    const effects = { a: 0, tries: 0, b: 0 };
-    const shared = createMemoryResultStore();
-    const dying = killable(shared);
-    const flaky = { tool: { attempts: 3 }, throwsOn: [1], hangsOn: 2 };
-    const a = flakyServer(effects, flaky, { resultStore: dying.store, leaseMs: LEASE_MS });
-    const b = flakyServer(effects, flaky, { resultStore: shared, leaseMs: LEASE_MS });
-    const token = tokenOf(await a.call("flaky", {}));
-    await waitFor(() => effects.tries === 2); // try 1 threw; try 2, attempt 2, runs on A
-    dying.kill();
+    // Try 1 threw; try 2, attempt 2, runs on A when it stops.
+    const { outcome, effects } = await diedOnTry2(flakyServer, "flaky", {
+      tool: { attempts: 3 },
+      throwsOn: [1],
+      hangsOn: 2,
+    });
     // B starts it again: its start is the second by the takeovers' count, its attempt the third with the failure.
-    assert.deepEqual(answerOf(await redeemedWithin(b, token, 30_000)), { a: 1, b: 1, attempt: 3 });
+    assert.deepEqual(answered(outcome), { a: 1, b: 1, attempt: 3 });
     assert.deepEqual(effects, { a: 1, tries: 3, b: 1 });
   });
 
   it("a death after a throw with 2 attempts: the job ends stopped, the work not run a third time", async () => {
-    const effects = { a: 0, tries: 0, b: 0 };
-    const shared = createMemoryResultStore();
-    const dying = killable(shared);
-    const flaky = { tool: { attempts: 2 }, throwsOn: [1], hangsOn: 2 };
-    const a = flakyServer(effects, flaky, { resultStore: dying.store, leaseMs: LEASE_MS });
-    const b = flakyServer(effects, flaky, { resultStore: shared, leaseMs: LEASE_MS });
-    const token = tokenOf(await a.call("flaky", {}));
-    await waitFor(() => effects.tries === 2);
-    dying.kill();
-    assert.match(failureText(await redeemedWithin(b, token, 30_000)), /stopped before it finished \(2 attempts\)$/);
+    const { outcome, effects } = await diedOnTry2(flakyServer, "flaky", {
+      tool: { attempts: 2 },
+      throwsOn: [1],
+      hangsOn: 2,
+    });
+    assert.match(failedWith(outcome), /stopped before it finished \(2 attempts\)$/);
     assert.equal(effects.tries, 2);
   });
 });
@@ -180,41 +192,111 @@ describe("a step's own retry, in process", () => {
       step: { attempts: 3, backoff: { type: "exponential", delayMs: 10 } },
       throwsOn: [1, 2],
     });
-    assert.deepEqual(answerOf(await callFlaky(server)), { a: 1, b: 1, attempt: 1 });
+    assert.deepEqual(answered(await callFlaky(server)), { a: 1, b: 1, attempt: 1 });
     assert.deepEqual(effects, { a: 1, tries: 3, b: 1 });
   });
 
   it("fails the work with the step's last error once its attempts are used, and not a NonRetryableError's retry", async () => {
     const effects = { a: 0, tries: 0, b: 0 };
     const server = flakyServer(effects, { step: { attempts: 2 }, throwsOn: [1, 2, 3] });
-    assert.equal(failureText(await callFlaky(server)), "503 from the ledger (try 2)");
+    assert.equal(failedWith(await callFlaky(server)), "503 from the ledger (try 2)");
     assert.equal(effects.tries, 2);
     const final = { a: 0, tries: 0, b: 0 };
     const error = () => new NonRetryableError("the card was declined");
     const refusing = flakyServer(final, { step: { attempts: 3 }, throwsOn: [1], error });
-    assert.equal(failureText(await callFlaky(refusing)), "the card was declined");
+    assert.equal(failedWith(await callFlaky(refusing)), "the card was declined");
     assert.equal(final.tries, 1);
   });
 
   it("journals its failures: an instance that dies mid-retry leaves the next start only the runs left", async () => {
     // b may run twice: try 1 throws, try 2 never ends (its instance dies), so the next start has one run left, and
     // its throw (try 3) fails the step. Were the count lost, that start would retry, and try 4 would succeed.
-    const effects = { a: 0, tries: 0, b: 0 };
-    const shared = createMemoryResultStore();
-    const dying = killable(shared);
     const flaky = { tool: { attempts: 2 }, step: { attempts: 2 }, throwsOn: [1, 3], hangsOn: 2 };
-    const a = flakyServer(effects, flaky, { resultStore: dying.store, leaseMs: LEASE_MS });
-    const b = flakyServer(effects, flaky, { resultStore: shared, leaseMs: LEASE_MS });
-    const token = tokenOf(await a.call("flaky", {}));
-    await waitFor(() => effects.tries === 2);
-    dying.kill();
-    assert.equal(failureText(await redeemedWithin(b, token, 30_000)), "503 from the ledger (try 3)");
+    const { outcome, effects } = await diedOnTry2(flakyServer, "flaky", flaky);
+    assert.equal(failedWith(outcome), "503 from the ledger (try 3)");
     assert.deepEqual(effects, { a: 1, tries: 3, b: 0 });
   });
 
   it("refuses a step's retry out of its ranges, naming the step", async () => {
     const effects = { a: 0, tries: 0, b: 0 };
     const server = flakyServer(effects, { step: { attempts: 0 }, throwsOn: [] });
-    assert.match(failureText(await callFlaky(server)), /^work\.step\("b"\): retry takes attempts 1–100/);
+    assert.match(failedWith(await callFlaky(server)), /^work\.step\("b"\): retry takes attempts 1–100/);
+  });
+});
+
+describe("retries of a tool served through group() and proxy(), in process", () => {
+  it("a grouped tool's retry and its step's retry: one result, step a once, b's effect once", async () => {
+    const effects = { a: 0, tries: 0, b: 0 };
+    const parent = groupedFlaky(effects, { tool: { attempts: 3 }, throwsOn: [1, 2] });
+    assert.deepEqual(answered(await ended(parent, await parent.call("ledger.flaky", {}))), { a: 1, b: 1, attempt: 3 });
+    assert.deepEqual(effects, { a: 1, tries: 3, b: 1 });
+    const stepped = { a: 0, tries: 0, b: 0 };
+    const byStep = groupedFlaky(stepped, { step: { attempts: 3 }, throwsOn: [1, 2] });
+    assert.deepEqual(answered(await ended(byStep, await byStep.call("ledger.flaky", {}))), { a: 1, b: 1, attempt: 1 });
+    assert.deepEqual(stepped, { a: 1, tries: 3, b: 1 });
+    const final = { a: 0, tries: 0, b: 0 };
+    const refusing = groupedFlaky(final, {
+      tool: { attempts: 3 },
+      throwsOn: [1],
+      error: () => new NonRetryableError("the card was declined"),
+    });
+    assert.equal(failedWith(await ended(refusing, await refusing.call("ledger.flaky", {}))), "the card was declined");
+    assert.deepEqual(final, { a: 1, tries: 1, b: 0 });
+  });
+
+  it("a grouped tool whose instance dies after a throw: another instance runs it again, attempts shared", async () => {
+    const flaky = { tool: { attempts: 3 }, throwsOn: [1], hangsOn: 2 };
+    const { outcome, effects } = await diedOnTry2(groupedFlaky, "ledger.flaky", flaky);
+    assert.deepEqual(answered(outcome), { a: 1, b: 1, attempt: 3 });
+    assert.deepEqual(effects, { a: 1, tries: 3, b: 1 });
+  });
+
+  it("a grouped tool on a queue: the worker retries the tool and the step, and fails a NonRetryableError at once", async () => {
+    const cases = [
+      [{ tool: { attempts: 3 }, throwsOn: [1, 2] }, { a: 1, b: 1, attempt: 3 }],
+      [{ step: { attempts: 3 }, throwsOn: [1, 2] }, { a: 1, b: 1, attempt: 1 }],
+      [
+        { tool: { attempts: 3 }, throwsOn: [1], error: () => new NonRetryableError("the card was declined") },
+        undefined,
+      ],
+    ] as const;
+    for (const [flaky, answer] of cases) {
+      const effects = { a: 0, tries: 0, b: 0 };
+      const { queue } = memoryQueue();
+      const parent = groupedFlaky(effects, flaky, { queue, resultStore: createMemoryResultStore() });
+      const worker = runWorker(parent);
+      try {
+        const outcome = await ended(parent, await parent.call("ledger.flaky", {}));
+        if (answer === undefined) assert.equal(failedWith(outcome), "the card was declined");
+        else assert.deepEqual(answered(outcome), answer, JSON.stringify(flaky));
+        assert.deepEqual(effects, { a: 1, tries: answer === undefined ? 1 : 3, b: answer?.b ?? 0 });
+      } finally {
+        await worker.close();
+      }
+    }
+  });
+
+  it("a proxied tool whose remote retries (the tool's, then a step's), on MCP-lite and MCP: the caller gets one result, or the final error", async () => {
+    const flakies = [[{ tool: { attempts: 3 } }, 3], [{ step: { attempts: 3 } }, 1]] as const;
+    for (const transport of ["mcp-lite", "mcp"] as const) {
+      for (const [flaky, attempt] of flakies) {
+        const effects = { a: 0, tries: 0, b: 0 };
+        const remote = flakyServer(effects, { ...flaky, throwsOn: [1, 2] });
+        const gateway = createServer({ name: "gateway", version: "1.0.0", secret: SECRET, logger: false })
+          .group("ledger", await proxy(createClient(remote, { transport })));
+        const outcome = await ended(gateway, await gateway.call("ledger.flaky", {}));
+        const on = `${transport}: ${JSON.stringify(flaky)}`;
+        assert.deepEqual(answered(outcome), { a: 1, b: 1, attempt }, on);
+        assert.deepEqual(effects, { a: 1, tries: 3, b: 1 }, on);
+      }
+      const final = { a: 0, tries: 0, b: 0 };
+      const error = () => new NonRetryableError("the card was declined");
+      const refusing = flakyServer(final, { tool: { attempts: 3 }, throwsOn: [1], error });
+      const gateway = createServer({ name: "gateway", version: "1.0.0", secret: SECRET, logger: false })
+        .group("ledger", await proxy(createClient(refusing, { transport })));
+      const outcome = await ended(gateway, await gateway.call("ledger.flaky", {}));
+      assert.equal(failedWith(outcome), "the card was declined", transport);
+      assert.deepEqual(final, { a: 1, tries: 1, b: 0 }, transport);
+    }
   });
 });

@@ -6,18 +6,14 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { createPostgresBackend } from "bullmq";
 import * as v from "valibot";
-import { createMemoryResultStore, createServer, defineTool, runWorker } from "../../mod.ts";
-import { bullmqQueue } from "../../src/bullmq/mod.ts";
+import { defineTool, runWorker } from "../../mod.ts";
 import type { WorkQueue } from "../../src/types.ts";
 import { tokenOf } from "../helpers/instances.ts";
 import { redeemedWithin } from "../helpers/outcome.ts";
-import { POSTGRES_MISSING } from "../helpers/postgres-server.ts";
-import { queueBackends } from "../helpers/queue-backends.ts";
-import { REDIS_MISSING } from "../helpers/redis-server.ts";
+import { bullmqBackends, queueBackends } from "../helpers/queue-backends.ts";
+import { queuedInProcess } from "../helpers/queued-in-process.ts";
 
-const SECRET = "waits nobody can swallow: 32+ bytes of secret";
 /** The work's sleep, in ms. */
 const SLEEP_MS = 1_500;
 /** How long a job may take to end, at most: a bound for a loaded machine, not a measure. */
@@ -25,24 +21,12 @@ const END_MS = 30_000;
 
 const servers = queueBackends("a suspended wait");
 
-const QUEUES: { on: string; missing: string | false; open(): WorkQueue & { close(): Promise<void> } }[] = [
-  {
-    on: "BullMQ on redis-server",
-    missing: REDIS_MISSING,
-    open: () => bullmqQueue({ connection: servers.redis!.url, name: `wait-${crypto.randomUUID()}`, onError: () => {} }),
-  },
-  {
-    on: "BullMQ on PostgreSQL",
-    missing: POSTGRES_MISSING,
-    open: () =>
-      bullmqQueue({
-        backend: createPostgresBackend,
-        connection: { connectionString: servers.postgres!.url, migrate: true },
-        name: `wait-${crypto.randomUUID()}`,
-        onError: () => {},
-      }),
-  },
-];
+const QUEUES: { on: string; missing: string | false; open(): WorkQueue & { close(): Promise<void> } }[] =
+  bullmqBackends(servers).map(({ on, missing, queue }) => ({
+    on: `BullMQ on ${on}`,
+    missing,
+    open: () => queue(`wait-${crypto.randomUUID()}`),
+  }));
 
 /** Runs `run` again on any error, up to `attempts` times in all: the shape of `p-retry`, as a user wraps work. */
 async function retrying<T>(run: () => Promise<T>, attempts: number, failed: unknown[]): Promise<T> {
@@ -61,15 +45,10 @@ function waitingServer(queue: WorkQueue) {
   const seen = { caught: [] as unknown[], retried: [] as unknown[], errors: [] as unknown[] };
   const errorLine = (...line: unknown[]) => seen.errors.push(line);
   const quiet = () => {};
-  const server = createServer({
-    name: "waits",
-    version: "1.0.0",
-    secret: SECRET,
-    resultStore: createMemoryResultStore(), // one process: the web side and the worker share it
-    queue,
+  const server = queuedInProcess("waits", queue, {
     logger: { debug: quiet, info: quiet, warn: errorLine, error: errorLine },
     onError: (error) => void seen.errors.push(error),
-  })
+  }).server
     .tool(
       defineTool("logged_sleep").describe("Sleeps inside a logging try/catch").input(v.object({ ms: v.number() }))
         .longRunning().defer(async ({ ms }, work) => {

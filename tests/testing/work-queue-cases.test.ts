@@ -1,11 +1,12 @@
 /**
  * `workQueueCases()` (`@mcplite/sdk/testing`) fails the queues that break the contract, each on the case that
  * names what it broke (here the cases are called directly, as a runner would); the queue of
- * `tests/helpers/memory-queue.ts` passes them (tests/core/queued-jobs.test.ts).
+ * `tests/helpers/memory-queue.ts` passes them (tests/core/queued-jobs.test.ts), and so does it with what a queue
+ * shows operators (`inspect`, `log`, `about`) kept beside it, as below.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { WorkQueue } from "../../src/types.ts";
+import type { QueueItem, WorkQueue } from "../../src/types.ts";
 import { workQueueCases } from "../../src/testing/mod.ts";
 import { failureOfCase } from "../helpers/case-failure.ts";
 import { memoryQueue } from "../helpers/memory-queue.ts";
@@ -110,4 +111,122 @@ describe("workQueueCases", () => {
     }), /progress/);
     assert.match(String(leaky), /an update of (one|the other) job/);
   });
+
+  it("passes a queue that shows operators its jobs, and fails one that shows a job's tool, order, reason, log or data wrong", async () => {
+    const operators = /^(inspect|log|about) \(if it has it/;
+    const cases = (keep: (queue: WorkQueue) => WorkQueue) => {
+      const queues = new Map<string, WorkQueue>();
+      return workQueueCases((name) => queues.get(name) ?? queues.set(name, keep(memoryQueue().queue)).get(name)!)
+        .filter((c) => operators.test(c.name));
+    };
+    const all = cases((queue) => operatorQueue(queue));
+    assert.equal(all.length, 4);
+    for (const c of all) assert.equal(await failureOfCase([c], /./), undefined, c.name);
+
+    /** The case named `name` run on the operator queue as `broken` changes it: what it threw. */
+    const failureOn = (name: RegExp, broken: (queue: WorkQueue) => WorkQueue, keep = {}) =>
+      failureOfCase(cases((queue) => broken(operatorQueue(queue, keep))), name);
+    const shown = (queue: WorkQueue, change: (item: QueueItem) => QueueItem): WorkQueue => ({
+      ...queue,
+      inspect: async (query) => (await queue.inspect!(query)).map(change),
+    });
+    assert.match(
+      String(
+        await failureOn(/each job with what add was told/, (q) => shown(q, (item) => ({ ...item, tool: "report" }))),
+      ),
+      /job conformance-[\w-]+-3 shows tool "report", not undefined/,
+    );
+    assert.match(
+      String(
+        await failureOn(/each job with what add was told/, (q) => ({
+          ...q,
+          inspect: (query) => q.inspect!({ ...query, limit: undefined }),
+        })),
+      ),
+      /limit 2: expected \[.*\], got \[.*,.*,.*\]/,
+    );
+    assert.match(
+      String(await failureOn(/shows its reason/, (q) => shown(q, ({ failedReason: _, ...item }) => item))),
+      /shows failedReason undefined, not "ledger for conformance-[\w-]+ refused the write"/,
+    );
+    assert.match(
+      String(
+        await failureOn(
+          /a running job's lines/,
+          (q) => shown(q, (item) => ({ ...item, log: item.log && [...item.log].reverse() })),
+        ),
+      ),
+      /the log of job conformance-[\w-]+: expected/,
+    );
+    assert.match(
+      String(await failureOn(/a task id told after add/, (q) => q, { aboutReplacesData: true })),
+      /delivered with data it was not added with: "\{\\"taskId\\":/,
+    );
+  });
 });
+
+/** What a queue keeps of a job for operators, beside the job (as BullMQ keeps its job's data and state). */
+interface Kept {
+  readonly id: string;
+  data: string;
+  state: string;
+  readonly addedAt: number;
+  readonly tool?: string;
+  readonly callId?: string | number;
+  taskId?: string;
+  failedReason?: string;
+  finishedAt?: number;
+  readonly log: string[];
+}
+
+/**
+ * `queue` with `inspect`, `log` and `about`: each job's data, state and what operators read of it kept here, the queue
+ * carrying its id. `aboutReplacesData`: `about` writes the task id over the job's data (a queue that updates a job's
+ * data with the new field alone).
+ */
+function operatorQueue(queue: WorkQueue, options: { aboutReplacesData?: boolean } = {}): WorkQueue {
+  const kept = new Map<string, Kept>();
+  let clock = 0;
+  return {
+    ...queue,
+    async add(id, data, about) {
+      kept.set(id, { id, data, state: "waiting", addedAt: ++clock, ...about, log: [] });
+      await queue.add(id, id);
+    },
+    take: (run, options) =>
+      queue.take(async (id, start, first) => {
+        const job = kept.get(id)!;
+        job.state = "active";
+        const ended = await run(job.data, start, first);
+        const failed = typeof ended === "object" && "failed" in ended ? ended.failed : undefined;
+        if (ended === "done" || failed !== undefined) {
+          job.state = failed === undefined ? "completed" : "failed";
+          job.failedReason = failed;
+          job.finishedAt = ++clock;
+        } else job.state = "waiting";
+        return ended;
+      }, options),
+    about(id, { taskId }) {
+      const job = kept.get(id);
+      if (job === undefined) return;
+      if (options.aboutReplacesData) job.data = JSON.stringify({ taskId });
+      job.taskId = taskId;
+    },
+    inspect: ({ id, states, limit = 20 }) =>
+      Promise.resolve(
+        [...kept.values()]
+          .filter((job) => id === undefined ? states === undefined || states.includes(job.state) : job.id === id)
+          .sort((a, b) => b.addedAt - a.addedAt)
+          .slice(0, limit)
+          .map(({ data: _, log, failedReason, ...item }) => ({
+            ...item,
+            ...(failedReason === undefined ? {} : { failedReason }),
+            ...(id === undefined ? {} : { log: [...log] }),
+          })),
+      ),
+    log(id, line) {
+      const job = kept.get(id);
+      if (job?.state === "active") job.log.push(line);
+    },
+  };
+}

@@ -5,6 +5,7 @@
  * @module
  */
 import type { WorkQueue } from "../work-queue.ts";
+import { canonicalJson } from "../../internal/canonical-json.ts";
 import { settlesWithin } from "../../internal/sleep.ts";
 
 /** How long a case waits for any one thing the queue should do, in ms. */
@@ -92,6 +93,12 @@ export function intact(jobs: readonly Job[]): (deliveries: readonly string[]) =>
       throw new Error(`a job was delivered with data it was not added with: ${JSON.stringify(shown)}`);
     }
   };
+}
+
+/** Fails the case when `actual` is not `expected`, as JSON (keys in any order). */
+export function same(actual: unknown, expected: unknown, what: string): void {
+  const [a, e] = [actual, expected].map(canonicalJson);
+  if (a !== e) throw new Error(`${what}: expected ${e}, got ${a}`);
 }
 
 /** Whether every one of `jobs` is among `deliveries`. */

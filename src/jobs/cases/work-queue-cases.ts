@@ -2,15 +2,15 @@
  * The behaviour every `WorkQueue` promises the server and its workers, as test cases any runner runs (`node:test`,
  * `Deno.test`, `bun:test`, Vitest): a job kept until a taker starts, delivered with its data and start, to one run at
  * a time, at most `concurrency` at once per taker; again when its run rejects or gives it back, or once the delay it
- * asked for has passed; never again once done; `close()` waits for its runs; progress reaches a watcher elsewhere.
- * The in-memory queue of this repository's tests and `bullmqQueue()` (Redis, PostgreSQL) pass them.
+ * asked for has passed; never again once done; `close()` waits for its runs; progress reaches a watcher elsewhere;
+ * what operators read (`inspect`, `log`, `about`, where a queue has them). `bullmqQueue()` (Redis, PostgreSQL) passes.
  *
  * @module
  */
 import type { WorkQueue } from "../work-queue.ts";
-import { canonicalJson } from "../../internal/canonical-json.ts";
 import { settlesWithin, sleep } from "../../internal/sleep.ts";
-import { allOf, Bench, deliveredExactly, idOf, intact, Seen, WAIT_MS } from "./work-queue-bench.ts";
+import { allOf, Bench, deliveredExactly, idOf, intact, same, Seen, WAIT_MS } from "./work-queue-bench.ts";
+import { operatorCases } from "./work-queue-operator-cases.ts";
 
 /** How long a case watches for a delivery that must not come (a finished job again), in ms. */
 const QUIET_MS = 1_000;
@@ -355,11 +355,6 @@ export function workQueueCases(
         }
       }),
     },
+    ...operatorCases(onBench),
   ];
-}
-
-/** Fails the case when `actual` is not `expected`, as JSON. */
-function same(actual: unknown, expected: unknown, what: string): void {
-  const [a, e] = [actual, expected].map(canonicalJson);
-  if (a !== e) throw new Error(`${what}: expected ${e}, got ${a}`);
 }

@@ -1,0 +1,144 @@
+/**
+ * The cases of `workQueueCases()` for what a queue shows operators (`mcplite jobs`, a board), each run only by a queue
+ * that has the optional methods it needs: `inspect` lists jobs with what `add` was told, by state and limit, one job
+ * by id and none for an unknown one, a failure's reason; `log` lines read back in order; `about`'s task id shown while
+ * the job's data stays as added. Internal to `workQueueCases()`.
+ *
+ * @module
+ */
+import type { QueueItem } from "../work-queue.ts";
+import { sleep } from "../../internal/sleep.ts";
+import { allOf, type Bench, deliveredExactly, intact, type Job, same, Seen, WAIT_MS } from "./work-queue-bench.ts";
+
+/** A case's body on its own bench (its queue, closed when it ends). */
+type OnBench = (body: (bench: Bench) => Promise<void>) => () => Promise<void>;
+
+/** The operator cases, each run on a bench of `onBench`. */
+export function operatorCases(onBench: OnBench): { readonly name: string; run(): Promise<void> }[] {
+  return [
+    {
+      name: "inspect (if it has it): each job with what add was told, latest first, by limit and state; none unknown",
+      run: onBench(async (bench) => {
+        const web = await bench.handle();
+        if (web.inspect === undefined) return;
+        const about = [{ tool: "report", callId: 7 }, { tool: "ledger", callId: "c-2" }, undefined] as const;
+        const jobs = about.map(() => bench.job());
+        for (const [i, job] of jobs.entries()) {
+          await web.add(job.id, job.data, about[i]);
+          await sleep(5); // the latest first: jobs added in distinct milliseconds, as a queue may time them
+        }
+        const listed = await (await bench.handle()).inspect!({});
+        const ours = listed.filter((item) => jobs.some((job) => job.id === item.id));
+        same(ours.map((item) => item.id), jobs.map((job) => job.id).reverse(), "the jobs listed, the latest first");
+        for (const item of ours) {
+          const told = about[jobs.findIndex((job) => job.id === item.id)];
+          if (typeof item.state !== "string" || item.state === "") throw new Error(`job ${item.id} has no state`);
+          // A queue need not keep add's `about`; what it shows of it is that job's own.
+          if (item.tool !== undefined && item.tool !== told?.tool) mismatch(item, "tool", told?.tool);
+          if (item.callId !== undefined && item.callId !== told?.callId) mismatch(item, "callId", told?.callId);
+        }
+        same((await web.inspect({ limit: 2 })).map((item) => item.id), [jobs[2].id, jobs[1].id], "limit 2");
+        same(await web.inspect({ id: `${jobs[0].id}-never-added` }), [], "an id never added");
+        const [one] = await web.inspect({ id: jobs[1].id });
+        if (one?.id !== jobs[1].id) throw new Error(`inspect({ id }) of job ${jobs[1].id} gave ${json(one)}`);
+      }),
+    },
+    {
+      name: "inspect (if it has it): a job whose run resolved { failed } shows its reason, and its state selects it",
+      run: onBench(async (bench) => {
+        const web = await bench.handle();
+        if (web.inspect === undefined) return;
+        const [failing, waiting] = [bench.job("fails"), bench.job("waits")];
+        const reason = `ledger for ${failing.id} refused the write`;
+        const seen = new Seen<string>();
+        const taker = bench.take(await bench.handle(), (data) => {
+          seen.add(data);
+          return Promise.resolve({ failed: reason });
+        }, 1);
+        await web.add(failing.id, failing.data, { tool: "ledger" });
+        await seen.until(allOf([failing]), "the failing job");
+        await taker.close(); // the other job stays in the queue, untaken
+        await web.add(waiting.id, waiting.data, { tool: "report" });
+        const failed = await until(async () => {
+          const [item] = await web.inspect!({ id: failing.id });
+          return item?.failedReason === undefined && item?.finishedAt === undefined ? undefined : item;
+        }, `job ${failing.id} shown as ended`);
+        if (failed.failedReason !== reason) mismatch(failed, "failedReason", reason);
+        const [still] = await web.inspect({ id: waiting.id });
+        if (still === undefined || still.state === failed.state) {
+          throw new Error(`a job never taken shows as ${json(still)}, beside a failed one ${json(failed)}`);
+        }
+        const ids = (await web.inspect({ states: [failed.state] })).map((item) => item.id);
+        if (!ids.includes(failing.id) || ids.includes(waiting.id)) {
+          throw new Error(`inspect({ states: [${json(failed.state)}] }) gave ${json(ids)}`);
+        }
+        deliveredExactly(seen.items, [failing], 1, "a job that failed");
+      }),
+    },
+    {
+      name: "log (if it has it, with inspect): a running job's lines, in order, in inspect of that job only",
+      run: onBench(async (bench) => {
+        const worker = await bench.handle();
+        if (worker.log === undefined || worker.inspect === undefined) return;
+        const jobs = [bench.job("one"), bench.job("two")];
+        const lines = (job: Job) => [1, 2, 3].map((n) => `${job.id}: step "s${n}" ended after ${n} ms, 8 B of JSON`);
+        const seen = new Seen<string>();
+        bench.take(worker, (data) => {
+          const job = jobs.find((each) => each.data === data)!;
+          for (const line of lines(job)) worker.log!(job.id, line);
+          seen.add(data);
+          return Promise.resolve("done");
+        }, 2);
+        const web = await bench.handle();
+        for (const job of jobs) await web.add(job.id, job.data);
+        await seen.until(allOf(jobs), "both jobs");
+        worker.log(jobs[0].id, "a line once its run resolved: dropped or kept, never an error");
+        for (const job of jobs) {
+          const item = await until(async () => {
+            const [found] = await web.inspect!({ id: job.id });
+            return (found?.log?.length ?? 0) >= 3 ? found : undefined;
+          }, `the log of job ${job.id}`);
+          same(item.log!.slice(0, 3), lines(job), `the log of job ${job.id}`);
+        }
+      }),
+    },
+    {
+      name: "about (if it has it, with inspect): a task id told after add is shown, the job delivered as added",
+      run: onBench(async (bench) => {
+        const web = await bench.handle();
+        if (web.about === undefined || web.inspect === undefined) return;
+        const job = bench.job(`{"awkward":"data"} $1 %s`);
+        await web.add(job.id, job.data, { tool: "report", callId: 3 });
+        web.about(job.id, { taskId: `task-${job.id}` });
+        const item = await until(async () => {
+          const [found] = await web.inspect!({ id: job.id });
+          return found?.taskId === undefined ? undefined : found;
+        }, `the task id of job ${job.id}`);
+        if (item.taskId !== `task-${job.id}`) mismatch(item, "taskId", `task-${job.id}`);
+        if (item.tool !== undefined && item.tool !== "report") mismatch(item, "tool", "report");
+        const seen = new Seen<string>();
+        bench.take(await bench.handle(), (data) => (seen.add(data), Promise.resolve("done")), 1);
+        const check = intact([job]);
+        await seen.until((items) => (check(items), allOf([job])(items)), "the job, once its task id was told");
+      }),
+    },
+  ];
+}
+
+/** What `read` gives once it gives something, asked again every 50 ms; fails the case after `WAIT_MS`. */
+async function until<T>(read: () => Promise<T | undefined>, what: string): Promise<T> {
+  const deadline = Date.now() + WAIT_MS;
+  for (;;) {
+    const found = await read();
+    if (found !== undefined) return found;
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${WAIT_MS} ms`);
+    await sleep(50);
+  }
+}
+
+const json = (value: unknown) => JSON.stringify(value);
+
+/** Fails the case: `item` shows `field` as something else than `expected`. */
+function mismatch(item: QueueItem, field: keyof QueueItem, expected: unknown): never {
+  throw new Error(`job ${item.id} shows ${field} ${json(item[field])}, not ${json(expected)}`);
+}
