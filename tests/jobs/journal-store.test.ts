@@ -129,7 +129,7 @@ describe("a job's journal", () => {
 
     it("is refused once, not retried, in work whose retry covers thrown errors", async () => {
       runsOfRetried = 0;
-      const text = failureText(await resumedBy("renamedRetried"));
+      const text = failedWith(await resumedBy("renamedRetried"));
       assert.match(text, /takes "x" at place 1 of its steps and sleeps/, text);
       assert.equal(runsOfRetried, 1);
     });
