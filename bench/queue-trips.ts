@@ -5,7 +5,8 @@
  * (`createServer({ queue })`, `runWorker()`) beside the floor (BullMQ, one result write, one read), in one process,
  * so CPU time counts what each side's code costs with no other process in it; the database's is Redis's µs.
  *
- *   bun bench/queue-trips.ts [--jobs 500] [--backends redis,postgres] [--what ours,floor]
+ *   bun bench/queue-trips.ts [--jobs 500] [--backends redis,postgres] [--what ours,floor] [--repeat 2]
+ *                            [--keep-completed-ms 0|default]
  *
  * @module
  */
@@ -29,12 +30,18 @@ const JOBS = Number(flag("jobs", "500"));
 const BACKENDS = flag("backends", "redis,postgres").split(",");
 /** Which to count: ours, the floor, or both (one alone for a profile, `bun --cpu-prof`). */
 const WHAT = flag("what", "ours,floor").split(",");
+/** How many times each is counted in turn (the first runs cold: JIT compilation on the runtime's threads). */
+const REPEAT = Number(flag("repeat", "2"));
+/** Ours with `bullmqQueue`'s `keepCompletedMs` (its default, an hour, when "default"); the floor keeps none. */
+const KEEP = flag("keep-completed-ms", "0");
+const KEEP_MS = KEEP === "default" ? undefined : Number(KEEP);
 
 /** What one phase cost: commands or statements (with Redis's µs for each), and this process's CPU µs. */
 interface Phase {
   readonly trips: Map<string, { n: number; us: number }>;
   readonly dbUs: number;
   readonly cpuUs: number;
+  readonly sysUs: number;
 }
 
 /** Statements `pg` sent in this process, by their first words. */
@@ -74,14 +81,14 @@ async function phase(admin: Redis | undefined, body: () => Promise<void>): Promi
       dbUs += us - was.us;
     }
   } else for (const [text, n] of statements) trips.set(text, { n, us: 0 });
-  return { trips, dbUs, cpuUs: used.user + used.system };
+  return { trips, dbUs, cpuUs: used.user + used.system, sysUs: used.system };
 }
 
 async function until(check: () => Promise<boolean>, what: string): Promise<void> {
   const deadline = Date.now() + 120_000;
   while (!await check()) {
     if (Date.now() > deadline) throw new Error(`timed out: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    await new Promise((resolve) => setTimeout(resolve, 25)); // the bench's own reads: few
   }
 }
 
@@ -99,8 +106,8 @@ async function ours(backend: "redis" | "postgres", url: string, admin?: Redis): 
       return shared.store.set(id, entry, ttlMs);
     },
   };
-  const web = await queueBenchServer({ backend, url, queue, store, keepCompletedMs: 0 });
-  const worker = await queueBenchServer({ backend, url, queue, keepCompletedMs: 0 });
+  const web = await queueBenchServer({ backend, url, queue, store, keepCompletedMs: KEEP_MS });
+  const worker = await queueBenchServer({ backend, url, queue, keepCompletedMs: KEEP_MS });
   await web.server.call("io0", { n: -1 }); // warm: the queue's connection, BullMQ's schema and scripts
   const warm = runWorker(worker.server);
   await until(async () => ended(await shared.store.get(ids[0])), "the warm-up job");
@@ -168,7 +175,8 @@ function print(backend: string, what: string, phases: Phase[]): void {
     );
     const total = [...p.trips.values()].reduce((a, b) => a + b.n, 0) / JOBS;
     console.log(
-      `${backend} ${what.padEnd(5)} ${names[i].padEnd(12)} CPU ${(p.cpuUs / JOBS).toFixed(0).padStart(4)} µs/job` +
+      `${backend} ${what.padEnd(5)} ${names[i].padEnd(12)} CPU ${(p.cpuUs / JOBS).toFixed(0).padStart(4)} µs/job ` +
+        `(system ${(p.sysUs / JOBS).toFixed(0)})` +
         (p.dbUs ? ` · Redis ${(p.dbUs / JOBS).toFixed(0)} µs/job` : "") +
         ` · ${total.toFixed(2)} ${p.dbUs ? "commands (in scripts too)" : "statements"}/job: ${trips.join(", ")}`,
     );
@@ -181,8 +189,10 @@ for (const backend of BACKENDS as ("redis" | "postgres")[]) {
     const redis = await startRedis();
     const admin = new Redis(redis.url);
     try {
-      if (WHAT.includes("ours")) print("redis", "ours", await ours("redis", redis.url, admin));
-      if (WHAT.includes("floor")) print("redis", "floor", await floor("redis", redis.url, admin));
+      for (let i = 0; i < REPEAT; i++) {
+        if (WHAT.includes("ours")) print("redis", "ours", await ours("redis", redis.url, admin));
+        if (WHAT.includes("floor")) print("redis", "floor", await floor("redis", redis.url, admin));
+      }
     } finally {
       admin.disconnect();
       await redis.stop();
@@ -192,8 +202,10 @@ for (const backend of BACKENDS as ("redis" | "postgres")[]) {
     const postgres = await startPostgres();
     try {
       await raiseMaxConnections(postgres);
-      if (WHAT.includes("ours")) print("postgres", "ours", await ours("postgres", postgres.url));
-      if (WHAT.includes("floor")) print("postgres", "floor", await floor("postgres", postgres.url));
+      for (let i = 0; i < REPEAT; i++) {
+        if (WHAT.includes("ours")) print("postgres", "ours", await ours("postgres", postgres.url));
+        if (WHAT.includes("floor")) print("postgres", "floor", await floor("postgres", postgres.url));
+      }
     } finally {
       await postgres.remove();
     }
