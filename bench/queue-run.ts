@@ -19,7 +19,15 @@
  *   default runs at most 256 deferred jobs at once, `limits.jobs`) is sent again after the wait it names,
  *   as a client does, and counted;
  * - latency: `--latency` jobs of `io0` one at a time, targets interleaved: the call (until its promise
- *   answer), and from that answer until its result is in the store (polled back to back).
+ *   answer), and from that answer until its result is in the store (polled back to back); interleaved with them,
+ *   BullMQ's own hand-over on the same backend (a raw `Queue` and `Worker` in this process, concurrency 8: from
+ *   the call to `add` to the handler's start, as `bench/queue-raw.ts` measures it), the bar of issue 85's first
+ *   result (its hand-over + 1 ms at p50);
+ * - resume (`--resume`, 3 jobs by default, one at a time): `steps`, 999 steps and a sleep of 100 ms, on a server of
+ *   this process with a worker of its own (`runWorker()`, concurrency 8): the sleep hands the job back to the queue,
+ *   and its next delivery resumes it, its 999 steps read from the journal; the journal's loads and appends per job
+ *   (the backend store's own journal store, counted), the ms from the call to the result, CPU ms per job (this
+ *   process and the database).
  *
  * The store entry of each call is learnt from the result store's first `working` write of it, made by
  * this process in both modes (`enqueueJob`, or `Continuations.start`). Prints a table, or with `--json`
@@ -29,11 +37,11 @@
  */
 import type { ChildProcess } from "node:child_process";
 import process from "node:process";
-import type { ResultStore } from "../mod.ts";
+import { type ResultStore, runWorker } from "../mod.ts";
 import { type Backend, benchStore, ended, queueBenchServer } from "./queue-server.ts";
 import { median, runtime } from "./harness.ts";
 import { cpuMs, databasePid, tree } from "./queue-cpu.ts";
-import { startChild } from "./queue-processes.ts";
+import { bullmqOn, startChild } from "./queue-processes.ts";
 
 function flag(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -53,6 +61,8 @@ const POLL_MS = Number(flag("poll-ms", "0"));
 const READ_MS = Number(flag("read-ms", "20"));
 /** `bullmqQueue`'s `keepCompletedMs` on the web instance and the workers; none: its default (an hour). */
 const KEEP_COMPLETED_MS = flag("keep-completed-ms", "");
+/** Jobs of the resume row (999 steps and a sleep each), one at a time. */
+const RESUME_JOBS = Number(flag("resume", "3"));
 const JSON_OUTPUT = process.argv.includes("--json");
 const TOOLS = ["io10", "io0"] as const;
 const START_MS = 90_000;
@@ -106,6 +116,10 @@ export interface QueueRunResult {
     cpu: Cpu[];
   }[];
   latency: { target: string; call: { p50: number; p99: number }; first: { p50: number; p99: number } }[];
+  /** BullMQ's own hand-over on the backend, interleaved with the latency jobs: `add` to the handler's start, ms. */
+  handOver?: { p50: number; p99: number };
+  /** The resume row: per job of 999 steps and a sleep, medians over the jobs. */
+  resume?: { jobs: number; loads: number; appends: number; ms: number; cpu: { web: number; db: number } };
 }
 
 /** A store that tells each entry's first `working` write (not a lease's or a start's: those have a `:`). */
@@ -250,6 +264,68 @@ function percentiles(values: number[]): { p50: number; p99: number } {
   return { p50: median(sorted), p99: sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))] };
 }
 
+/** BullMQ alone on the backend, in this process: `one()` adds a job and resolves with ms until its handler starts. */
+async function handOvers(backend: Backend, url: string, name: string) {
+  const { Queue, Worker, connection } = bullmqOn(backend, url);
+  const queue = new Queue(name, { connection });
+  let started = () => {};
+  const worker = new Worker(name, () => Promise.resolve(started()), { connection, concurrency: 8 });
+  const opts = { removeOnComplete: true, removeOnFail: true };
+  const one = async () => {
+    const begun = new Promise<number>((resolve) => started = () => resolve(performance.now()));
+    const at = performance.now();
+    await queue.add("job", { at }, opts);
+    return (await begun) - at;
+  };
+  await one(); // its schema, scripts and connections
+  return { one, close: async () => void await Promise.all([worker.close(), queue.close()]) };
+}
+
+/** The resume row: `RESUME_JOBS` jobs of 999 steps and a sleep, one at a time, on a server and worker of this process. */
+async function resumes(
+  backend: Backend,
+  url: string,
+  queue: string,
+  dbPid: number | undefined,
+): Promise<QueueRunResult["resume"]> {
+  const journals = { loads: 0, appends: 0 };
+  const made = await queueBenchServer({ backend, url, queue, journals });
+  const worker = runWorker(made.server);
+  const rows: { loads: number; appends: number; ms: number; web: number; db: number }[] = [];
+  const dbCpu = () => new Map((dbPid === undefined ? [] : tree(dbPid)).map((pid) => [pid, cpuMs(pid)]));
+  try {
+    for (let i = 0; i <= RESUME_JOBS; i++) { // the first warms up, and is not counted
+      journals.loads = journals.appends = 0;
+      const dbBefore = dbCpu();
+      const web = cpuMs(process.pid);
+      const start = performance.now();
+      const outcome = await made.server.call("steps", { n: i });
+      if (outcome.kind !== "promise") throw new Error(`steps answered ${JSON.stringify(outcome).slice(0, 300)}`);
+      for (;;) {
+        const redeemed = await made.server.call("redeem", { promise: outcome.token });
+        if (redeemed.kind === "answer") break;
+        if (redeemed.kind !== "promise") throw new Error(`redeem answered ${JSON.stringify(redeemed).slice(0, 300)}`);
+        await sleep(5);
+      }
+      const ms = performance.now() - start;
+      let db = 0;
+      for (const [pid, used] of dbCpu()) db += used - (dbBefore.get(pid) ?? 0);
+      if (i > 0) rows.push({ loads: journals.loads, appends: journals.appends, ms, web: cpuMs(process.pid) - web, db });
+    }
+  } finally {
+    await worker.close();
+    await made.close();
+  }
+  const mid = (key: keyof (typeof rows)[number]) => median(rows.map((r) => r[key]));
+  return {
+    jobs: rows.length,
+    loads: mid("loads"),
+    appends: mid("appends"),
+    ms: mid("ms"),
+    cpu: { web: mid("web"), db: mid("db") },
+  };
+}
+
 async function runBackend(backend: Backend): Promise<QueueRunResult> {
   const url = URLS[backend];
   if (!url) throw new Error(`no --${backend} URL`);
@@ -308,15 +384,23 @@ async function runBackend(backend: Backend): Promise<QueueRunResult> {
       console.error(`  ${backend}: throughput round ${round + 1}/${ROUNDS} done`);
     }
     const times = new Map(targets.map((t) => [t.name, { call: [] as number[], first: [] as number[] }]));
-    for (let i = 0; i < LATENCY_JOBS; i++) {
-      for (let j = 0; j < targets.length; j++) {
-        const target = targets[(i + j) % targets.length];
-        const { call, first } = await oneJob(target, shared.store);
-        times.get(target.name)!.call.push(call);
-        times.get(target.name)!.first.push(first);
+    const raw = await handOvers(backend, url, `bench-${tag}-raw`);
+    const handOver: number[] = [];
+    try {
+      for (let i = 0; i < LATENCY_JOBS; i++) {
+        for (let j = 0; j < targets.length; j++) {
+          const target = targets[(i + j) % targets.length];
+          const { call, first } = await oneJob(target, shared.store);
+          times.get(target.name)!.call.push(call);
+          times.get(target.name)!.first.push(first);
+        }
+        handOver.push(await raw.one());
       }
+    } finally {
+      await raw.close();
     }
     console.error(`  ${backend}: latency done`);
+    const resume = RESUME_JOBS > 0 ? await resumes(backend, url, `bench-${tag}-resume`, dbPid) : undefined;
     const { name, version } = runtime();
     return {
       runtime: name,
@@ -332,6 +416,8 @@ async function runBackend(backend: Backend): Promise<QueueRunResult> {
         call: percentiles(times.get(t.name)!.call),
         first: percentiles(times.get(t.name)!.first),
       })),
+      handOver: percentiles(handOver),
+      resume,
     };
   } finally {
     await Promise.all(targets.flatMap((t) => t.children.map(stopWorker)));
@@ -358,6 +444,16 @@ function print(result: QueueRunResult): void {
     console.log(
       `  io0  ${row.target.padEnd(22)} call p50 ${row.call.p50.toFixed(2)} p99 ${row.call.p99.toFixed(2)} ms · ` +
         `first result p50 ${row.first.p50.toFixed(2)} p99 ${row.first.p99.toFixed(2)} ms`,
+    );
+  }
+  if (result.handOver) {
+    console.log(`  BullMQ's hand-over p50 ${result.handOver.p50.toFixed(2)} p99 ${result.handOver.p99.toFixed(2)} ms`);
+  }
+  const r = result.resume;
+  if (r) {
+    console.log(
+      `  steps (999 and a sleep): ${r.loads} journal loads, ${r.appends} appends, ${r.ms.toFixed(0)} ms, CPU ms ` +
+        `${r.cpu.web.toFixed(0)} + ${r.cpu.db.toFixed(0)} per job (median of ${r.jobs})`,
     );
   }
 }

@@ -1,7 +1,7 @@
 /**
  * The server of the queue bench (`bench/queue.ts`), as its web instance and its workers
- * (`bench/queue-worker.ts`) both make it: two `.longRunning()` tools whose deferred work awaits
- * 10 ms of simulated I/O (`io10`) or nothing (`io0`), a shared result store, and, when a queue
+ * (`bench/queue-worker.ts`) both make it: `.longRunning()` tools whose deferred work awaits 10 ms of
+ * simulated I/O (`io10`), nothing (`io0`), or takes 999 steps and a sleep (`steps`, a resume), a shared result store, and, when a queue
  * name is given, a BullMQ queue on the same backend: Redis (`redisResultStore` on ioredis, BullMQ on
  * Redis) or PostgreSQL (`postgresResultStore` on a `pg` pool, BullMQ's `createPostgresBackend`).
  *
@@ -11,7 +11,7 @@ import { createPostgresBackend } from "bullmq";
 import { Redis } from "ioredis";
 import pg from "pg";
 import * as v from "valibot";
-import { createServer, defineTool, type ResultStore } from "../mod.ts";
+import { createServer, defineTool, type JournalStore, type ResultStore } from "../mod.ts";
 import type { StoredResult } from "../src/jobs/result-store.ts";
 import { bullmqQueue } from "../src/bullmq/mod.ts";
 import { postgresResultStore } from "../src/postgres/mod.ts";
@@ -36,6 +36,8 @@ export interface QueueBenchOptions {
   readonly store?: ResultStore;
   /** `bullmqQueue`'s `keepCompletedMs` (its default, an hour, when not given; 0: BullMQ removes a job as it completes). */
   readonly keepCompletedMs?: number;
+  /** Counts the loads and appends of the jobs' journals (the backend store's own journal store), when given. */
+  readonly journals?: { loads: number; appends: number };
 }
 
 /** A shared store on the backend, connected, and `close()` for its connection. */
@@ -80,11 +82,18 @@ export async function queueBenchServer(options: QueueBenchOptions) {
         backend: createPostgresBackend,
       },
   );
+  const counted = options.journals;
+  const inner = store.journalStore;
+  const journalStore: JournalStore | undefined = counted === undefined || inner === undefined ? undefined : {
+    load: (job) => (counted.loads++, inner.load(job)),
+    append: (job, entry, ttlMs) => (counted.appends++, inner.append(job, entry, ttlMs)),
+  };
   const server = createServer({
     name: "queue-bench",
     version: "1.0.0",
     secret: QUEUE_BENCH_SECRET,
     resultStore: store,
+    ...(journalStore === undefined ? {} : { journalStore }),
     ...(queue === undefined ? {} : { queue }),
   })
     .tool(
@@ -97,6 +106,17 @@ export async function queueBenchServer(options: QueueBenchOptions) {
     .tool(
       defineTool("io0").describe("Deferred work that awaits nothing").input(args).longRunning()
         .defer(({ n }) => ({ n })),
+    )
+    .tool(
+      // 999 steps and a sleep, the most one job takes: queued, the sleep hands it back to the queue, and the
+      // next delivery resumes it, its steps read from the journal (once: issue 85, "resuming reads the journal once").
+      defineTool("steps").describe("999 steps, then a sleep of 100 ms").input(args).longRunning()
+        .defer(async ({ n }, work) => {
+          let sum = n;
+          for (let i = 1; i <= 999; i++) sum += await work.step(`s${i}`, () => i);
+          await work.sleep(100); // long enough to suspend (a shorter one may be over once recorded)
+          return { sum };
+        }),
     );
   return {
     server,

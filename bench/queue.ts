@@ -6,7 +6,7 @@
  *
  *   bun bench/queue.ts [--runtimes bun,deno,node] [--backends redis,postgres] [--jobs 1000] [--latency 300]
  *                      [--rounds 3] [--workers 1,2,4] [--inflight 32] [--read-ms 20]
- *                      [--keep-completed-ms 0]
+ *                      [--keep-completed-ms 0] [--resume 3]
  *
  * Not part of `npm run bench`: it needs `redis-server` and PostgreSQL's `initdb` and `postgres` (see
  * `tests/helpers/postgres-server.ts`). Node 20 cannot run TypeScript: as `bench/run.ts` does, the run and
@@ -32,9 +32,10 @@ import { REDIS_MISSING, type RedisServer, startRedis } from "../tests/helpers/re
 
 const RUNTIMES = flag("runtimes", "bun,deno,node").split(",");
 const BACKENDS = flag("backends", "redis,postgres").split(",");
-const PASSED = ["jobs", "latency", "rounds", "workers", "inflight", "poll-ms", "read-ms", "keep-completed-ms"].flatMap((
-  name,
-) => process.argv.includes(`--${name}`) ? [`--${name}`, flag(name, "")] : []);
+const PASSED = ["jobs", "latency", "rounds", "workers", "inflight", "poll-ms", "read-ms", "keep-completed-ms", "resume"]
+  .flatMap((
+    name,
+  ) => process.argv.includes(`--${name}`) ? [`--${name}`, flag(name, "")] : []);
 
 /** The command that runs the run file under a runtime (Node: its bundle, with the worker's beside it). */
 function commandFor(runtime: string): [string, string[]] {
@@ -175,11 +176,13 @@ if (first) {
     idle.toFixed(3)
   } CPU ms per job of a cell (not counted).\n`;
   md += `\n#### Latency: ${first.latencyJobs} jobs (deferred work: none) one at a time, modes interleaved: ` +
-    `the call to its promise answer, then from that answer to the result in the store (polled back to back)\n\n`;
+    `the call to its promise answer, then from that answer to the result in the store (polled back to back); ` +
+    `BullMQ's own hand-over (\`add\` to the handler's start, BullMQ alone in the run's process) interleaved, and ` +
+    `each queued row's first result at p50 over it (issue 85's bar: at most 1 ms)\n\n`;
   md += `| backend | mode | ${
-    runtimes.map((r) => `${r}: call p50 / p99 ms · first result p50 / p99 ms · first result added at p50 / p99`).join(
-      " | ",
-    )
+    runtimes.map((r) =>
+      `${r}: call p50 / p99 ms · first result p50 / p99 ms · first result added at p50 / p99 · over BullMQ's hand-over at p50`
+    ).join(" | ")
   } |\n`;
   md += `|---|---|${runtimes.map(() => "---").join("|")}|\n`;
   for (const backend of ["redis", "postgres"].filter((b) => results.some((r) => r.backend === b))) {
@@ -193,11 +196,39 @@ if (first) {
         const added = row === base
           ? "—"
           : `${(row.first.p50 - base.first.p50).toFixed(2)} / ${(row.first.p99 - base.first.p99).toFixed(2)}`;
+        const over = row === base || run?.handOver === undefined
+          ? "—"
+          : `${(row.first.p50 - run.handOver.p50).toFixed(2)}`;
         return `${row.call.p50.toFixed(2)} / ${row.call.p99.toFixed(2)} · ${row.first.p50.toFixed(2)} / ${
           row.first.p99.toFixed(2)
-        } · ${added}`;
+        } · ${added} · ${over}`;
       });
       md += `| ${backend === "redis" ? "Redis" : "PostgreSQL"} | ${target} | ${cells.join(" | ")} |\n`;
+    }
+    const handOvers = runtimes.map((runtime) => {
+      const h = results.find((r) => r.runtime === runtime && r.backend === backend)?.handOver;
+      return h === undefined ? "–" : `— · ${h.p50.toFixed(2)} / ${h.p99.toFixed(2)} · — · —`;
+    });
+    md += `| ${backend === "redis" ? "Redis" : "PostgreSQL"} | BullMQ's hand-over alone | ${handOvers.join(" | ")} |\n`;
+  }
+  if (results.some((r) => r.resume !== undefined)) {
+    md +=
+      `\n#### Resume: a job of 999 steps and a sleep of 100 ms, one at a time, on a server and worker in the run's ` +
+      `process: the sleep hands it back to the queue, the next delivery resumes it from the journal; median per job\n\n`;
+    md += `| backend | ${
+      runtimes.map((r) => `${r}: journal loads · appends · ms call to result · CPU ms (process + database)`).join(" | ")
+    } |\n`;
+    md += `|---|${runtimes.map(() => "---").join("|")}|\n`;
+    for (const backend of ["redis", "postgres"].filter((b) => results.some((r) => r.backend === b))) {
+      const cells = runtimes.map((runtime) => {
+        const r = results.find((x) => x.runtime === runtime && x.backend === backend)?.resume;
+        return r === undefined
+          ? "–"
+          : `${r.loads} · ${r.appends} · ${r.ms.toFixed(0)} · ${(r.cpu.web + r.cpu.db).toFixed(0)} (${
+            r.cpu.web.toFixed(0)
+          } + ${r.cpu.db.toFixed(0)})`;
+      });
+      md += `| ${backend === "redis" ? "Redis" : "PostgreSQL"} | ${cells.join(" | ")} |\n`;
     }
   }
 }

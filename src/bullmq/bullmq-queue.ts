@@ -256,6 +256,10 @@ export function bullmqQueue(options: BullmqQueueOptions): WorkQueue & { close():
         },
       };
     },
+    async remove(id) {
+      // BullMQ refuses a locked job (a worker runs it) with 0, as it answers for one it no longer has.
+      return await queueOf().remove(id) === 1;
+    },
     about(id, { taskId }) {
       // Read, then written whole (BullMQ has no write of one field of a job's data): once per task, on the web side.
       (async () => {

@@ -24,6 +24,7 @@ import { sleep } from "../internal/sleep.ts";
 import { unrefTimer } from "../runtime/unref-timer.ts";
 import type { DeferredWork, JobBinder } from "../core/call/tool-promise.ts";
 import type { WorkQueue } from "./work-queue.ts";
+import { queueUnavailable } from "./queue-unavailable.ts";
 import type { Suspension } from "./suspension.ts";
 
 /** How often a parked job polls a shared store for answers given on another instance, in ms. */
@@ -400,6 +401,10 @@ export class Continuations implements Tokens {
     if (entry === undefined || hasEnded(entry)) return false;
     const cancelled: StoredResult = { status: "cancelled", at: this.codec.now() };
     if (job !== undefined) return await job.settle(cancelled); // after any write the job made
+    // Out of its queue first, where the queue can (`WorkQueue.remove`): never delivered, and its worker reads nothing.
+    await this.queue?.remove?.(id).catch((cause) => {
+      throw queueUnavailable(cause, this.retryAfterMs);
+    });
     return await this.results.set(id, cancelled, ttlMs);
   }
 

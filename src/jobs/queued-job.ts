@@ -29,12 +29,10 @@ import { jobCall } from "./job-call.ts";
 import { stepLog } from "./step-log.ts";
 import { backoffMs as backoffAfter } from "./retries.ts";
 import type { JobOutcome, JobWatch, WarnOnce } from "../core/long-running/job-kinds.ts";
+import { queueUnavailable } from "./queue-unavailable.ts";
 
 /** The token kind of a queued job: never accepted as a promise, task or input token. */
 const JOB_KIND = "job";
-
-/** The message of a job the queue could not take. */
-const QUEUE_UNAVAILABLE = "The job queue is unavailable; send the request again later";
 
 /** The warning of a job signed with a secret this worker lacks: delivered again, for a worker that holds it. */
 const UNVERIFIED = "mcplite worker: a queued job is signed with a secret this worker lacks (a rollout that changes " +
@@ -108,11 +106,10 @@ export async function enqueueJob(c: Continuations, call: QueuedCall, ttlMs: numb
   try {
     await c.queue!.add(id, data, about);
   } catch (cause) {
+    // Kept all the same (its answer lost), a job its queue cannot remove runs: as the job of a call sent again would.
+    await c.queue!.remove?.(id).catch(() => {});
     await cancel();
-    throw new ProtocolError("unavailable", QUEUE_UNAVAILABLE, {
-      data: { reason: "unavailable", retryAfterMs: c.retryAfterMs },
-      cause,
-    });
+    throw queueUnavailable(cause, c.retryAfterMs);
   }
   call.ctx.set(QUEUED_JOB, id); // telemetry records the enqueue on the call's span
   return id;
@@ -205,8 +202,13 @@ async function runJob(
   }
   const own = watch?.read({ id: state.d, tool: scope, queuedAt: issuedAt, traceparent: state.t });
   const ttlMs = Math.max(1, expiresAt - c.codec.now());
-  const entry = await c.results.get(state.d);
-  if (entry === undefined || hasEnded(entry)) return { outcome: "skipped" }; // finished, cancelled, or expired meanwhile
+  // A job's first delivery from a queue that takes cancelled jobs out (`WorkQueue.remove`) is no cancelled one: it
+  // runs without reading its entry first (one store round trip less per job). Otherwise its entry is read: a job
+  // finished, cancelled or lost meanwhile is not run.
+  if (first !== true || queue.remove === undefined) {
+    const entry = await c.results.get(state.d);
+    if (entry === undefined || hasEnded(entry)) return { outcome: "skipped" };
+  }
   const owner = registry.get(scope);
   if (owner?.work === undefined || owner.longRunning === undefined) {
     const message =

@@ -187,6 +187,17 @@ export interface WorkQueue {
     options: { readonly concurrency: number; readonly warn?: (message: string) => void },
   ): { close(): Promise<void> };
   /**
+   * Optional: takes a job that no taker holds (waiting, or asleep) out of the queue, so that it is never delivered
+   * again; a job a taker runs stays. The server calls it as a job is cancelled, before it records the cancellation:
+   * with it, a job cancelled before a worker took it is never delivered, and a worker reads nothing of a job before
+   * its first delivery runs (one store round trip less per job); without it, the worker reads the job's entry first.
+   *
+   * @param id The job's id.
+   * @returns `true` when the job was taken out, `false` when a taker holds it or the queue no longer has it; rejects
+   *   when the queue is out of reach (the cancellation then fails as retryable).
+   */
+  remove?(id: string): Promise<boolean>;
+  /**
    * Optional: adds to what an operator may read of a job (nothing secret), once it is known: the id of the MCP task
    * its call became (MCP 2026-07-28, Tasks), which the web instance that made the task tells. A queue may show it
    * beside `add`'s `about` (BullMQ's job data). Fire and forget: it reports its own failures.

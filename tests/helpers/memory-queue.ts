@@ -4,7 +4,8 @@
  * (`"again"`) delivered again at once, one asleep (`{ delayMs }`) once its delay has passed, a rejected one 50 ms
  * later (up to 20 rejections in all), each delivery with its start (one more than the times `stall` handed the job
  * on as a queue does a job whose worker died) and whether it is the job's first, `close()` resolving once its
- * taker's runs have, and a job's progress and logs carried to its watchers (`progress` and `watch`).
+ * taker's runs have, and a job's progress and logs carried to its watchers (`progress` and `watch`); with `removes`,
+ * `remove` takes a job no taker runs (waiting, or asleep) out of it.
  */
 import type { WorkQueue } from "../../src/types.ts";
 
@@ -19,9 +20,12 @@ export interface MemoryQueue {
   readonly delays: number[];
 }
 
-/** A queue in memory; `refuseAdd`: every `add` rejects, as a queue out of reach does. */
-export function memoryQueue(options: { refuseAdd?: boolean } = {}): MemoryQueue {
+/** A queue in memory; `refuseAdd`: every `add` rejects, as a queue out of reach does; `removes`: it has `remove`. */
+export function memoryQueue(options: { refuseAdd?: boolean; removes?: boolean } = {}): MemoryQueue {
   const jobs: string[] = [];
+  /** Each job's data by id, and the timers of the jobs asleep. */
+  const byId = new Map<string, string>();
+  const asleep = new Map<string, ReturnType<typeof setTimeout>>();
   const rejections: unknown[] = [];
   const delays: number[] = [];
   /** The jobs delivered at least once: a later delivery is not a job's first. */
@@ -49,10 +53,22 @@ export function memoryQueue(options: { refuseAdd?: boolean } = {}): MemoryQueue 
         if (listeners.size === 0) watchers.delete(id);
       };
     },
-    add: (_id, data) => {
+    add: (id, data) => {
       if (options.refuseAdd) return Promise.reject(new Error("the queue's connection is closed"));
+      byId.set(id, data);
       push(data);
       return Promise.resolve();
+    },
+    ...options.removes && {
+      remove(id: string) {
+        const data = byId.get(id);
+        const waiting = data === undefined ? -1 : jobs.indexOf(data);
+        if (waiting >= 0) jobs.splice(waiting, 1);
+        const timer = data === undefined ? undefined : asleep.get(data);
+        clearTimeout(timer);
+        if (data !== undefined) asleep.delete(data);
+        return Promise.resolve(waiting >= 0 || timer !== undefined);
+      },
     },
     take(run, { concurrency }) {
       let open = true;
@@ -70,7 +86,7 @@ export function memoryQueue(options: { refuseAdd?: boolean } = {}): MemoryQueue 
             if (ended === "again") push(data);
             else if (typeof ended === "object" && "delayMs" in ended) {
               delays.push(ended.delayMs);
-              setTimeout(() => push(data), ended.delayMs);
+              asleep.set(data, setTimeout(() => (asleep.delete(data), push(data)), ended.delayMs));
             }
           } catch (error) {
             rejections.push(error); // delivered again later, as BullMQ's backoff does

@@ -14,9 +14,13 @@ import { memoryQueue } from "../helpers/memory-queue.ts";
 type Update = Parameters<NonNullable<WorkQueue["progress"]>>[1];
 
 /** Runs the case named `name` against `broken(a memory queue)`, one per name; what it threw, or `undefined`. */
-async function failureOf(broken: (queue: WorkQueue) => WorkQueue, name: RegExp): Promise<unknown> {
+async function failureOf(
+  broken: (queue: WorkQueue) => WorkQueue,
+  name: RegExp,
+  options: { removes?: boolean } = {},
+): Promise<unknown> {
   const queues = new Map<string, WorkQueue>();
-  const open = (name: string) => queues.get(name) ?? queues.set(name, broken(memoryQueue().queue)).get(name)!;
+  const open = (name: string) => queues.get(name) ?? queues.set(name, broken(memoryQueue(options).queue)).get(name)!;
   return await failureOfCase(workQueueCases(open), name);
 }
 
@@ -70,6 +74,23 @@ describe("workQueueCases", () => {
       };
     }, /when its run rejects/);
     assert.match(String(error), /a delivery miscounted .*: conformance-[\w-]+ delivered as start 2/);
+  });
+
+  it("fails a queue whose remove() answers true for a job a taker runs (it would not leave a running job)", async () => {
+    const error = await failureOf((queue) => ({ ...queue, remove: () => Promise.resolve(true) }), /^remove/);
+    assert.match(String(error), /remove\(\) answered true for a job a taker runs/);
+  });
+
+  it("fails a queue whose remove() answers true and delivers the job all the same (a cancelled job would run)", async () => {
+    const error = await failureOf(
+      (queue) => {
+        let first = true; // the first job asked for is said removed, and left waiting
+        return { ...queue, remove: (id) => first ? (first = false, Promise.resolve(true)) : queue.remove!(id) };
+      },
+      /^remove/,
+      { removes: true },
+    );
+    assert.match(String(error), /a job remove\(\) took out was delivered/);
   });
 
   it("fails a queue that says every delivery is the job's first (its journal would not be read)", async () => {

@@ -155,6 +155,34 @@ export function workQueueCases(
       }),
     },
     {
+      name:
+        "remove (where the queue has it) takes out a job no taker runs, never delivered then, and leaves a running one",
+      run: onBench(async (bench) => {
+        const web = await bench.handle();
+        if (web.remove === undefined) return; // optional: the server reads a job's entry before it runs instead
+        const [gone, held] = [bench.job(), bench.job()];
+        await web.add(gone.id, gone.data);
+        if (!await web.remove(gone.id)) throw new Error("remove() answered false for a job no taker ran");
+        await web.add(held.id, held.data);
+        const worker = await bench.handle();
+        const seen = new Seen<string>();
+        let release = () => {};
+        const gate = new Promise<void>((resolve) => release = resolve);
+        bench.take(worker, async (data) => {
+          seen.add(data);
+          if (data === held.data) await gate;
+          return "done";
+        }, 2);
+        await seen.until(allOf([held]), "the job added after the removed one");
+        const removed = await web.remove(held.id);
+        release();
+        if (removed) throw new Error("remove() answered true for a job a taker runs");
+        await sleep(QUIET_MS); // the removed job delivered all the same would show up here
+        if (seen.items.includes(gone.data)) throw new Error("a job remove() took out was delivered");
+        deliveredExactly(seen.items, [held], 1, `${QUIET_MS} ms after its run resolved done`);
+      }),
+    },
+    {
       name: "never delivers again a job whose run resolved { failed } (it ended as a failure)",
       run: onBench(async (bench) => {
         const worker = await bench.handle();
