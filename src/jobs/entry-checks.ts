@@ -10,6 +10,20 @@ import type { Job } from "./job.ts";
 import { hasEnded, type ResultStore } from "./result-store.ts";
 import { unrefTimer } from "../runtime/unref-timer.ts";
 
+/**
+ * Reads a running job's entry: one ended meanwhile (cancelled on another instance) aborts the job; one the store lost
+ * (restarted empty) is written again, so the job shows again.
+ *
+ * @param store The result store.
+ * @param job The job.
+ * @returns When done.
+ */
+export async function checkEntry(store: ResultStore, job: Job): Promise<void> {
+  const entry = await store.get(job.id);
+  if (entry === undefined) await job.refresh();
+  else if (hasEnded(entry)) job.controller.abort(new Error("the promise was cancelled"));
+}
+
 /** The queued jobs running in this process, each read every `everyMs` once it has run that long. */
 export class EntryChecks {
   readonly #jobs = new Map<Job, { readonly at: number; readonly onError?: (error: unknown) => void }>();
@@ -49,10 +63,7 @@ export class EntryChecks {
     const since = this.#now() - this.#everyMs;
     for (const [job, { at, onError }] of this.#jobs) {
       if (at > since) continue;
-      this.#store.get(job.id).then((entry) => {
-        if (entry === undefined) return job.refresh(); // a store restarted empty: the job shows again
-        if (hasEnded(entry)) job.controller.abort(new Error("the promise was cancelled"));
-      }).catch((error) => isUnavailable(error) || onError?.(error)); // an outage is reported once
+      checkEntry(this.#store, job).catch((error) => isUnavailable(error) || onError?.(error)); // an outage: once
     }
   }
 }

@@ -9,7 +9,7 @@
  */
 import { type CallContext } from "../core/call/call-context.ts";
 import { waitUntilOf } from "../core/call/tool-call-context.ts";
-import type { Restart } from "./continuations.ts";
+import type { Restart } from "./lapsed-jobs.ts";
 import { resultOf } from "../core/call/output.ts";
 import type { Registry } from "../core/definitions/registry.ts";
 import type { AnyTool } from "../core/definitions/tool.ts";

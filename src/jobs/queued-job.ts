@@ -14,7 +14,8 @@ import { type CallContext } from "../core/call/call-context.ts";
 import type { CallSink } from "../core/call/call-sink.ts";
 import type { WorkQueue } from "./work-queue.ts";
 import type { CallMeta } from "../core/call/call-meta.ts";
-import { type Continuations, continuationsOf, STOPPED_MESSAGE } from "./continuations.ts";
+import { type Continuations, continuationsOf } from "./continuations.ts";
+import { stoppedMessage } from "./stopped-jobs.ts";
 import { ProtocolError } from "../errors/error.ts";
 import type { AuthInfo } from "../core/call/host.ts";
 import { runDeclaredWork } from "./declared-work.ts";
@@ -221,7 +222,7 @@ async function runJob(
   if (start > attempts) {
     // Every start it may have had was taken by a worker that stopped before it finished (the queue counts them;
     // first writer wins: a result its last worker stored meanwhile stands).
-    const message = attempts === 1 ? STOPPED_MESSAGE : `${STOPPED_MESSAGE} (${attempts} attempts)`;
+    const message = stoppedMessage(attempts);
     const stopped = { status: "completed", result: failureResult(message), at: c.codec.now() } as const;
     if (!await c.results.set(state.d, stopped, ttlMs)) return { outcome: "skipped" }; // its result stands
     const call = jobCall(scope, state.a, metaOf(state), { id: state.d, attempt: start }, own ?? state.t);

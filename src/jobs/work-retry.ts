@@ -12,7 +12,7 @@ import type { PromiseRetry } from "../core/definitions/retry-options.ts";
 import { ToolError } from "../errors/error.ts";
 import type { Journal } from "./journal.ts";
 import { backoffMs, failuresOf, type OnRetry, retrying } from "./retries.ts";
-import { STOPPED_MESSAGE } from "./continuations.ts";
+import { stoppedMessage } from "./stopped-jobs.ts";
 
 /** This start of the job, as its runner knows it. */
 export interface RetriedStart {
@@ -52,7 +52,7 @@ export async function retryingWork(
   const failure = (n: number) => `~failed:${n}`;
   const failures = await failuresOf(journal, failure, attempts - 1);
   // A death after the last retry's failure: the job has had every run it may.
-  if (start.attempt + failures > attempts) throw new ToolError(`${STOPPED_MESSAGE} (${attempts} attempts)`);
+  if (start.attempt + failures > attempts) throw new ToolError(stoppedMessage(attempts));
   return await retrying(
     (n) => run(start.attempt + n, start.fresh && n === 0),
     attempts - start.attempt + 1,
