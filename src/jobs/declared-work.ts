@@ -191,8 +191,8 @@ export class WorkCallContext extends ToolCallContext implements WorkContext {
     this.#retried = run.retried;
   }
 
-  // Typed `never` to fit both its base's `step` (an input round's, `T`) and WorkContext's (`Jsonify<T>`, which
-  // the work sees): the value is the journal's, as JSON gives it back.
+  // Typed `never` to fit both its base's `step` (`ctx.step()`, once per call across input rounds, `T`) and
+  // WorkContext's (a journaled step, `Jsonify<T>`, which the work sees): the value is the journal's, as JSON gives it.
   override step<T>(name: string, run: (key: string) => T | Promise<T>, options?: StepOptions): Promise<never> {
     const retry = options?.retry;
     if (retry === undefined) return this.#journal.step(name, run) as Promise<never>;
