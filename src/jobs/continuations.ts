@@ -20,7 +20,7 @@ import type { WorkQueue } from "./work-queue.ts";
 import type { Suspension } from "./suspension.ts";
 import { holdLease, leaseHeld, type Leases } from "./leases.ts";
 import { RunningJobs, type StartOptions } from "./running-jobs.ts";
-import { readLapsed, type Restart } from "./lapsed-jobs.ts";
+import { readLapsed, type Redelivery } from "./lapsed-jobs.ts";
 import { answerInEntry } from "./entry-answers.ts";
 
 /**
@@ -33,6 +33,15 @@ import { answerInEntry } from "./entry-answers.ts";
  */
 export function continuationsOf(runtime: Runtime): Continuations {
   return runtime.continuations as Continuations;
+}
+
+/**
+ * A new job's id: its result-store entry, and the id a queue keeps it by.
+ *
+ * @returns 16 random bytes, base64url.
+ */
+export function newJobId(): string {
+  return base64urlEncode(crypto.getRandomValues(new Uint8Array(16)));
 }
 
 /** Options of {@link Continuations}: the tokens' (codec and lifetimes), plus the store. */
@@ -119,7 +128,7 @@ export class Continuations implements Tokens {
    * @returns The entry id.
    */
   async start(work: DeferredWork, ttlMs: number, options: StartOptions): Promise<string> {
-    const id = options.id ?? base64urlEncode(crypto.getRandomValues(new Uint8Array(16)));
+    const id = options.id ?? newJobId();
     // A job taken from a queue runs only while its entry has not ended: first writer wins.
     const at = this.codec.now();
     if (!await this.results.set(id, { status: "working", at }, ttlMs)) return id;
@@ -182,17 +191,17 @@ export class Continuations implements Tokens {
   /**
    * Reads a job's entry as redeem and `tasks/get` answer it. With a shared store, a job still running
    * whose lease has stayed missing for a whole lease (its instance stopped) is started again here when
-   * `restart` allows another attempt, else ends here as failed: first writer wins, so a result written
+   * `again` allows another start, else ends here as failed: first writer wins, so a result written
    * meanwhile stands instead, and every instance answers the same. An entry the store lost (it came
    * back empty) whose job no instance holds for a whole lease ends as lost, likewise (`lapsed-jobs.ts`).
    *
    * @param id The entry id.
    * @param ttlMs How long a failure written here (or a restarted job's entry) lasts.
-   * @param restart How to start the job again (a tool's `retry`); without it, a stopped job fails.
+   * @param again How to deliver the job again (a tool's `retry`); without it, a stopped job fails.
    * @returns The entry, or `undefined` when the store does not hold it and has no lease (one process).
    * @throws {ProtocolError} `unavailable` while the store is out of reach.
    */
-  async read(id: string, ttlMs: number, restart?: Restart): Promise<StoredResult | undefined> {
+  async read(id: string, ttlMs: number, again?: Redelivery): Promise<StoredResult | undefined> {
     const entry = await this.results.get(id);
     // With a queue, the queue delivers the job of a worker that stopped to another: no lease to watch.
     if (this.leaseMs === undefined || this.queue !== undefined || (entry !== undefined && hasEnded(entry))) {
@@ -201,7 +210,7 @@ export class Continuations implements Tokens {
     // A shared store that restarted empty lost the entry of a job still running (its heartbeat writes
     // it again) or finished (its final write is being retried): while the lease says so, not done yet.
     if (this.#jobs.get(id) !== undefined || await leaseHeld(this as Leases, id)) return entry ?? { status: "working" };
-    return await readLapsed(this as Leases, this.#jobs, id, entry, ttlMs, restart);
+    return await readLapsed(this as Leases, this.#jobs, id, entry, ttlMs, again);
   }
 
   /**

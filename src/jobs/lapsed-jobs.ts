@@ -1,56 +1,50 @@
 /**
- * What a read finds of a job that no instance holds (its lease missing for a whole lease, with a shared store and
- * no queue): lost, when the store lost its entry too; started again here, when its tool's `retry` allows another
- * attempt (a takeover); else stopped. Each end is written first writer wins, so every instance answers the same.
+ * With a shared store and no queue, the in-process queue of a job that no instance holds (its lease missing for a
+ * whole lease): the claims on its starts are its start count, as a queue's, and the instance whose claim on the next
+ * start wins delivers it there, which `start-rule.ts` decides as it does a worker's: the job runs again, or ends
+ * stopped. A job whose entry the store lost too ends lost. Each end is written first writer wins.
  *
  * @module
  */
-import type { CallSink } from "../core/call/call-sink.ts";
 import type { DeferredWork } from "../core/call/tool-promise.ts";
+import type { PromiseRetry } from "../core/definitions/retry-options.ts";
 import { failureResult } from "../core/results/result.ts";
-import { sleep } from "../internal/sleep.ts";
 import { attemptOf, claimAttempt, leaseLapsed, type Leases } from "./leases.ts";
 import type { StoredResult } from "./result-store.ts";
 import type { RunningJobs, StartOptions } from "./running-jobs.ts";
-import { LOST_MESSAGE, stoppedMessage } from "./stopped-jobs.ts";
+import { startRule } from "./start-rule.ts";
+import { LOST_MESSAGE } from "./stopped-jobs.ts";
 
 /**
- * How a read starts again a job whose instance stopped (a tool's `.longRunning({ retry })`): as many starts in
- * all, the wait, and the tool's handler run again.
+ * How a job is delivered again in this process, for the start that its claim won: the tool's `retry` (which starts
+ * it may have, `start-rule.ts`) and, for a start, its work and options (`job-restart.ts` makes it, from a reading
+ * request and the call's input in its token).
  */
-export interface Restart {
-  /** How many times the work may start in all, the first included. */
-  readonly attempts: number;
-  /** The wait before the work starts again, in ms. */
-  readonly backoffMs: number;
+export interface Redelivery {
+  /** The tool's `retry`. */
+  readonly retry: PromiseRetry;
   /**
-   * Runs the tool's handler again and the work it defers (inside the server's middleware); their
-   * questions go to `sink` (the job).
+   * A start of the job: its work and the options of its run.
    *
-   * @param sink The job, where the handler's context asks.
-   * @param signal Aborts with the job.
-   * @param start The job's id, this start of it (from 2) and when its entry expires (ms since the epoch).
-   * @returns What `options.shape` makes the job's result of.
+   * @param start The job's id, this start of it (from 2), when its entry expires (ms since the epoch), and the
+   *   retry's backoff before the work runs.
+   * @returns The work, and its options (`bind` hands it the job).
    */
-  readonly work: (
-    sink: CallSink,
-    signal: AbortSignal,
-    start: { readonly id: string; readonly attempt: number; readonly expiresAt: number },
-  ) => Promise<unknown>;
-  /** The start options of the work (its result's shaping, where errors go, the host's `waitUntil`). */
-  readonly options: StartOptions;
+  readonly start: (
+    start: { readonly id: string; readonly attempt: number; readonly expiresAt: number; readonly backoffMs?: number },
+  ) => { readonly work: DeferredWork; readonly options: StartOptions };
 }
 
 /**
  * Reads the entry of a job that no instance holds a lease on: not done yet until the lease of its current attempt
- * has been missing for a whole lease; then lost, restarted, or stopped.
+ * has been missing for a whole lease; then lost, delivered again here, or stopped.
  *
  * @param leases The store, clock and lease length.
  * @param jobs The jobs running here, where a job taken over runs.
  * @param id The entry id.
  * @param entry The entry as read (`undefined`: the store lost it), still working.
- * @param ttlMs How long a failure written here (or a restarted job's entry) lasts.
- * @param restart How to start the job again (a tool's `retry`); without it, a stopped job fails.
+ * @param ttlMs How long a failure written here (or a job's entry, delivered again) lasts.
+ * @param again How to deliver the job again (a tool's `retry`); without it, a stopped job fails.
  * @returns The entry.
  */
 export async function readLapsed(
@@ -59,34 +53,33 @@ export async function readLapsed(
   id: string,
   entry: StoredResult | undefined,
   ttlMs: number,
-  restart: Restart | undefined,
+  again: Redelivery | undefined,
 ): Promise<StoredResult | undefined> {
   const { results, codec: { now } } = leases;
-  // Not done yet until the lease of its current attempt has been missing for a whole lease.
+  // Not done yet until the lease of its current start has been missing for a whole lease.
   const working: StoredResult = entry ?? { status: "working" };
-  const attempt = restart === undefined ? 1 : await attemptOf(leases, id, restart.attempts);
+  const attempt = again === undefined ? 1 : await attemptOf(leases, id, again.retry.attempts);
   if (!await leaseLapsed(leases, id, attempt)) return working;
-  if (entry !== undefined && restart !== undefined && attempt < restart.attempts) {
-    // Taken over: this instance claims the next attempt and, when it wins it, runs the job here again. A stalled
-    // instance that comes back may still finish its attempt too: only an idempotent job may ask for this. The
-    // stopped attempt's questions went with it; a result written meanwhile stands (not restarted).
-    const next = attempt + 1, at = now(), expiresAt = at + ttlMs;
-    if (!await claimAttempt(leases, id, next, ttlMs) || !await results.set(id, { status: "working", at }, ttlMs)) {
-      return working;
+  // Delivered again for its next start, which the rule of every start decides (without a redelivery: none is left).
+  const rule = startRule(again?.retry, attempt + 1);
+  if (entry !== undefined && again !== undefined && !("stopped" in rule)) {
+    // This instance claims the start and, when it wins it, runs the job here. A stalled instance that comes back may
+    // still finish its own start too: only an idempotent job may ask for this. The stopped start's questions went
+    // with it; a result written meanwhile stands (not restarted).
+    const at = now(), start = { id, attempt: attempt + 1, expiresAt: at + ttlMs, backoffMs: rule.backoffMs };
+    if (
+      await claimAttempt(leases, id, start.attempt, ttlMs) && await results.set(id, { status: "working", at }, ttlMs)
+    ) {
+      const { work, options } = again.start(start);
+      void jobs.launch(id, work, ttlMs, options, now());
     }
-    let sink: CallSink = {};
-    const work: DeferredWork = async (signal) => {
-      await sleep(restart.backoffMs, signal);
-      return await restart.work(sink, signal, { id, attempt: next, expiresAt });
-    };
-    void jobs.launch(id, work, ttlMs, { ...restart.options, bind: (job) => sink = job }, now());
     return working;
   }
   // Stopped; or, the store having lost the entry too, its result is gone. Said once and kept (first writer wins: a
   // result written meanwhile stands instead), so that every redeem, on every instance, gives this one answer.
   const failed: StoredResult = {
     status: "completed",
-    result: failureResult(entry === undefined ? LOST_MESSAGE : stoppedMessage(attempt)),
+    result: failureResult(entry === undefined || !("stopped" in rule) ? LOST_MESSAGE : rule.stopped),
     at: now(),
   };
   if (await results.set(id, failed, ttlMs)) return failed;

@@ -18,5 +18,5 @@ export const LOST_MESSAGE = "The result of this job was lost: the result store n
  * @returns The message.
  */
 export function stoppedMessage(attempts: number): string {
-  return attempts === 1 ? STOPPED_MESSAGE : STOPPED_MESSAGE + ` (${attempts} attempts)`;
+  return STOPPED_MESSAGE + (attempts === 1 ? "" : ` (${attempts} attempts)`);
 }

@@ -252,4 +252,26 @@ describe("declared work (.defer())", () => {
       await worker.close();
     }
   });
+  it("runs inline work (ctx.defer(fn)) as the job declared work is: in the work hooks, retried when it throws", async () => {
+    const seen: string[] = [];
+    const hook: Middleware = Object.assign((_call: unknown, next: () => Promise<unknown>) => next(), {
+      work: async (work: { tool: string; jobId: string }, next: () => Promise<unknown>) => {
+        seen.push(`in ${work.tool}, job ${work.jobId.length > 0}`);
+        return await next();
+      },
+    });
+    let runs = 0;
+    const inline = defineTool("inline").describe("Defers inline, continued by redeem")
+      .longRunning({ retry: { attempts: 2 } })
+      .handle((_, ctx) =>
+        ctx.defer(() => {
+          if (++runs === 1) throw new Error("a transient failure");
+          return `ran ${runs} times`;
+        })
+      )
+      .redeem(() => "continued");
+    const server = createServer({ name: "inline", version: "1", secret: SECRET }).use(hook).tool(inline);
+    assert.equal(textOf(await ended(server, await server.call("inline", {}))), "ran 2 times");
+    assert.deepEqual(seen, ["in inline, job true", "in inline, job true"]);
+  });
 });

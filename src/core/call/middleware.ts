@@ -61,9 +61,9 @@ export interface Call {
  */
 export type Middleware = ((call: Call, next: () => Promise<unknown>) => Promise<unknown>) & {
   /**
-   * Optional: wraps each start of a tool's declared work (`.defer()`), wherever it runs (a worker, which runs no
-   * request middleware, too), outermost first: telemetry's span, a context the work's libraries read. `next()`
-   * runs the work and resolves with its value.
+   * Optional: wraps each start of a tool's declared work (`.defer()`, and the inline work of `ctx.defer(fn)`, its
+   * sugar), wherever it runs (a worker, which runs no request middleware, too), outermost first: telemetry's span, a
+   * context the work's libraries read. `next()` runs the work and resolves with its value.
    */
   readonly work?: (job: WorkContext, next: () => Promise<unknown>) => Promise<unknown>;
 };
