@@ -5,11 +5,7 @@
  *
  * @module
  */
-import { isUnavailable } from "./guarded-store.ts";
-import type { Job } from "./job.ts";
 import type { ResultStore } from "./result-store.ts";
-import { checkEntry } from "./entry-checks.ts";
-import { unrefTimer } from "../runtime/unref-timer.ts";
 
 /** A server's store, clock and lease length: whoever holds, reads or claims its jobs' leases. */
 export interface Leases {
@@ -100,26 +96,4 @@ export async function attemptOf(leases: Leases, id: string, attempts: number): P
 export async function claimAttempt(leases: Leases, id: string, attempt: number, ttlMs: number): Promise<boolean> {
   await holdLease(leases, id);
   return await leases.results.set(attemptKey(id, attempt), { status: "cancelled", at: leases.codec.now() }, ttlMs);
-}
-
-/**
- * Renews a running job's lease every third of its length, until cleared; a job whose entry ended meanwhile
- * (cancelled on another instance) is aborted there and then.
- *
- * @param leases The store, clock and lease length.
- * @param job The job.
- * @param onError Receives the store's errors but an outage's (reported once, by the store's guard).
- * @returns The timer, for `clearInterval`.
- */
-export function renewLease(
-  leases: Leases,
-  job: Job,
-  onError?: (error: unknown) => void,
-): ReturnType<typeof setInterval> {
-  const beat = async () => {
-    await holdLease(leases, job.id);
-    await checkEntry(leases.results, job);
-  };
-  const report = (error: unknown) => isUnavailable(error) || onError?.(error); // an outage is reported once
-  return unrefTimer(setInterval(() => beat().catch(report), Math.max(1, Math.floor(leases.leaseMs / 3))));
 }

@@ -9,7 +9,7 @@ import type { DeferredWork, JobBinder } from "../core/call/tool-promise.ts";
 import { EntryChecks } from "./entry-checks.ts";
 import { Job } from "./job.ts";
 import { runJob, type RunOptions } from "./job-run.ts";
-import { type Leases, renewLease } from "./leases.ts";
+import type { Leases } from "./leases.ts";
 import type { Suspension } from "./suspension.ts";
 
 /** Options of a job's start: besides its run's (where errors go, the result's shaping, the time limit). */
@@ -77,12 +77,11 @@ export class RunningJobs extends Map<string, Job> {
     bind?.(job);
     const abort = () => job.controller.abort(stop!.reason);
     stop?.addEventListener("abort", abort, { once: true });
-    if (queued) this.#checks.add(job, at, onError);
-    const heartbeat = queued || leaseMs === undefined ? undefined : renewLease(engine as Leases, job, onError);
+    // Queued, its entry is read now and then; leased (in process, a shared store), its lease renewed too.
+    if (queued || leaseMs !== undefined) this.#checks.add(job, at, onError, queued ? undefined : engine as Leases);
     const running = runJob(engine, job, work, ttlMs, options, () => this.delete(id), queued).finally(
       () => {
-        if (queued) this.#checks.remove(job);
-        else clearInterval(heartbeat);
+        this.#checks.remove(job);
         this.#runs.delete(id);
         stop?.removeEventListener("abort", abort);
       },
