@@ -9,7 +9,7 @@
 import type { CallSink } from "../core/call/call-sink.ts";
 import type { ToolCall } from "../core/call/middleware.ts";
 import { resultOf } from "../core/call/output.ts";
-import type { DeferredWork } from "../core/call/tool-promise.ts";
+import type { DeferredWork, JobBinder } from "../core/call/tool-promise.ts";
 import type { Registry } from "../core/definitions/registry.ts";
 import type { AnyTool } from "../core/definitions/tool.ts";
 import { runDeclaredWork, type WorkOrigin, type WorkStart } from "./declared-work.ts";
@@ -24,6 +24,8 @@ import type { StartOptions } from "./running-jobs.ts";
  * @param origin The work's input and the call's caller, metadata and trace.
  * @param start The job and this start of it.
  * @param call What its failures are reported with (the call, or the job as one: `job-call.ts`).
+ * @param handler Where else the job is handed as it starts: the handler's context of inline work, which asks through
+ *   the job from then on.
  * @returns The work and its options; `options.bind` hands the work its job.
  */
 export function jobStart(
@@ -32,6 +34,7 @@ export function jobStart(
   origin: WorkOrigin,
   start: WorkStart,
   call?: ToolCall,
+  handler?: JobBinder,
 ): { readonly work: DeferredWork; readonly options: StartOptions & { readonly bind: (sink: CallSink) => void } } {
   const { runtime } = registry;
   const unexpected = (error: unknown) => runtime.reportUnexpected(error, call);
@@ -42,7 +45,7 @@ export function jobStart(
       onError: (error) => runtime.onError?.(error), // the store's errors: for logs, no caller is told of them
       onFailure: unexpected, // masked as a call's failure
       shape: (value) => resultOf(owner, value, unexpected), // the owner's output schema
-      bind: (job) => sink = job,
+      bind: (job) => (sink = job, handler?.(job)),
       timeoutMs: owner.longRunning?.timeoutMs,
     },
   };

@@ -11,7 +11,7 @@ import type { ToolCall } from "../core/call/middleware.ts";
 import type { PromiseOutcome } from "../core/call/outcome.ts";
 import { budgetsOf } from "../core/instance/runtime.ts";
 import type { Registry } from "../core/definitions/registry.ts";
-import type { DeferredState, DeferredWork, JobBinder, PendingPromise } from "../core/call/tool-promise.ts";
+import type { DeferredState, DeferredWork, PendingPromise } from "../core/call/tool-promise.ts";
 import type { AnyTool } from "../core/definitions/tool.ts";
 import { TRACE_PARENT } from "../core/call/trace-context.ts";
 import { enqueueJob } from "./queued-job.ts";
@@ -53,22 +53,17 @@ export async function promiseOutcome(
   const work = promise["~work"];
   const entry = promise["~entry"];
   const declared = promise["~input"];
-  if (work === undefined && entry === undefined && declared === undefined && owner.onRedeem === undefined) {
-    throw new TypeError(`tool "${owner.name}" answered with ctx.promise() but has no .redeem() handler to continue it`);
-  }
-  if (work !== undefined && owner.longRunning === undefined) {
-    throw new TypeError(
-      `tool "${owner.name}" called ctx.defer(): declare it .longRunning() so the server lists redeem`,
-    );
-  }
-  if (work !== undefined && c.queue !== undefined && owner === tool) {
-    throw new TypeError(
-      `tool "${owner.name}": with a queue, declare its work with .defer(), and call ctx.defer(input)`,
-    );
-  }
-  if (declared !== undefined && (owner.work === undefined || owner !== tool)) {
-    throw new TypeError(`tool "${owner.name}" called ctx.defer(input) but declares no work with .defer()`);
-  }
+  // What cannot run: refused by the types where they can tell (tests/jobs/long-running-combinations.test-d.ts).
+  const refused = work === undefined && entry === undefined && declared === undefined && owner.onRedeem === undefined
+    ? " answered with ctx.promise() but has no .redeem() handler to continue it"
+    : work !== undefined && owner.longRunning === undefined
+    ? " called ctx.defer(): declare it .longRunning() so the server lists redeem"
+    : work !== undefined && c.queue !== undefined && owner === tool
+    ? ": with a queue, declare its work with .defer(), and call ctx.defer(input)"
+    : declared !== undefined && (owner.work === undefined || owner !== tool)
+    ? " called ctx.defer(input) but declares no work with .defer()"
+    : undefined;
+  if (refused !== undefined) throw new TypeError(`tool "${owner.name}"${refused}`);
   const input = declared?.work === undefined ? call.arguments ?? {} : declared.work;
   const traceparent = call.ctx.get(TRACE_PARENT);
   let continued: PromiseState;
@@ -82,14 +77,12 @@ export async function promiseOutcome(
     const origin = { input, auth, meta, env, traceparent, work };
     const id = newJobId();
     const start = { id, attempt: 1, expiresAt: c.codec.now() + ttlMs, fresh: true, queued: false };
-    const first = jobStart(registry, owner, origin, start, call);
-    const handler = promise["~bind"];
-    const bind: JobBinder = (job) => (first.options.bind(job), handler?.(job));
+    const first = jobStart(registry, owner, origin, start, call, promise["~bind"]);
     const d = await startCounted(
       registry,
       call,
       first.work,
-      (counted) => c.start(counted, ttlMs, { ...first.options, bind, waitUntil, id }),
+      (counted) => c.start(counted, ttlMs, { ...first.options, waitUntil, id }),
     );
     // Declared work that may start again needs its input on any instance: it travels in the token.
     continued = declared !== undefined && owner.longRunning?.retry !== undefined ? { d, a: input } : { d };
