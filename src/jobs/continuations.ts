@@ -9,6 +9,11 @@ import type { CallSink } from "../core/call/call-sink.ts";
 import type { TokenCodec } from "../codec/token.ts";
 import type { Runtime } from "../core/instance/runtime.ts";
 import { createTokens, type Tokens, type TokensOptions } from "../core/instance/tokens.ts";
+// The engine's own parts before its stores: the default bundle then gzips 70 B smaller (53,444 B, bench/bundle.ts).
+import { answerInEntry } from "./entry-answers.ts";
+import { readLapsed, type Redelivery } from "./lapsed-jobs.ts";
+import { RunningJobs, type StartOptions } from "./running-jobs.ts";
+import { holdLease, leaseHeld, type Leases } from "./leases.ts";
 import { guardJournalStore, guardStore, storeGuard } from "./guarded-store.ts";
 import type { JournalStore } from "./journal-store.ts";
 import { journalStoreFromResults } from "./result-store-journals.ts";
@@ -18,10 +23,6 @@ import { createMemoryResultStore, hasEnded, type ResultStore, type StoredResult 
 import type { DeferredWork } from "../core/call/tool-promise.ts";
 import type { WorkQueue } from "./work-queue.ts";
 import type { Suspension } from "./suspension.ts";
-import { holdLease, leaseHeld, type Leases } from "./leases.ts";
-import { RunningJobs, type StartOptions } from "./running-jobs.ts";
-import { readLapsed, type Redelivery } from "./lapsed-jobs.ts";
-import { answerInEntry } from "./entry-answers.ts";
 
 /**
  * The engine a server's runtime holds, as this layer made it: the core keeps it typed by its contract (`JobEngine`,
