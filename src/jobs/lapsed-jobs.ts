@@ -40,7 +40,7 @@ export interface Redelivery {
  * has been missing for a whole lease; then lost, delivered again here, or stopped.
  *
  * @param leases The store, clock and lease length.
- * @param jobs The jobs running here, where a job taken over runs.
+ * @param jobs The jobs running here, where a job delivered again here runs.
  * @param id The entry id.
  * @param entry The entry as read (`undefined`: the store lost it), still working.
  * @param ttlMs How long a failure written here (or a job's entry, delivered again) lasts.
