@@ -89,7 +89,7 @@ export const SCRIPT: ModelToolCall[] = [
   { id: "call_4", name: "delete_document", arguments: '{"id":"doc-2"}' },
 ];
 
-/** One step of the agent's transcript: the tool result as the model would get it back. */
+/** One entry of the agent's transcript: the tool result as the model would get it back. */
 export interface Step {
   /** The call. */
   call: ModelToolCall;

@@ -276,6 +276,8 @@ describe("@mcplite/sdk/lite", () => {
       // The deferred-work machinery: the job runner, the promise outcome, the redeem tool, the following of tasks.
       const LONG_RUNNING = [
         "src/jobs/continuations.ts",
+        "src/jobs/running-jobs.ts",
+        "src/jobs/leases.ts",
         "src/jobs/job.ts",
         "src/jobs/promise-outcome.ts",
         "src/jobs/redeem.ts",

@@ -153,13 +153,13 @@ export async function readBoundedText(response: Response, limit: number, signal?
   let done = false;
   try {
     while (true) {
-      const step = await reader.read();
-      if (step.done) break;
-      size += step.value.byteLength;
+      const chunk = await reader.read();
+      if (chunk.done) break;
+      size += chunk.value.byteLength;
       if (size > limit) throw responseTooLarge(limit, "The response body");
-      tally?.take(step.value.byteLength);
-      held += step.value.byteLength;
-      chunks.push(step.value);
+      tally?.take(chunk.value.byteLength);
+      held += chunk.value.byteLength;
+      chunks.push(chunk.value);
     }
     done = true;
     const decoder = new TextDecoder();
@@ -196,10 +196,10 @@ export async function readBodyStart(response: Response, limit: number): Promise<
   let size = 0;
   try {
     while (size < limit) {
-      const step = await reader.read();
-      if (step.done) return text + decoder.decode();
-      size += step.value.byteLength;
-      text += decoder.decode(step.value, { stream: true });
+      const chunk = await reader.read();
+      if (chunk.done) return text + decoder.decode();
+      size += chunk.value.byteLength;
+      text += decoder.decode(chunk.value, { stream: true });
     }
     return text;
   } finally {

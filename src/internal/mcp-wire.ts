@@ -50,7 +50,7 @@ export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
 
 /**
  * The request `_meta` key by which a caller of a streaming tool asks for its partials. MCP has no
- * partial results, and a partial sent as progress would take a step of the author's own progress,
+ * partial results, and a partial sent as progress would take a value of the author's own progress,
  * which MUST increase (MCP 2025-11-25, Progress): a request that sets this key to `true` (and carries a
  * `progressToken`) receives each partial as a {@link PARTIAL_NOTIFICATION} instead. Others get none;
  * the final result still holds every part.

@@ -1,14 +1,13 @@
 /**
- * Runs a tool's declared work (`.defer((input, work) => …)`) for one start of its job: in the process that took
- * the call, on an instance that restarts it (`retry`), or on a worker that took it from the queue. Only the work
- * runs, never the handler or the request middleware; its steps and sleeps go to the job's journal.
+ * Runs a tool's declared work (`.defer((input, work) => …)`, or the inline work of `ctx.defer(fn)`) for one start of
+ * its job: in the process that took the call, on an instance that restarts it (`retry`), or on a worker that took it
+ * from the queue. Only the work runs (in middleware's `work` hooks), never the handler or the request middleware;
+ * its steps and sleeps go to the job's journal.
  *
  * @module
  */
 import { continuationsOf } from "./continuations.ts";
-import type { CallContext } from "../core/call/call-context.ts";
 import type { CallMeta, ContextSource } from "../core/call/call-meta.ts";
-import type { Job } from "./job.ts";
 import type { DeferredWork } from "../core/call/tool-promise.ts";
 import type { CallSink } from "../core/call/call-sink.ts";
 import { configFor } from "../core/definitions/config.ts";
@@ -40,6 +39,11 @@ export interface WorkOrigin {
   readonly env?: Readonly<Record<string, unknown>>;
   /** The calling request's `traceparent`, for spans and log lines. */
   readonly traceparent?: string;
+  /**
+   * The work itself, where the handler deferred it inline (`ctx.defer(fn)`: in process only, as its closure cannot
+   * travel); otherwise the tool's declared work runs with `input`.
+   */
+  readonly work?: DeferredWork;
 }
 
 /** This start of the job. */
@@ -114,7 +118,8 @@ export async function runDeclaredWork(
       setConfig(work, await configFor(registry, owner, undefined)); // the server's settings, as a handler reads them
     }
     // Middleware that wraps the work (its `work` hook), outermost first; the work itself innermost.
-    let next = () => Promise.resolve(owner.work!(origin.input, work));
+    const inline = origin.work;
+    let next = () => Promise.resolve(inline === undefined ? owner.work!(origin.input, work) : inline(signal));
     for (const each of registry.runtime.middleware.toReversed()) {
       const hook = each.work, inner = next;
       if (hook !== undefined) next = () => hook(work, inner);
@@ -129,31 +134,6 @@ export async function runDeclaredWork(
     retryingWork(once, first, owner.longRunning?.retry, start, signal, retried()),
     suspension.ended,
   ]);
-}
-
-/**
- * The work of a job started in the process that took the call (its first start): the declared work with the
- * call's caller, metadata, platform values and trace.
- *
- * @param registry The server's registry.
- * @param owner The tool.
- * @param input The work's input.
- * @param ctx The context of the call that started it.
- * @param job The job, as it starts.
- * @param expiresAt When the job's entry expires, ms since the epoch.
- * @returns The work, for the job to run.
- */
-export function declaredRun(
-  registry: Registry,
-  owner: AnyTool,
-  input: unknown,
-  ctx: CallContext,
-  job: Job,
-  expiresAt: number,
-): DeferredWork {
-  const origin = { input, auth: ctx.auth, meta: ctx.meta, env: ctx.env, traceparent: ctx.get(TRACE_PARENT) };
-  const start = { id: job.id, attempt: 1, expiresAt, fresh: true, queued: false };
-  return (signal) => runDeclaredWork(registry, owner, origin, start, job, signal);
 }
 
 /** Who runs a job's work this time: its id, its start and its journal. */
@@ -191,8 +171,8 @@ export class WorkCallContext extends ToolCallContext implements WorkContext {
     this.#retried = run.retried;
   }
 
-  // Typed `never` to fit both its base's `step` (an input round's, `T`) and WorkContext's (`Jsonify<T>`, which
-  // the work sees): the value is the journal's, as JSON gives it back.
+  // Typed `never` to fit both its base's `step` (`ctx.step()`, once per call across input rounds, `T`) and
+  // WorkContext's (a journaled step, `Jsonify<T>`, which the work sees): the value is the journal's, as JSON gives it.
   override step<T>(name: string, run: (key: string) => T | Promise<T>, options?: StepOptions): Promise<never> {
     const retry = options?.retry;
     if (retry === undefined) return this.#journal.step(name, run) as Promise<never>;

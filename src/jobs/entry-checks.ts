@@ -1,18 +1,38 @@
 /**
- * How a worker notices a cancellation made on another instance without writing anything per job: one timer per
- * process reads the entry of each queued job that has run a while (a short job ends before anyone needs to). An
- * entry ended meanwhile aborts its job; one the store lost (restarted empty) is written again.
+ * One timer per process for the entries of the jobs running there, every third of a lease: it renews the lease of each
+ * job run in process with a shared store and reads its entry, and reads the entry of each queued job that has run a
+ * while (a short job ends before anyone needs to; the queue's lock stands for its lease). An entry ended meanwhile
+ * (cancelled on another instance) aborts its job; one the store lost (restarted empty) is written again.
  *
  * @module
  */
 import { isUnavailable } from "./guarded-store.ts";
 import type { Job } from "./job.ts";
 import { hasEnded, type ResultStore } from "./result-store.ts";
+import { holdLease, type Leases } from "./leases.ts";
 import { unrefTimer } from "../runtime/unref-timer.ts";
 
-/** The queued jobs running in this process, each read every `everyMs` once it has run that long. */
+/**
+ * Reads a running job's entry: one ended meanwhile (cancelled on another instance) aborts the job; one the store lost
+ * (restarted empty) is written again, so the job shows again.
+ *
+ * @param store The result store.
+ * @param job The job.
+ * @returns When done.
+ */
+export async function checkEntry(store: ResultStore, job: Job): Promise<void> {
+  const entry = await store.get(job.id);
+  if (entry === undefined) await job.refresh();
+  else if (hasEnded(entry)) job.controller.abort(new Error("the promise was cancelled"));
+}
+
+/** The jobs running in this process: each leased one renewed and read every `everyMs`, each queued one read once it
+ * has run that long. */
 export class EntryChecks {
-  readonly #jobs = new Map<Job, { readonly at: number; readonly onError?: (error: unknown) => void }>();
+  readonly #jobs = new Map<
+    Job,
+    { readonly at: number; readonly onError?: (error: unknown) => void; readonly lease?: Leases }
+  >();
   readonly #store: ResultStore;
   readonly #now: () => number;
   readonly #everyMs: number;
@@ -31,9 +51,12 @@ export class EntryChecks {
     this.#everyMs = Math.max(1, Math.floor(everyMs));
   }
 
-  /** Checks `job`, started at `at`, until {@link EntryChecks.remove}; its store's errors go to `onError`. */
-  add(job: Job, at: number, onError?: (error: unknown) => void): void {
-    this.#jobs.set(job, { at, onError });
+  /**
+   * Checks `job`, started at `at`, until {@link EntryChecks.remove}; its store's errors go to `onError`. With
+   * `lease`, its lease is renewed from the first tick on (its holder took it as the job started).
+   */
+  add(job: Job, at: number, onError?: (error: unknown) => void, lease?: Leases): void {
+    this.#jobs.set(job, { at, onError, lease });
     this.#timer ??= unrefTimer(setInterval(() => this.#check(), this.#everyMs));
   }
 
@@ -47,12 +70,12 @@ export class EntryChecks {
 
   #check(): void {
     const since = this.#now() - this.#everyMs;
-    for (const [job, { at, onError }] of this.#jobs) {
-      if (at > since) continue;
-      this.#store.get(job.id).then((entry) => {
-        if (entry === undefined) return job.refresh(); // a store restarted empty: the job shows again
-        if (hasEnded(entry)) job.controller.abort(new Error("the promise was cancelled"));
-      }).catch((error) => isUnavailable(error) || onError?.(error)); // an outage is reported once
+    for (const [job, { at, onError, lease }] of this.#jobs) {
+      if (lease === undefined && at > since) continue;
+      (lease === undefined
+        ? checkEntry(this.#store, job)
+        : holdLease(lease, job.id).then(() => checkEntry(this.#store, job)))
+        .catch((error) => isUnavailable(error) || onError?.(error)); // an outage is reported once
     }
   }
 }

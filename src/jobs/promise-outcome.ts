@@ -4,20 +4,18 @@
  *
  * @module
  */
-import { continuationsOf } from "./continuations.ts";
+import { continuationsOf, newJobId } from "./continuations.ts";
 import { callerOf } from "../core/call/call-context.ts";
 import { budgetCallerOf } from "../core/call/tool-call-context.ts";
 import type { ToolCall } from "../core/call/middleware.ts";
 import type { PromiseOutcome } from "../core/call/outcome.ts";
-import { resultOf } from "../core/call/output.ts";
 import { budgetsOf } from "../core/instance/runtime.ts";
 import type { Registry } from "../core/definitions/registry.ts";
-import type { DeferredState, DeferredWork, JobBinder, PendingPromise } from "../core/call/tool-promise.ts";
+import type { DeferredState, DeferredWork, PendingPromise } from "../core/call/tool-promise.ts";
 import type { AnyTool } from "../core/definitions/tool.ts";
 import { TRACE_PARENT } from "../core/call/trace-context.ts";
 import { enqueueJob } from "./queued-job.ts";
-import type { Job } from "./job.ts";
-import { declaredRun } from "./declared-work.ts";
+import { jobStart } from "./job-start.ts";
 
 /** The token kind of promise tokens. */
 export const PROMISE_KIND = "promise";
@@ -55,48 +53,40 @@ export async function promiseOutcome(
   const work = promise["~work"];
   const entry = promise["~entry"];
   const declared = promise["~input"];
-  if (work === undefined && entry === undefined && declared === undefined && owner.onRedeem === undefined) {
-    throw new TypeError(`tool "${owner.name}" answered with ctx.promise() but has no .redeem() handler to continue it`);
-  }
-  if (work !== undefined && owner.longRunning === undefined) {
-    throw new TypeError(
-      `tool "${owner.name}" called ctx.defer(): declare it .longRunning() so the server lists redeem`,
-    );
-  }
-  const report = (error: unknown) => registry.runtime.reportUnexpected(error, call);
-  const shape = (value: unknown) => resultOf(owner, value, report); // the work's result obeys the owner's output schema
-  if (work !== undefined && c.queue !== undefined && owner === tool) {
-    throw new TypeError(
-      `tool "${owner.name}": with a queue, declare its work with .defer(), and call ctx.defer(input)`,
-    );
-  }
-  if (declared !== undefined && (owner.work === undefined || owner !== tool)) {
-    throw new TypeError(`tool "${owner.name}" called ctx.defer(input) but declares no work with .defer()`);
-  }
+  // What cannot run: refused by the types where they can tell (tests/jobs/long-running-combinations.test-d.ts).
+  const refused = work === undefined && entry === undefined && declared === undefined && owner.onRedeem === undefined
+    ? " answered with ctx.promise() but has no .redeem() handler to continue it"
+    : work !== undefined && owner.longRunning === undefined
+    ? " called ctx.defer(): declare it .longRunning() so the server lists redeem"
+    : work !== undefined && c.queue !== undefined && owner === tool
+    ? ": with a queue, declare its work with .defer(), and call ctx.defer(input)"
+    : declared !== undefined && (owner.work === undefined || owner !== tool)
+    ? " called ctx.defer(input) but declares no work with .defer()"
+    : undefined;
+  if (refused !== undefined) throw new TypeError(`tool "${owner.name}"${refused}`);
   const input = declared?.work === undefined ? call.arguments ?? {} : declared.work;
+  const traceparent = call.ctx.get(TRACE_PARENT);
   let continued: PromiseState;
   if (declared !== undefined && c.queue !== undefined) {
     // Queued: a worker runs the declared work with the input (queued-job.ts); the handler ran here, once.
     continued = { d: await enqueueJob(c, { owner, args: input, ctx: call.ctx }, ttlMs) };
   } else if (work !== undefined || declared !== undefined) {
-    // Inline work runs as given; declared work gets its context once the job, which it journals in, exists.
-    let run: DeferredWork = work ?? (() => {});
-    const bind: JobBinder | undefined = declared === undefined
-      ? promise["~bind"]
-      : (job) => run = declaredRun(registry, owner, input, call.ctx, job as Job, c.codec.now() + ttlMs);
-    const d = await startCounted(registry, call, (signal) => run(signal), (counted) =>
-      c.start(counted, ttlMs, {
-        onError: registry.runtime.onError, // the store's errors: for logs, no caller is told of them
-        onFailure: report,
-        bind,
-        shape,
-        waitUntil,
-        timeoutMs: owner.longRunning?.timeoutMs,
-      }));
+    // The job's first start, here: the declared work with the input, or the inline work (`ctx.defer(fn)`), its sugar
+    // in process, whose handler's context asks through the job from then on (`~bind`).
+    const { auth, meta, env } = call.ctx;
+    const origin = { input, auth, meta, env, traceparent, work };
+    const id = newJobId();
+    const start = { id, attempt: 1, expiresAt: c.codec.now() + ttlMs, fresh: true, queued: false };
+    const first = jobStart(registry, owner, origin, start, call, promise["~bind"]);
+    const d = await startCounted(
+      registry,
+      call,
+      first.work,
+      (counted) => c.start(counted, ttlMs, { ...first.options, waitUntil, id }),
+    );
     // Declared work that may start again needs its input on any instance: it travels in the token.
     continued = declared !== undefined && owner.longRunning?.retry !== undefined ? { d, a: input } : { d };
   } else continued = entry ?? { s: promise.state };
-  const traceparent = call.ctx.get(TRACE_PARENT);
   const state = traceparent === undefined ? continued : { ...continued, t: traceparent };
   const issuedAt = c.codec.now();
   let token: string;

@@ -9,7 +9,9 @@
  */
 import { type CallContext, callerOf } from "../core/call/call-context.ts";
 import type { InputRequest } from "../core/call/call-sink.ts";
-import { continuationsOf, type Restart, resultNotHeld } from "./continuations.ts";
+import { continuationsOf } from "./continuations.ts";
+import type { Redelivery } from "./lapsed-jobs.ts";
+import { resultNotHeld } from "./result-not-held.ts";
 import { ErrorCode, ProtocolError } from "../errors/error.ts";
 import { restartOf } from "./job-restart.ts";
 import type { PromiseOutcome } from "../core/call/outcome.ts";
@@ -289,7 +291,7 @@ async function heldEntry(
   registry: Registry,
   id: string,
   expiresAt: number,
-  restart?: Restart,
+  restart?: Redelivery,
 ): Promise<StoredResult> {
   const c = continuationsOf(registry.runtime);
   const entry = await c.read(id, Math.max(1, expiresAt - c.codec.now()), restart);

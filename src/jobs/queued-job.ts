@@ -7,18 +7,15 @@
  *
  * @module
  */
-import { base64urlEncode } from "../codec/base64url.ts";
 import { isTokenError, TokenError } from "../codec/token-error.ts";
 import { UNKNOWN_KEY } from "../codec/token.ts";
 import { type CallContext } from "../core/call/call-context.ts";
 import type { CallSink } from "../core/call/call-sink.ts";
 import type { WorkQueue } from "./work-queue.ts";
 import type { CallMeta } from "../core/call/call-meta.ts";
-import { type Continuations, continuationsOf, STOPPED_MESSAGE } from "./continuations.ts";
+import { type Continuations, continuationsOf, newJobId } from "./continuations.ts";
 import { ProtocolError } from "../errors/error.ts";
 import type { AuthInfo } from "../core/call/host.ts";
-import { runDeclaredWork } from "./declared-work.ts";
-import { resultOf } from "../core/call/output.ts";
 import type { Registry } from "../core/definitions/registry.ts";
 import { failureResult } from "../core/results/result.ts";
 import { hasEnded, type StoredResult } from "./result-store.ts";
@@ -27,7 +24,8 @@ import type { AnyTool } from "../core/definitions/tool.ts";
 import { QUEUED_JOB, TRACE_PARENT } from "../core/call/trace-context.ts";
 import { jobCall } from "./job-call.ts";
 import { stepLog } from "./step-log.ts";
-import { backoffMs as backoffAfter } from "./retries.ts";
+import { startRule } from "./start-rule.ts";
+import { jobStart } from "./job-start.ts";
 import type { JobOutcome, JobWatch, WarnOnce } from "../core/long-running/job-kinds.ts";
 import { queueUnavailable } from "./queue-unavailable.ts";
 
@@ -81,7 +79,7 @@ export interface QueuedCall {
  * @throws {ProtocolError} `unavailable` when the store or the queue is out of reach (nothing runs).
  */
 export async function enqueueJob(c: Continuations, call: QueuedCall, ttlMs: number): Promise<string> {
-  const id = base64urlEncode(crypto.getRandomValues(new Uint8Array(16)));
+  const id = newJobId();
   await c.results.set(id, { status: "working", at: c.codec.now() }, ttlMs);
   const { auth, meta } = call.ctx;
   // Never the raw credential (MCP 2025-11-25, Authorization: no token passthrough): the caller travels as `u`.
@@ -218,12 +216,11 @@ async function runJob(
     registry.runtime.onError?.(error, jobCall(scope, state.a, metaOf(state), { id: state.d, attempt: start }, state.t));
     return { outcome: "failed", error, failed: message };
   }
-  const retry = owner.longRunning.retry;
-  const attempts = retry?.attempts ?? 1;
-  if (start > attempts) {
+  const rule = startRule(owner.longRunning.retry, start);
+  if ("stopped" in rule) {
     // Every start it may have had was taken by a worker that stopped before it finished (the queue counts them;
     // first writer wins: a result its last worker stored meanwhile stands).
-    const message = attempts === 1 ? STOPPED_MESSAGE : `${STOPPED_MESSAGE} (${attempts} attempts)`;
+    const message = rule.stopped;
     const stopped = { status: "completed", result: failureResult(message), at: c.codec.now() } as const;
     if (!await c.results.set(state.d, stopped, ttlMs)) return { outcome: "skipped" }; // its result stands
     const call = jobCall(scope, state.a, metaOf(state), { id: state.d, attempt: start }, own ?? state.t);
@@ -238,29 +235,18 @@ async function runJob(
   // What its failures are reported with: the tool, the call's request id and trace, the job and this start of it.
   const call = jobCall(scope, state.a, meta, { id: state.d, attempt: start }, origin.traceparent);
   // A start after a death waits the retry's backoff, a durable sleep of the work's journal: once, its slot free meanwhile.
-  const backoffMs = start > 1 ? backoffAfter(retry?.backoff, start - 1) : undefined;
   // The job's first delivery of all has no journal to read: its steps run without a read first (one round trip).
   // Its steps, to the job's own log, where the queue keeps one (Bull Board shows BullMQ's).
   const observe = queue.log && stepLog((line) => queue.log!(state.d, line), start);
-  const begun = { id: state.d, attempt: start, expiresAt, fresh: first === true, queued: true, backoffMs, observe };
-  const unexpected = (error: unknown) => registry.runtime.reportUnexpected(error, call);
-  const report = (error: unknown) => registry.runtime.onError?.(error);
-  let sink: CallSink = {};
+  const begun = { id: state.d, attempt: start, expiresAt, fresh: first === true, queued: true, observe, ...rule };
+  const { work, options } = jobStart(registry, owner, origin, begun, call);
   let end: { entry: StoredResult; cause?: unknown } | undefined;
-  const slept = await c.runQueued(
-    state.d,
-    (signal) => runDeclaredWork(registry, owner, origin, begun, sink, signal),
-    ttlMs,
-    {
-      onError: report,
-      onFailure: unexpected, // masked as a call's failure
-      shape: (value) => resultOf(owner, value, unexpected), // the owner's output schema
-      bind: (job) => sink = sharing(job, queue, state.d),
-      stop,
-      timeoutMs: owner.longRunning.timeoutMs,
-      onEnd: (entry, cause) => end = { entry, cause },
-    },
-  );
+  const slept = await c.runQueued(state.d, work, ttlMs, {
+    ...options,
+    bind: (job) => options.bind(sharing(job, queue, state.d)),
+    stop,
+    onEnd: (entry, cause) => end = { entry, cause },
+  });
   if (slept !== undefined) return { outcome: "delayed", attempt: start, delayMs: delayOf(slept, c.codec.now()) };
   const failed = end === undefined ? undefined : failureOf(end.entry);
   if (failed !== undefined) {

@@ -5,7 +5,8 @@
  * @module
  */
 import { askAll } from "./ask-all.ts";
-import { continuationsOf, resultNotHeld } from "./continuations.ts";
+import { continuationsOf } from "./continuations.ts";
+import { resultNotHeld } from "./result-not-held.ts";
 import { type AuthInfo, type CallContext, callerOf } from "../core/call/call-context.ts";
 import { setConfig } from "../core/call/tool-call-context.ts";
 import { configFor } from "../core/definitions/config.ts";

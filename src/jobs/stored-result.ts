@@ -52,7 +52,7 @@ export type StoredResult =
  *
  * **First writer wins**: once an entry has ended (completed, failed or cancelled), it is never
  * replaced, so a job's result and a concurrent cancellation (or a second writer, on any instance) can
- * never both win. A store shared by instances makes that check and the write one atomic step
+ * never both win. A store shared by instances makes that check and the write one atomic operation
  * (compare-and-set); `tests/helpers/result-store-conformance.ts` holds the suite every store passes.
  */
 export interface ResultStore {

@@ -1,10 +1,10 @@
 /**
  * A tool's work run again when it throws (`.longRunning({ retry })`): at most `attempts` runs of the job in all,
- * process deaths and thrown errors alike. Deaths are counted where they are today (the queue's start count, or in
- * process the lease takeovers' claims): that count is the start this run is given. Thrown errors are counted in
- * the journal, by the backoff each one waits (a durable sleep named after the failure's number, recorded before
- * it is waited): a run's attempt is its start plus the failures journaled. On a queue the wait hands the job back
- * to the queue (no slot held); in process it is a timer. Why: docs/concepts/long-running.md, "Retries".
+ * process deaths and thrown errors alike. Deaths are counted as starts (the queue's count, or in process the claims
+ * of the instances that deliver a lapsed job again): that count is the start this run is given. Thrown errors are
+ * counted in the journal, by the backoff each one waits (a durable sleep named after the failure's number, recorded
+ * before it is waited): a run's attempt is its start plus the failures journaled. On a queue the wait hands the job
+ * back to the queue (no slot held); in process it is a timer. Why: docs/concepts/long-running.md, "Retries".
  *
  * @module
  */
@@ -12,11 +12,11 @@ import type { PromiseRetry } from "../core/definitions/retry-options.ts";
 import { ToolError } from "../errors/error.ts";
 import type { Journal } from "./journal.ts";
 import { backoffMs, failuresOf, type OnRetry, retrying } from "./retries.ts";
-import { STOPPED_MESSAGE } from "./continuations.ts";
+import { stoppedMessage } from "./stopped-jobs.ts";
 
 /** This start of the job, as its runner knows it. */
 export interface RetriedStart {
-  /** Which start, from 1, by the count of deaths (the queue's, or the lease takeovers'). */
+  /** Which start, from 1, by the count of deaths (the queue's, or the lease claims'). */
   readonly attempt: number;
   /** No earlier start can have journaled anything. */
   readonly fresh: boolean;
@@ -52,7 +52,7 @@ export async function retryingWork(
   const failure = (n: number) => `~failed:${n}`;
   const failures = await failuresOf(journal, failure, attempts - 1);
   // A death after the last retry's failure: the job has had every run it may.
-  if (start.attempt + failures > attempts) throw new ToolError(`${STOPPED_MESSAGE} (${attempts} attempts)`);
+  if (start.attempt + failures > attempts) throw new ToolError(stoppedMessage(attempts));
   return await retrying(
     (n) => run(start.attempt + n, start.fresh && n === 0),
     attempts - start.attempt + 1,

@@ -29,17 +29,17 @@ export async function through(
   last: (message: Message) => unknown,
 ): Promise<Message | undefined> {
   let reached = false;
-  const step = async (i: number, passed: Message): Promise<Message | undefined> => {
+  const layer = async (i: number, passed: Message): Promise<Message | undefined> => {
     if (i === chain.length) {
       reached = true;
       await last(passed);
       return undefined;
     }
     let inner: Message | undefined;
-    const own = await chain[i](passed, info, async (next = passed) => inner = await step(i + 1, next as Message));
+    const own = await chain[i](passed, info, async (next = passed) => inner = await layer(i + 1, next as Message));
     return isMessage(own) && !reached ? own : inner;
   };
-  const answer = await step(0, message);
+  const answer = await layer(0, message);
   return reached || !isResponse(answer) ? undefined : answer;
 }
 

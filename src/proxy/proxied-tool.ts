@@ -17,7 +17,7 @@ import type { HopOptions } from "./hop-options.ts";
 import type { Remote } from "./remote.ts";
 import { remoteError } from "./remote-error.ts";
 import { servableIcons } from "./remote-icons.ts";
-import { answerOf, cancelRemote, type RemoteHandle, resultOf, stepRemote } from "./remote-handle.ts";
+import { answerOf, cancelRemote, pollRemote, type RemoteHandle, resultOf } from "./remote-handle.ts";
 
 /**
  * Defines the tool that forwards calls of one remote tool.
@@ -78,7 +78,7 @@ export function proxiedTool(info: ToolInfo, remote: Remote, hop: HopOptions, lon
     .redeem(async (state, ctx) => {
       const budget = answerBudget(ctx);
       try {
-        return await hop.withClient(ctx, (client) => stepRemote(client, state as RemoteHandle, ctx, budget.signal));
+        return await hop.withClient(ctx, (client) => pollRemote(client, state as RemoteHandle, ctx, budget.signal));
       } catch (error) {
         return failed(error, budget); // the client too: a stdio remote waiting to be started again refuses it
       }

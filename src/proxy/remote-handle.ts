@@ -1,7 +1,7 @@
 /**
  * A remote long-running call as one of ours: the remote's MCP-lite promise token or MCP task id is the
  * state of our own promise (signed into our token, MCP-lite spec v0.042 §3.6), so `redeem` and `tasks/get`
- * on our side each take one step at the remote: a `redeem` of its token, or its `tasks/get` (MCP
+ * on our side each poll the remote once: a `redeem` of its token, or its `tasks/get` (MCP
  * 2026-07-28, tasks extension; `tasks/result` on MCP 2025-11-25, Tasks).
  *
  * @module
@@ -20,7 +20,7 @@ import { remoteResultMeta } from "./remote-meta.ts";
 /** Our promise's state: the remote's token (`p`) or task id (`t`). */
 export type RemoteHandle = { readonly p: string } | { readonly t: string };
 
-/** The wait before the next step when the remote names none, in ms. */
+/** The wait before the next poll when the remote names none, in ms. */
 const DEFAULT_RETRY_MS = 1_000;
 
 /**
@@ -45,7 +45,7 @@ export function answerOf(
 }
 
 /**
- * Takes one step of a remote long-running call.
+ * Polls a remote long-running call once.
  *
  * @param client The client to the remote (with the credentials the call goes with).
  * @param state Our promise's state.
@@ -54,7 +54,7 @@ export function answerOf(
  * @returns The result, or our promise again.
  * @throws {ProtocolError} When the remote task failed or was cancelled.
  */
-export async function stepRemote(
+export async function pollRemote(
   client: Client,
   state: RemoteHandle,
   ctx: CallContext,

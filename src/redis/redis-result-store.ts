@@ -39,7 +39,7 @@ redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 return 1`;
 
 /**
- * A set's member added, its lifetime lengthened to at least ARGV[2] ms and never shortened, in one step (what
+ * A set's member added, its lifetime lengthened to at least ARGV[2] ms and never shortened, at once (what
  * `PEXPIRE … GT` does on Redis 7, and Redis 6 and Valkey run too; a new set has no TTL: `PTTL` answers -1).
  */
 const ADD_MEMBER = `redis.call('SADD', KEYS[1], ARGV[1])
@@ -54,8 +54,8 @@ const utf8 = new TextEncoder();
 
 /**
  * Creates a result store on Redis. Keys are namespaced by `prefix` and expire with their promise
- * token (`PX`); an entry that has ended is never replaced (a Lua script checks and writes in one
- * step), so a job's result and a concurrent cancellation on another instance never both win.
+ * token (`PX`); an entry that has ended is never replaced (a Lua script checks and writes at
+ * once), so a job's result and a concurrent cancellation on another instance never both win.
  *
  * While the client is not ready (Redis down, the client reconnecting with backoff), every operation
  * fails at once instead of waiting in node-redis's offline queue, and one with no answer within

@@ -39,7 +39,7 @@ export function readBody(request: Request, limits: BodyLimits): string | Promise
 
 /**
  * {@link readBody} handing the text straight to `then`: where the body has to be waited for, one
- * promise from the read to what `then` makes of it instead of one per step (each costs a microtask
+ * promise from the read to what `then` makes of it instead of one per stage (each costs a microtask
  * turn on every runtime).
  *
  * @param request The request.
@@ -178,12 +178,12 @@ async function readAll(reader: BodyReader, limits: BodyLimits, check?: BodyCheck
   try {
     while (true) {
       const reading = reader.read();
-      let step = peekFulfilled(reading);
-      if (step === NOT_YET) {
+      let read = peekFulfilled(reading);
+      if (read === NOT_YET) {
         if (timed && waiting === undefined) waiting = queueFor(limits.bodyTimeoutMs).add(deadline);
-        step = await reading;
+        read = await reading;
       }
-      const { done, value } = step;
+      const { done, value } = read;
       if (deadline.expired) throw timedOut(limits.bodyTimeoutMs);
       if (done) break;
       size += value.byteLength;

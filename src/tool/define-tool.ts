@@ -58,7 +58,8 @@ interface BuilderState {
  * @typeParam TArgs What the handler receives.
  * @typeParam TOutput The structured result.
  * @typeParam TConfig The configuration handlers read as `ctx.config`.
- * @typeParam TLongRunning Whether `.longRunning()` was declared, which lets handlers call `ctx.defer()`.
+ * @typeParam TLongRunning What a handler's `ctx.defer()` may start (`ToolContext`): `.longRunning()` lets it defer
+ *   inline work, unless it asks for `retry`, which only declared work (`.defer()`) can honour.
  */
 export class ToolBuilder<
   TName extends string,
@@ -66,7 +67,7 @@ export class ToolBuilder<
   TArgs = Record<string, never>,
   TOutput = unknown,
   TConfig = unknown,
-  TLongRunning extends boolean = false,
+  TLongRunning extends boolean | "inline" | "declare" = false,
 > {
   readonly #state: BuilderState;
 
@@ -79,7 +80,7 @@ export class ToolBuilder<
     this.#state = Object.freeze(state);
   }
 
-  #with<I, A, O, C = TConfig, L extends boolean = TLongRunning>(
+  #with<I, A, O, C = TConfig, L extends boolean | "inline" | "declare" = TLongRunning>(
     patch: Partial<BuilderState>,
   ): ToolBuilder<TName, I, A, O, C, L> {
     return new ToolBuilder<TName, I, A, O, C, L>({ ...this.#state, ...patch });
@@ -320,14 +321,17 @@ export class ToolBuilder<
    *   .longRunning({ retryAfterMs: 2000 })
    *   .handle((_args, ctx) => ctx.defer(async () => ({ pages: 42 })));
    * // idempotent work, run again (3 runs in all) when it throws, or on a live instance if its instance stops
-   * // ended as timed out (deadline_exceeded) if a run takes over 10 minutes
+   * // ended as timed out (deadline_exceeded) if a run takes over 10 minutes; only declared work (.defer()) can
+   * // start again on another instance, so a tool with retry declares its work
    * const reindex = defineTool("reindex")
    *   .longRunning({ retry: { attempts: 3, backoff: 1000 }, timeoutMs: 10 * 60_000 })
-   *   .handle((_args, ctx) => ctx.defer(async () => ({ indexed: true })));
+   *   .defer(async () => ({ indexed: true }));
    * ```
    */
-  longRunning(options: LongRunningOptions = {}): ToolBuilder<TName, TInput, TArgs, TOutput, TConfig, true> {
-    return this.#with<TInput, TArgs, TOutput, TConfig, true>({ longRunning: { ...options } });
+  longRunning<const O extends LongRunningOptions = Record<never, never>>(
+    options?: O,
+  ): ToolBuilder<TName, TInput, TArgs, TOutput, TConfig, O extends { readonly retry: object } ? "declare" : "inline"> {
+    return this.#with({ longRunning: { ...options } }) as never; // the signature's type: what ctx.defer() may start
   }
 
   /**

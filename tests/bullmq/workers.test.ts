@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { CallOutcome } from "../../mod.ts";
-import { STOPPED_MESSAGE } from "../../src/jobs/continuations.ts";
+import { STOPPED_MESSAGE } from "../../src/jobs/stopped-jobs.ts";
 import {
   assertStopped,
   gate,

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import * as v from "valibot";
 import { createMemoryResultStore, createServer, defineTool, runWorker } from "../../mod.ts";
-import type { CallOutcome, JournalStore, Middleware } from "../../mod.ts";
+import type { CallContext, CallOutcome, JournalStore, Middleware } from "../../mod.ts";
 import { journalStoreFromResults } from "../../src/jobs/result-store-journals.ts";
 import { memoryQueue } from "../helpers/memory-queue.ts";
 import { SECRET, waitFor } from "../helpers/long-running.ts";
@@ -52,9 +52,11 @@ describe("declared work (.defer())", () => {
   });
 
   it("refuses a .longRunning() tool that can only defer inline work, with a queue or with retry", () => {
+    // With retry, the types refuse it too (tests/jobs/long-running-combinations.test-d.ts); the server refuses it for
+    // code the types do not check.
     const inline = (retry?: { attempts: number }) =>
       defineTool("inline").describe("Defers inline").longRunning(retry && { retry })
-        .handle((_, ctx) => ctx.defer(() => "done"));
+        .handle((_, ctx) => (ctx as CallContext).defer(() => "done"));
     const queued = () =>
       createServer({
         name: "q",
@@ -76,7 +78,10 @@ describe("declared work (.defer())", () => {
 
   it("fails a call whose handler hands input to work the tool does not declare, or whose work answers a promise", async () => {
     const server = createServer({ name: "s", version: "1", secret: SECRET, logger: false })
-      .tool(defineTool("undeclared").describe("No work").longRunning().handle((_, ctx) => ctx.defer({ n: 1 })))
+      .tool(
+        defineTool("undeclared").describe("No work").longRunning()
+          .handle((_, ctx) => (ctx as CallContext).defer({ n: 1 })), // the types refuse it: code they do not check
+      )
       .tool(
         defineTool("promising").describe("Promises").defer((_, work) =>
           (work as never as {
@@ -253,5 +258,27 @@ describe("declared work (.defer())", () => {
     } finally {
       await worker.close();
     }
+  });
+  it("runs inline work (ctx.defer(fn)) as the job declared work is: in the work hooks, retried when it throws", async () => {
+    const seen: string[] = [];
+    const hook: Middleware = Object.assign((_call: unknown, next: () => Promise<unknown>) => next(), {
+      work: async (work: { tool: string; jobId: string }, next: () => Promise<unknown>) => {
+        seen.push(`in ${work.tool}, job ${work.jobId.length > 0}`);
+        return await next();
+      },
+    });
+    let runs = 0;
+    const inline = defineTool("inline").describe("Declares work, defers inline work")
+      .longRunning({ retry: { attempts: 2 } })
+      .defer(() => "declared")
+      .handle((_, ctx) =>
+        ctx.defer(() => {
+          if (++runs === 1) throw new Error("a transient failure");
+          return `ran ${runs} times`;
+        })
+      );
+    const server = createServer({ name: "inline", version: "1", secret: SECRET }).use(hook).tool(inline);
+    assert.equal(textOf(await ended(server, await server.call("inline", {}))), "ran 2 times");
+    assert.deepEqual(seen, ["in inline, job true", "in inline, job true"]);
   });
 });

@@ -97,9 +97,9 @@ export function createMcpliteService(core: ServerCore): ServiceImpl<typeof MCPLi
         const events = streamCall(registry, call, { holdMs: longRunning.holdFor(core, "grpc") });
         try {
           while (true) {
-            const step = await untilDeadline(events.next(), context);
-            if (step.done) return;
-            const event = step.value;
+            const next = await untilDeadline(events.next(), context);
+            if (next.done) return;
+            const event = next.value;
             if (event.type === "outcome") {
               throwIfAborted(context.signal);
               yield responseFromOutcome(event.outcome, started, version);

@@ -200,14 +200,14 @@ export interface CallContext<TConfig = unknown> {
    */
   requestResource(key: string, request: ResourceRequest): Promise<ResourceContents>;
   /**
-   * Runs a step with side effects once per call. Where the wire answers questions by calling again
-   * (MCP-lite, MCP 2026), the handler runs again from the top on each round; a step that completed in
-   * an earlier round returns its recorded value instead of running again. The value must be JSON; it
-   * travels in the sealed `requestState` (signed only with `tokens: { seal: false }`).
+   * Runs an effect once per call, across its input rounds (a job's journaled steps are `work.step()`'s). Where the
+   * wire answers questions by calling again (MCP-lite, MCP 2026), the handler runs again from the top on each round;
+   * a `run` that completed in an earlier round returns its recorded value instead of running again. The value must be
+   * JSON; it travels in the sealed `requestState` (signed only with `tokens: { seal: false }`).
    *
-   * @param key The step's key, unique within the call.
-   * @param run The step.
-   * @returns The step's value.
+   * @param key Its key, unique within the call.
+   * @param run The effect.
+   * @returns Its value.
    *
    * @example
    * ```ts ignore

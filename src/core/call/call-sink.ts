@@ -79,8 +79,8 @@ export interface CallSink {
    */
   input?(key: string, request: InputRequest): Promise<unknown>;
   /**
-   * Runs a step of the handler once per call: wires that re-run the handler for each input round
-   * return the recorded value on later rounds instead of running it again. Absent: the step just runs.
+   * Runs an effect of the handler once per call (`ctx.step()`): wires that re-run the handler for each input round
+   * return the recorded value on later rounds instead of running it again. Absent: `run` just runs.
    */
   step?(key: string, run: () => unknown): Promise<unknown>;
   /**

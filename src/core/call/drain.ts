@@ -27,14 +27,14 @@ export async function drain(
   const partials: unknown[] = [];
   const signal = ctx.signal;
   while (true) {
-    const step = await iterator.next();
-    if (step.done) return step.value !== undefined ? step.value : toolResult({ content: joinPartials(partials) });
+    const next = await iterator.next();
+    if (next.done) return next.value !== undefined ? next.value : toolResult({ content: joinPartials(partials) });
     if (signal.aborted) {
       await iterator.return?.();
       throw signal.reason ?? new Error("cancelled");
     }
-    partials.push(step.value);
-    const taken = onPartial?.(step.value);
+    partials.push(next.value);
+    const taken = onPartial?.(next.value);
     if (taken !== undefined) await taken;
   }
 }

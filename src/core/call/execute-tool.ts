@@ -31,7 +31,7 @@ import { echoed } from "../../internal/echo.ts";
 /**
  * Runs a found tool. Synchronous as long as nothing needs waiting for (the common case: a synchronous
  * validator and handler, no configuration, no carried input round, not a stream); the first thing
- * that does sends the rest through {@link executeWaiting}, the same steps in the same order.
+ * that does sends the rest through {@link executeWaiting}, the same stages in the same order.
  *
  * @param registry The registry.
  * @param tool The tool.

@@ -23,7 +23,7 @@ interface RoundState {
   a: string;
   /** The answers so far, by key. */
   r: Record<string, unknown>;
-  /** Memoised steps, by key: `[]` for `undefined`, `[value]` otherwise. */
+  /** The values `ctx.step()` recorded, by key: `[]` for `undefined`, `[value]` otherwise. */
   s: Record<string, unknown[]>;
   /** The keys asked in the last round, with their methods. */
   q: Record<string, InputMethod>;
@@ -77,7 +77,8 @@ export class InputRound implements CallSink {
   readonly #state: unknown;
   readonly #inner: CallSink | undefined;
   #answers: Record<string, unknown> | undefined;
-  #steps: Record<string, unknown[]> | undefined;
+  /** What `ctx.step()` recorded in this call's rounds, by key. */
+  #recorded: Record<string, unknown[]> | undefined;
   #asked: Map<string, InputRequest> | undefined;
 
   /**
@@ -173,7 +174,7 @@ export class InputRound implements CallSink {
       }
     }
     this.#answers = answers;
-    this.#steps = { ...state.s };
+    this.#recorded = { ...state.s };
   }
 
   /**
@@ -215,17 +216,17 @@ export class InputRound implements CallSink {
   }
 
   /**
-   * Runs a step once per call: on later rounds it returns the recorded value without running it.
+   * Runs `run` once per call (`ctx.step()`): on later rounds it returns the recorded value without running it.
    *
-   * @param key The step's key, unique within the call.
-   * @param run The step; its value must be JSON.
-   * @returns The step's value.
+   * @param key Its key, unique within the call.
+   * @param run The effect; its value must be JSON.
+   * @returns Its value.
    */
   async step(key: string, run: () => unknown): Promise<unknown> {
-    const steps = this.#steps;
-    if (steps !== undefined && Object.hasOwn(steps, key)) return steps[key][0];
+    const recorded = this.#recorded;
+    if (recorded !== undefined && Object.hasOwn(recorded, key)) return recorded[key][0];
     const value = await run();
-    (this.#steps ??= {})[key] = value === undefined ? [] : [value];
+    (this.#recorded ??= {})[key] = value === undefined ? [] : [value];
     return value;
   }
 
@@ -251,7 +252,7 @@ export class InputRound implements CallSink {
     const requests = this.questions;
     const q: Record<string, InputMethod> = {};
     for (const key in requests) q[key] = requests[key].method;
-    const state: RoundState = { a: await digestOf(who.args), r: this.#answers ?? {}, s: this.#steps ?? {}, q };
+    const state: RoundState = { a: await digestOf(who.args), r: this.#answers ?? {}, s: this.#recorded ?? {}, q };
     const requestState = await signer.codec.sign({
       kind: INPUT_KIND,
       scope: who.scope,

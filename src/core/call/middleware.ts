@@ -61,9 +61,9 @@ export interface Call {
  */
 export type Middleware = ((call: Call, next: () => Promise<unknown>) => Promise<unknown>) & {
   /**
-   * Optional: wraps each start of a tool's declared work (`.defer()`), wherever it runs (a worker, which runs no
-   * request middleware, too), outermost first: telemetry's span, a context the work's libraries read. `next()`
-   * runs the work and resolves with its value.
+   * Optional: wraps each start of a tool's declared work (`.defer()`, and the inline work of `ctx.defer(fn)`, its
+   * sugar), wherever it runs (a worker, which runs no request middleware, too), outermost first: telemetry's span, a
+   * context the work's libraries read. `next()` runs the work and resolves with its value.
    */
   readonly work?: (job: WorkContext, next: () => Promise<unknown>) => Promise<unknown>;
 };
@@ -105,7 +105,7 @@ export type ToolMiddleware = (call: ToolCall, next: () => Promise<CallOutcome>) 
  *
  * @param chain The middleware, outermost first.
  * @param call What the middleware sees.
- * @param last The innermost step: the method, or the tool.
+ * @param last The innermost layer: the method, or the tool.
  * @returns What the chain answered.
  */
 export function runMiddleware<C, R>(
@@ -114,17 +114,17 @@ export function runMiddleware<C, R>(
   last: (call: C) => Promise<R>,
 ): Promise<R> {
   let index = -1;
-  const step = (i: number): Promise<R> => {
+  const layer = (i: number): Promise<R> => {
     if (i <= index) return Promise.reject(new Error("next() called more than once"));
     index = i;
     if (i === chain.length) return last(call);
     try {
-      return chain[i](call, () => step(i + 1));
+      return chain[i](call, () => layer(i + 1));
     } catch (error) {
       return Promise.reject(error); // a middleware that throws before it returns a promise
     }
   };
-  return step(0);
+  return layer(0);
 }
 
 /**

@@ -112,10 +112,10 @@ function execute(
   return executeFound(registry, tool, call, request, round);
 }
 
-/** A step that may answer at once or throw, as the promise middleware chains expect. */
-function promised<T>(step: () => T | Promise<T>): Promise<T> {
+/** Work that may answer at once or throw, as the promise middleware chains expect. */
+function promised<T>(run: () => T | Promise<T>): Promise<T> {
   try {
-    const value = step();
+    const value = run();
     return value instanceof Promise ? value : Promise.resolve(value);
   } catch (error) {
     return Promise.reject(error);

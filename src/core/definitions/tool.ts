@@ -7,7 +7,7 @@ import type { CallContext } from "../call/call-context.ts";
 import type { Extension } from "./extension.ts";
 import type { ContentBlock, ToolResult } from "../results/result.ts";
 import type { Icon } from "./icon.ts";
-import type { ToolPromise } from "../call/tool-promise.ts";
+import type { PromiseOptions, ToolPromise } from "../call/tool-promise.ts";
 import type { CompiledSchema, JsonSchema } from "../schema.ts";
 import type { AnyResource } from "./resource.ts";
 import type { WorkContext } from "../long-running/work-context.ts";
@@ -116,19 +116,40 @@ export type RedeemHandler<TState, TOut> = (
 export type CancelHandler<TState> = (state: TState, ctx: CallContext) => unknown;
 
 /**
- * The context a tool's handler receives from `.handle()`: the {@link CallContext}, whose `defer()`
- * compiles only in a `.longRunning()` tool, so deferring work elsewhere is a compile error rather than
- * a failed call. It is still a `CallContext`: helpers typed with one accept it.
+ * The context a tool's handler receives from `.handle()`: the {@link CallContext}, whose `defer()` compiles only
+ * for what the tool can run, so deferring work it cannot is a compile error rather than a failed call. It is still
+ * a `CallContext`: helpers typed with one accept it.
  *
  * @typeParam TConfig The tool's configuration (`ctx.config`).
- * @typeParam TLongRunning Whether the tool declared `.longRunning()`.
+ * @typeParam TLongRunning What `ctx.defer()` may start: `true`, the tool's declared work (`.defer().handle()`) or
+ *   inline work; `"inline"`, inline work only (`.longRunning()` without `retry`: no declared work to hand input to);
+ *   `"declare"`, nothing (`.longRunning({ retry })`: only declared work can start again); `false`, nothing (no
+ *   `.longRunning()`).
  */
-export type ToolContext<TConfig = unknown, TLongRunning extends boolean = true> = TLongRunning extends true
-  ? CallContext<TConfig>
-  : CallContext<TConfig> & {
-    /** Not available: declare `.longRunning()` before `.handle()` to defer work. */
-    readonly defer: never;
-  };
+export type ToolContext<TConfig = unknown, TLongRunning extends boolean | "inline" | "declare" = true> =
+  TLongRunning extends true ? CallContext<TConfig>
+    : TLongRunning extends "inline" ? Omit<CallContext<TConfig>, "defer"> & {
+        /**
+         * Answers "not done yet" while `work` runs on in this process (see {@link CallContext.defer}); a tool that
+         * hands input to declared work declares it with `.defer()` first.
+         *
+         * @param work The work.
+         * @param options The timing.
+         * @returns The pending answer, for the handler to return.
+         */
+        defer(
+          work: (signal: AbortSignal) => unknown,
+          options?: Omit<PromiseOptions<unknown>, "state">,
+        ): ToolPromise<never>;
+      }
+    : TLongRunning extends "declare" ? CallContext<TConfig> & {
+        /** Not available: with `retry`, declare the work with `.defer()` (and hand it input from `.defer().handle()`). */
+        readonly defer: never;
+      }
+    : CallContext<TConfig> & {
+      /** Not available: declare `.longRunning()` before `.handle()` to defer work. */
+      readonly defer: never;
+    };
 
 /** A plain handler; `TConfig` types `ctx.config` (from `.config()`). */
 export type ToolHandler<TArgs, TOut, TConfig = unknown> = (

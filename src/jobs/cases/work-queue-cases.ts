@@ -345,14 +345,14 @@ export function workQueueCases(
           bench.take(worker, async (data) => {
             const id = idOf(data);
             // Until its watcher saw one: a queue may start following a job after its first update (BullMQ does).
-            for (let step = 1; seen.get(id)!.items.length === 0 && !bench.ended.signal.aborted; step++) {
+            for (let n = 1; seen.get(id)!.items.length === 0 && !bench.ended.signal.aborted; n++) {
               worker.progress!(
                 id,
-                id === full.id ? { progress: step, total: 1_000, message: `step ${step}` } : {
-                  progress: step,
+                id === full.id ? { progress: n, total: 1_000, message: `update ${n}` } : {
+                  progress: n,
                 },
               );
-              if (id === full.id) worker.progress!(id, { log: { level: "info", data: { step }, logger: "cases" } });
+              if (id === full.id) worker.progress!(id, { log: { level: "info", data: { n }, logger: "cases" } });
               await sleep(50);
             }
             return "done";
@@ -364,11 +364,11 @@ export function workQueueCases(
           await seen.get(full.id)!.until((items) => items.some((u) => "log" in u), `a log line of job ${full.id}`);
           for (const update of seen.get(full.id)!.items) {
             if ("log" in update) {
-              const step = (update.log.data as { step?: unknown } | null)?.step;
-              same(update, { log: { level: "info", data: { step }, logger: "cases" } }, "a log line of one job");
+              const n = (update.log.data as { n?: unknown } | null)?.n;
+              same(update, { log: { level: "info", data: { n }, logger: "cases" } }, "a log line of one job");
             } else {
               const { progress } = update;
-              same(update, { progress, total: 1_000, message: `step ${progress}` }, "an update of one job");
+              same(update, { progress, total: 1_000, message: `update ${progress}` }, "an update of one job");
             }
           }
           for (const update of seen.get(bare.id)!.items) {

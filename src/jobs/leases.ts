@@ -1,0 +1,99 @@
+/**
+ * A running job's lease on a shared result store: an entry the instance running the job renews every third of its
+ * length, so an instance that reads the job tells a stopped one (its lease missing for a whole lease, from when that
+ * was first found) from a live one; and the claims on a job's later attempts, first writer wins.
+ *
+ * @module
+ */
+import type { ResultStore } from "./result-store.ts";
+
+/** A server's store, clock and lease length: whoever holds, reads or claims its jobs' leases. */
+export interface Leases {
+  /** The shared result store. */
+  readonly results: ResultStore;
+  /** The clock, in ms since the epoch. */
+  readonly codec: { readonly now: () => number };
+  /** How long a lease lasts unless its holder renews it, in ms. */
+  readonly leaseMs: number;
+}
+
+/** The store key that marks when the lease of a job's attempt was first found missing. */
+function lapseKey(id: string, attempt: number): string {
+  return attempt === 1 ? `lapse:${id}` : `lapse:${id}:${attempt}`;
+}
+
+/** The store key of the claim on a job's attempt (from the second on). */
+function attemptKey(id: string, attempt: number): string {
+  return `attempt:${id}:${attempt}`;
+}
+
+/**
+ * Takes (or renews) a job's lease.
+ *
+ * @param leases The store, clock and lease length.
+ * @param id The job's id.
+ * @returns When written.
+ */
+export function holdLease(leases: Leases, id: string): Promise<boolean> {
+  return leases.results.set(`lease:${id}`, { status: "working" }, leases.leaseMs);
+}
+
+/**
+ * Tells whether some instance holds a job's lease.
+ *
+ * @param leases The store, clock and lease length.
+ * @param id The job's id.
+ * @returns `true` while its lease lasts.
+ */
+export async function leaseHeld(leases: Leases, id: string): Promise<boolean> {
+  return await leases.results.get(`lease:${id}`) !== undefined;
+}
+
+/**
+ * Tells whether the lease of a job's attempt has been missing for a whole lease: right after a store outage it may
+ * have expired while its instance, alive, has not yet renewed it (it does within a third of a lease once its
+ * connection is back). The first reader to find it missing marks when.
+ *
+ * @param leases The store, clock and lease length.
+ * @param id The job's id.
+ * @param attempt The attempt the job is on.
+ * @returns `true` once the lease has been missing a whole lease.
+ */
+export async function leaseLapsed(leases: Leases, id: string, attempt: number): Promise<boolean> {
+  const { results, codec: { now }, leaseMs } = leases;
+  const missingSince = (await results.get(lapseKey(id, attempt)))?.at;
+  if (missingSince !== undefined) return now() - missingSince >= leaseMs;
+  await results.set(lapseKey(id, attempt), { status: "working", at: now() }, 2 * leaseMs);
+  return false;
+}
+
+/**
+ * Tells the attempt a job is on: the last one claimed (the first needs no claim).
+ *
+ * @param leases The store, clock and lease length.
+ * @param id The job's id.
+ * @param attempts How many it may have.
+ * @returns The attempt, from 1.
+ */
+export async function attemptOf(leases: Leases, id: string, attempts: number): Promise<number> {
+  for (let next = 2; next <= attempts; next++) {
+    if (await leases.results.get(attemptKey(id, next)) === undefined) return next - 1;
+  }
+  return attempts;
+}
+
+/**
+ * Claims a job's attempt, its lease taken first (no reader finds it missing between the claim and the run). The
+ * claim is an ended entry, which the store writes only where none is (first writer wins, atomically on a shared
+ * store), so two instances that find the same lease lapsed never both take the same attempt.
+ *
+ * @param leases The store, clock and lease length.
+ * @param id The job's id.
+ * @param attempt The attempt.
+ * @param ttlMs How long the claim lasts.
+ * @returns Whether this instance won it.
+ */
+export async function claimAttempt(leases: Leases, id: string, attempt: number, ttlMs: number): Promise<boolean> {
+  await holdLease(leases, id);
+  return await leases.results.set(attemptKey(id, attempt), { status: "cancelled", at: leases.codec.now() }, ttlMs);
+}
