@@ -43,6 +43,7 @@
 // Plain JavaScript for Node, so that a fresh machine with Node and npm only runs it.
 import { spawn } from "node:child_process";
 import {
+  chmodSync,
   createReadStream,
   existsSync,
   mkdirSync,
@@ -55,11 +56,12 @@ import {
   writeFileSync,
 } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import process from "node:process";
 import { docExamples } from "./doc-examples.mjs";
 import { failureDigest } from "./failure-digest.mjs";
+import { leftovers, tempEntries } from "./leftovers.mjs";
 import { repoEnv } from "./repo-bin.mjs";
 
 /**
@@ -350,6 +352,11 @@ if (LIST) {
 // The tests' scratch directories (tests/helpers/scratch-dir.ts): removed here at the end, since `bun test
 // --parallel` kills the removal each test starts in the background with its worker (installed projects, 1.5 GB a run).
 const SCRATCH_DIR = mkdtempSync(join(tmpdir(), "mcplite-scratch-"));
+// Traversable by others (not listable): as root, PostgreSQL runs as the `postgres` user on clusters made in it
+// (tests/helpers/postgres-server.ts).
+chmodSync(SCRATCH_DIR, 0o711);
+/** The temporary directory's `mcplite-*` entries before the run: a run that leaves a new one fails (tools/leftovers.mjs). */
+const TEMP_BEFORE = tempEntries(tmpdir());
 // The packed tarball beside them: a project in a scratch directory names it `../mcplite-pack-…/…tgz`, as `npx` takes a
 // tarball (npm 11 runs `../../x.tgz` as a command).
 const PACK_DIR = mkdtempSync(join(SCRATCH_DIR, "mcplite-pack-"));
@@ -479,6 +486,15 @@ rmSync(SHARED_DIR, { recursive: true, force: true });
 // In the background (Node leaves it running): deleting installed projects takes seconds the run need not wait for.
 const made = hiddenFolders("tests").filter((path) => !HIDDEN_BEFORE.has(path));
 spawn("rm", ["-rf", SCRATCH_DIR, ...made], { detached: true, stdio: "ignore" }).unref();
+// What a test made in the temporary directory itself and left there (a scratch folder belongs in scratchDir()).
+const left = leftovers(tmpdir(), TEMP_BEFORE, [basename(SCRATCH_DIR)]);
+if (left.length) {
+  results.push({ name: "leftovers", code: 1, seconds: 0 });
+  console.log(
+    `\n== the tests left these in ${tmpdir()} (a test removes what it makes: tests/helpers/scratch-dir.ts)\n`,
+  );
+  console.log(left.map((name) => `  ${name}`).join("\n"));
+}
 
 for (const { name, code, seconds, error } of results) {
   console.log(
