@@ -56,12 +56,12 @@ import {
   writeFileSync,
 } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
-import { basename, join } from "node:path";
+import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import process from "node:process";
 import { docExamples } from "./doc-examples.mjs";
 import { failureDigest } from "./failure-digest.mjs";
-import { leftovers, tempEntries } from "./leftovers.mjs";
+import { leftovers } from "./leftovers.mjs";
 import { repoEnv } from "./repo-bin.mjs";
 
 /**
@@ -355,8 +355,11 @@ const SCRATCH_DIR = mkdtempSync(join(tmpdir(), "mcplite-scratch-"));
 // Traversable by others (not listable): as root, PostgreSQL runs as the `postgres` user on clusters made in it
 // (tests/helpers/postgres-server.ts).
 chmodSync(SCRATCH_DIR, 0o711);
-/** The temporary directory's `mcplite-*` entries before the run: a run that leaves a new one fails (tools/leftovers.mjs). */
-const TEMP_BEFORE = tempEntries(tmpdir());
+// The tests' temporary directory (TMPDIR: os.tmpdir()'s, and Deno's, Bun's, npm's and Chromium's): the run's own, as
+// /tmp is (sticky, anyone's), so that what is left in it is this run's whatever else runs on the machine. A run that
+// leaves a `mcplite-*` entry there fails (tools/leftovers.mjs); the run removes the directory with the rest.
+const TEMP_DIR = mkdtempSync(join(tmpdir(), "mcplite-tmp-"));
+chmodSync(TEMP_DIR, 0o1777);
 // The packed tarball beside them: a project in a scratch directory names it `../mcplite-pack-…/…tgz`, as `npx` takes a
 // tarball (npm 11 runs `../../x.tgz` as a command).
 const PACK_DIR = mkdtempSync(join(SCRATCH_DIR, "mcplite-pack-"));
@@ -365,7 +368,7 @@ const HIDDEN_BEFORE = new Set(hiddenFolders("tests"));
 // In the repository, not the system's temporary directory: the examples' bare specifiers (valibot) resolve through
 // its package.json and node_modules, as the documented files' do (gitignored).
 const SHARED_DIR = mkdtempSync(join(process.cwd(), ".deno-shared-"));
-const env = repoEnv({ MCPLITE_PACK_DIR: PACK_DIR, MCPLITE_SCRATCH_DIR: SCRATCH_DIR });
+const env = repoEnv({ MCPLITE_PACK_DIR: PACK_DIR, MCPLITE_SCRATCH_DIR: SCRATCH_DIR, TMPDIR: TEMP_DIR });
 
 /** The children running now, so that a failed type check can stop them. */
 const running = new Set();
@@ -485,16 +488,14 @@ rmSync(PACK_DIR, { recursive: true, force: true });
 rmSync(SHARED_DIR, { recursive: true, force: true });
 // In the background (Node leaves it running): deleting installed projects takes seconds the run need not wait for.
 const made = hiddenFolders("tests").filter((path) => !HIDDEN_BEFORE.has(path));
-spawn("rm", ["-rf", SCRATCH_DIR, ...made], { detached: true, stdio: "ignore" }).unref();
-// What a test made in the temporary directory itself and left there (a scratch folder belongs in scratchDir()).
-const left = leftovers(tmpdir(), TEMP_BEFORE, [basename(SCRATCH_DIR)]);
+// What a test made in the temporary directory and left there (a test's folder belongs in scratchDir()).
+const left = leftovers(TEMP_DIR);
 if (left.length) {
   results.push({ name: "leftovers", code: 1, seconds: 0 });
-  console.log(
-    `\n== the tests left these in ${tmpdir()} (a test removes what it makes: tests/helpers/scratch-dir.ts)\n`,
-  );
+  console.log(`\n== the tests left these in their temporary directory (a test removes what it makes: scratchDir())\n`);
   console.log(left.map((name) => `  ${name}`).join("\n"));
 }
+spawn("rm", ["-rf", SCRATCH_DIR, TEMP_DIR, ...made], { detached: true, stdio: "ignore" }).unref();
 
 for (const { name, code, seconds, error } of results) {
   console.log(
