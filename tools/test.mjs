@@ -93,6 +93,7 @@ const ONCE = [
   "tests/api-report.test.ts", // `deno run tools/api-report.ts` in a scratch clone
   "tests/readme.test.ts", // the README's blocks and markers, read
   "tests/client/type-errors.test.ts", // `deno eval --check`'s messages for a user's snippet
+  "tests/cli/types-command/types-interop.test.ts", // `mcplite types`' modules of others' servers, `deno check`ed
   "tests/docs/openapi-guide.test.ts", // the OpenAPI guide's blocks, run by `deno run` and `bun run`
   "tests/docs/composing-sections.test.ts", // the composing guide's blocks, run by `deno` and `bun`
   "tests/docs/composing.test.ts", // the composing guide's gateway and its remotes, run by `deno` as children
