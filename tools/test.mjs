@@ -8,7 +8,8 @@
 //   `npm pack` per run (MCPLITE_PACK_DIR, tests/helpers/npm-pack.ts: two `prepare` builds would race on dist/), and
 //   one `npm install` of it, which each project that installs the tarball copies (`cp -al`).
 //   Its workers then take Bun's slowest files too, as many as keep the two lanes' expected times even (evened()).
-// - Deno's lane: `deno check --doc` (npm run test:types) beside `deno test --no-check` in DENO_PROCESSES processes
+// - Deno's lane: `deno check --doc` (npm run test:types, and the docs' TypeScript blocks beside the sources, for
+//   tests/docs/code-blocks.test.ts) beside `deno test --no-check` in DENO_PROCESSES processes
 //   split by time (tests/timings-deno.json, denoParts), the documentation's examples (`--doc`) in one of them; each
 //   process loads its files through one generated module, but for those with top-level hooks (isolated()). The check
 //   runs beside the tests rather than before them, so that it does not lengthen the longest lane; if it fails,
@@ -41,7 +42,7 @@
 // To refresh Bun's timings: `bun test --parallel --timings=tests/timings.json --update-timings tests/`; Deno's
 // (tests/timings-deno.json) are each file's tests' durations as a run prints them.
 // Plain JavaScript for Node, so that a fresh machine with Node and npm only runs it.
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import {
   chmodSync,
   createReadStream,
@@ -76,7 +77,6 @@ const PACKAGING = [
   "tests/docs-site.test.ts", // the VitePress build
   "tests/npm-checkout.test.ts", // the package installed from a git checkout
   "tests/node/node22-battery.test.ts", // the battery's scenarios on Node 22
-  "tests/docs/code-blocks.test.ts", // the docs' and the README's TypeScript, type-checked by a child
   "tests/docs/getting-started.test.ts", // the Getting started pages, run as written by children
   "tests/docs/run-against-server.test.ts", // the docs' blocks that call a server, run as children
   "tests/readme-node-route.test.ts", // the README's Node route, on Node 22
@@ -92,6 +92,7 @@ const ONCE = [
   ...PACKAGING.filter((file) => file !== "tests/cli/cli-init.test.ts"),
   "tests/api-report.test.ts", // `deno run tools/api-report.ts` in a scratch clone
   "tests/readme.test.ts", // the README's blocks and markers, read
+  "tests/docs/code-blocks.test.ts", // the docs' and the README's TypeScript blocks, found (the type check's lane checks them)
   "tests/client/type-errors.test.ts", // `deno eval --check`'s messages for a user's snippet
   "tests/cli/types-command/types-interop.test.ts", // `mcplite types`' modules of others' servers, `deno check`ed
   "tests/docs/openapi-guide.test.ts", // the OpenAPI guide's blocks, run by `deno run` and `bun run`
@@ -313,6 +314,9 @@ function bunArgs(files, workers) {
   return ["test", "--timeout", "120000", ...parallel, ...[...files].sort(slowestFirst(bunMs)).map((f) => `./${f}`)];
 }
 
+/** The docs' blocks' type check: under `npm test`, in the type check's program (see below). */
+const CODE_BLOCKS = "tests/docs/code-blocks.test.ts";
+
 const RUNS = {
   types: ["npm", ["run", "--silent", "test:types"]],
   bun: ["bun", bunArgs(LANES.bun, CORES)],
@@ -370,6 +374,18 @@ const HIDDEN_BEFORE = new Set(hiddenFolders("tests"));
 // its package.json and node_modules, as the documented files' do (gitignored).
 const SHARED_DIR = mkdtempSync(join(process.cwd(), ".deno-shared-"));
 const env = repoEnv({ MCPLITE_PACK_DIR: PACK_DIR, MCPLITE_SCRATCH_DIR: SCRATCH_DIR, TMPDIR: TEMP_DIR });
+
+// The docs' and the README's TypeScript blocks (tests/docs/code-blocks.test.ts), written where the type check reads
+// them beside the sources, in one program, with the repository's configuration (as the blocks' own project has it):
+// a `deno check` of their own would check the SDK again (about 20 s of CPU). The test then leaves them to it.
+if (LANES.packaging.includes(CODE_BLOCKS) || LANES.bun.includes(CODE_BLOCKS)) {
+  const blocks = join(SHARED_DIR, "code-blocks");
+  mkdirSync(blocks);
+  const written = spawnSync("bun", ["tests/docs/code-blocks-files.ts", blocks], { env, stdio: "inherit" });
+  if (written.status !== 0) throw new Error(`tests/docs/code-blocks-files.ts failed (exit ${written.status})`);
+  RUNS.types = ["npm", ["run", "--silent", "test:types", "--", blocks]];
+  env.MCPLITE_DOCS_BLOCKS = blocks;
+}
 
 /** The children running now, so that a failed type check can stop them. */
 const running = new Set();
