@@ -133,17 +133,13 @@ describe("the package installed from a checkout", { skip: ONCE_PER_RUN }, () => 
       const ready = await project("npm");
       if (typeof ready === "string") return skipOutsideCi(t, ready);
       writeFileSync(join(ready.app, "entry-points.ts"), everyEntryPoint());
-      writeFileSync(join(ready.app, "tsconfig.json"), JSON.stringify(TSCONFIG));
-      const errors = await tsc(ready.app, ".");
-      const own = errors.filter((line) =>
-        line.includes(`node_modules/${pkg.name}/`) || !line.includes("node_modules/")
-      );
-      assert.deepEqual(own, []);
-      // What remains is a dependency's declarations naming DOM types, which the TypeScript notes' one line declares.
+      // With the TypeScript notes' line for a dependency's declarations that name a DOM type: one tsc run. The line
+      // declares `HeadersInit` alone, and no declaration of ours names it (tests/npm-types-node.test.ts), so no error
+      // at all with it means no error of ours without it either (a name it does not declare fails with it as without).
       writeFileSync(join(ready.app, "dom-shim.d.ts"), `${typescriptNotesShim()}\n`);
       const shimmed = { ...TSCONFIG, files: [...TSCONFIG.files, "dom-shim.d.ts"] };
-      writeFileSync(join(ready.app, "tsconfig.shim.json"), JSON.stringify(shimmed));
-      assert.deepEqual(await tsc(ready.app, "tsconfig.shim.json"), []);
+      writeFileSync(join(ready.app, "tsconfig.json"), JSON.stringify(shimmed));
+      assert.deepEqual(await tsc(ready.app, "."), []);
     },
   );
 
@@ -185,8 +181,11 @@ describe("npx mcplite in a checkout", { skip: ONCE_PER_RUN }, () => {
     assert.equal(cloned.code, 0, cloned.stderr);
     symlinkSync(join(ROOT, "node_modules"), join(clone, "node_modules"));
     const env = { ...withBin(node.slice(0, node.lastIndexOf("/"))), npm_config_cache: join(dir, "npm-cache") };
-    for (const script of NPM_CI_SCRIPTS) {
-      const ran = await run("npm", ["run", "--if-present", script], 180_000, clone, env);
+    // Those the clone's package.json has, in that order: `npm run --if-present` of another is an npm start (a fifth
+    // of a second of CPU) that does nothing.
+    const scripts = json(join(clone, "package.json")).scripts ?? {};
+    for (const script of NPM_CI_SCRIPTS.filter((name) => name in scripts)) {
+      const ran = await run("npm", ["run", script], 180_000, clone, env);
       assert.equal(ran.code, 0, `npm run ${script}: ${ran.stdout}${ran.stderr}`);
     }
     const help = await run("npx", ["--offline", "mcplite", "--help"], 120_000, clone, env);

@@ -8,7 +8,8 @@
 //   `npm pack` per run (MCPLITE_PACK_DIR, tests/helpers/npm-pack.ts: two `prepare` builds would race on dist/), and
 //   one `npm install` of it, which each project that installs the tarball copies (`cp -al`).
 //   Its workers then take Bun's slowest files too, as many as keep the two lanes' expected times even (evened()).
-// - Deno's lane: `deno check --doc` (npm run test:types) beside `deno test --no-check` in DENO_PROCESSES processes
+// - Deno's lane: `deno check --doc` (npm run test:types, and the docs' TypeScript blocks beside the sources, for
+//   tests/docs/code-blocks.test.ts) beside `deno test --no-check` in DENO_PROCESSES processes
 //   split by time (tests/timings-deno.json, denoParts), the documentation's examples (`--doc`) in one of them; each
 //   process loads its files through one generated module, but for those with top-level hooks (isolated()). The check
 //   runs beside the tests rather than before them, so that it does not lengthen the longest lane; if it fails,
@@ -41,8 +42,9 @@
 // To refresh Bun's timings: `bun test --parallel --timings=tests/timings.json --update-timings tests/`; Deno's
 // (tests/timings-deno.json) are each file's tests' durations as a run prints them.
 // Plain JavaScript for Node, so that a fresh machine with Node and npm only runs it.
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import {
+  chmodSync,
   createReadStream,
   existsSync,
   mkdirSync,
@@ -60,6 +62,7 @@ import { pathToFileURL } from "node:url";
 import process from "node:process";
 import { docExamples } from "./doc-examples.mjs";
 import { failureDigest } from "./failure-digest.mjs";
+import { leftovers } from "./leftovers.mjs";
 import { repoEnv } from "./repo-bin.mjs";
 
 /**
@@ -74,7 +77,6 @@ const PACKAGING = [
   "tests/docs-site.test.ts", // the VitePress build
   "tests/npm-checkout.test.ts", // the package installed from a git checkout
   "tests/node/node22-battery.test.ts", // the battery's scenarios on Node 22
-  "tests/docs/code-blocks.test.ts", // the docs' and the README's TypeScript, type-checked by a child
   "tests/docs/getting-started.test.ts", // the Getting started pages, run as written by children
   "tests/docs/run-against-server.test.ts", // the docs' blocks that call a server, run as children
   "tests/readme-node-route.test.ts", // the README's Node route, on Node 22
@@ -90,7 +92,9 @@ const ONCE = [
   ...PACKAGING.filter((file) => file !== "tests/cli/cli-init.test.ts"),
   "tests/api-report.test.ts", // `deno run tools/api-report.ts` in a scratch clone
   "tests/readme.test.ts", // the README's blocks and markers, read
+  "tests/docs/code-blocks.test.ts", // the docs' and the README's TypeScript blocks, found (the type check's lane checks them)
   "tests/client/type-errors.test.ts", // `deno eval --check`'s messages for a user's snippet
+  "tests/cli/types-command/types-interop.test.ts", // `mcplite types`' modules of others' servers, `deno check`ed
   "tests/docs/openapi-guide.test.ts", // the OpenAPI guide's blocks, run by `deno run` and `bun run`
   "tests/docs/composing-sections.test.ts", // the composing guide's blocks, run by `deno` and `bun`
   "tests/docs/composing.test.ts", // the composing guide's gateway and its remotes, run by `deno` as children
@@ -310,6 +314,9 @@ function bunArgs(files, workers) {
   return ["test", "--timeout", "120000", ...parallel, ...[...files].sort(slowestFirst(bunMs)).map((f) => `./${f}`)];
 }
 
+/** The docs' blocks' type check: under `npm test`, in the type check's program (see below). */
+const CODE_BLOCKS = "tests/docs/code-blocks.test.ts";
+
 const RUNS = {
   types: ["npm", ["run", "--silent", "test:types"]],
   bun: ["bun", bunArgs(LANES.bun, CORES)],
@@ -350,6 +357,14 @@ if (LIST) {
 // The tests' scratch directories (tests/helpers/scratch-dir.ts): removed here at the end, since `bun test
 // --parallel` kills the removal each test starts in the background with its worker (installed projects, 1.5 GB a run).
 const SCRATCH_DIR = mkdtempSync(join(tmpdir(), "mcplite-scratch-"));
+// Traversable by others (not listable): as root, PostgreSQL runs as the `postgres` user on clusters made in it
+// (tests/helpers/postgres-server.ts).
+chmodSync(SCRATCH_DIR, 0o711);
+// The tests' temporary directory (TMPDIR: os.tmpdir()'s, and Deno's, Bun's, npm's and Chromium's): the run's own, as
+// /tmp is (sticky, anyone's), so that what is left in it is this run's whatever else runs on the machine. A run that
+// leaves a `mcplite-*` entry there fails (tools/leftovers.mjs); the run removes the directory with the rest.
+const TEMP_DIR = mkdtempSync(join(tmpdir(), "mcplite-tmp-"));
+chmodSync(TEMP_DIR, 0o1777);
 // The packed tarball beside them: a project in a scratch directory names it `../mcplite-pack-…/…tgz`, as `npx` takes a
 // tarball (npm 11 runs `../../x.tgz` as a command).
 const PACK_DIR = mkdtempSync(join(SCRATCH_DIR, "mcplite-pack-"));
@@ -358,7 +373,19 @@ const HIDDEN_BEFORE = new Set(hiddenFolders("tests"));
 // In the repository, not the system's temporary directory: the examples' bare specifiers (valibot) resolve through
 // its package.json and node_modules, as the documented files' do (gitignored).
 const SHARED_DIR = mkdtempSync(join(process.cwd(), ".deno-shared-"));
-const env = repoEnv({ MCPLITE_PACK_DIR: PACK_DIR, MCPLITE_SCRATCH_DIR: SCRATCH_DIR });
+const env = repoEnv({ MCPLITE_PACK_DIR: PACK_DIR, MCPLITE_SCRATCH_DIR: SCRATCH_DIR, TMPDIR: TEMP_DIR });
+
+// The docs' and the README's TypeScript blocks (tests/docs/code-blocks.test.ts), written where the type check reads
+// them beside the sources, in one program, with the repository's configuration (as the blocks' own project has it):
+// a `deno check` of their own would check the SDK again (about 20 s of CPU). The test then leaves them to it.
+if (LANES.packaging.includes(CODE_BLOCKS) || LANES.bun.includes(CODE_BLOCKS)) {
+  const blocks = join(SHARED_DIR, "code-blocks");
+  mkdirSync(blocks);
+  const written = spawnSync("bun", ["tests/docs/code-blocks-files.ts", blocks], { env, stdio: "inherit" });
+  if (written.status !== 0) throw new Error(`tests/docs/code-blocks-files.ts failed (exit ${written.status})`);
+  RUNS.types = ["npm", ["run", "--silent", "test:types", "--", blocks]];
+  env.MCPLITE_DOCS_BLOCKS = blocks;
+}
 
 /** The children running now, so that a failed type check can stop them. */
 const running = new Set();
@@ -478,7 +505,14 @@ rmSync(PACK_DIR, { recursive: true, force: true });
 rmSync(SHARED_DIR, { recursive: true, force: true });
 // In the background (Node leaves it running): deleting installed projects takes seconds the run need not wait for.
 const made = hiddenFolders("tests").filter((path) => !HIDDEN_BEFORE.has(path));
-spawn("rm", ["-rf", SCRATCH_DIR, ...made], { detached: true, stdio: "ignore" }).unref();
+// What a test made in the temporary directory and left there (a test's folder belongs in scratchDir()).
+const left = leftovers(TEMP_DIR);
+if (left.length) {
+  results.push({ name: "leftovers", code: 1, seconds: 0 });
+  console.log(`\n== the tests left these in their temporary directory (a test removes what it makes: scratchDir())\n`);
+  console.log(left.map((name) => `  ${name}`).join("\n"));
+}
+spawn("rm", ["-rf", SCRATCH_DIR, TEMP_DIR, ...made], { detached: true, stdio: "ignore" }).unref();
 
 for (const { name, code, seconds, error } of results) {
   console.log(

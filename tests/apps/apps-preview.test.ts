@@ -115,10 +115,9 @@ async function viewFrame(page: Page, selector: string): Promise<Frame> {
 describe("mcplite app: the local preview host", { skip: NO_BROWSER }, () => {
   let browser: Browser;
   const listeners: Listener[] = [];
-  let shots: string;
+  const shots = screenshotDir();
   before(async () => {
     browser = await launch();
-    shots = screenshotDir();
   });
   after(async () => {
     await browser?.close();

@@ -1,16 +1,16 @@
 /**
  * Browser helpers for the MCP Apps tests: Debian's Chromium through `playwright-core` (skipped with a
  * message when absent, as the CORS test does), scripts bundled for the browser with `bun build`, and
- * a directory for screenshots (test artifacts, never committed).
+ * a directory for screenshots (removed after the tests unless MCPLITE_SCREENSHOTS names one to keep them).
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import process from "node:process";
 import { type Browser, chromium } from "playwright-core";
 import { missingOutsideCi } from "../helpers/once-per-run.ts";
 import { ROOT } from "../helpers/process.ts";
+import { scratchDir } from "../helpers/scratch-dir.ts";
 
 /** The Chromium binary. */
 export const CHROMIUM: string = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -42,9 +42,15 @@ export function bundleForBrowser(entry: string): string {
   });
 }
 
-/** A fresh directory for this run's screenshots. */
+/**
+ * A fresh directory for a suite's screenshots, removed after its tests (`scratchDir()`: call it in the suite's body
+ * or a test, not in a `before` hook, where Bun runs the removal at once); `MCPLITE_SCREENSHOTS` names a folder that
+ * keeps them instead, to look at.
+ */
 export function screenshotDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), "mcplite-apps-screens-"));
-  console.error(`apps: screenshots in ${dir}`);
-  return dir;
+  const kept = process.env.MCPLITE_SCREENSHOTS;
+  if (kept === undefined) return scratchDir("mcplite-apps-screens-");
+  mkdirSync(kept, { recursive: true });
+  console.error(`apps: screenshots in ${kept}`);
+  return kept;
 }

@@ -55,7 +55,7 @@ function answerOf(outcome: CallOutcome): { n?: number; pid?: number; error?: str
 
 for (const { name: on, missing, start, variable } of BACKENDS) {
   describe(`runWorker on BullMQ (${on}): jobs outlive the process that runs them`, { skip: missing }, () => {
-    let server: ServerProcess | undefined;
+    let server: (ServerProcess & { remove?(): Promise<void> }) | undefined;
     let url = "";
     before(async () => {
       server = await start();
@@ -63,7 +63,7 @@ for (const { name: on, missing, start, variable } of BACKENDS) {
     });
     /** A queue of its own for each test. */
     const backendFor = (queue: string): QueueBackend => ({ url, variable, queue, lockMs: LOCK_MS });
-    after(() => server?.stop());
+    after(() => server?.remove?.() ?? server?.stop()); // PostgreSQL's cluster with it
 
     it("kill -9 one of two workers mid-run: each of 20 calls gets its own result, with no client asking meanwhile", async () => {
       const name = `kill-${crypto.randomUUID()}`;

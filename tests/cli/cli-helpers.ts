@@ -3,13 +3,12 @@
  * `bun`), against a fixture server this process serves on 127.0.0.1.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Binding, defineTool, fail, serve } from "../../mod.ts";
 import type { Listener } from "../../src/server/serve.ts";
 import { webtoolsBinding } from "../../src/bindings/webtools/mod.ts";
 import { fixtureServer, withDefaults } from "../helpers/fixtures.ts";
+import { scratchDir } from "../helpers/scratch-dir.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const MAIN = `${ROOT}src/cli/main.ts`;
@@ -103,7 +102,7 @@ export function runProgram(command: string, argv: string[], options: RunOptions 
 
 /** Bundles the CLI for Node (`bun build --target node`), as JSR's npm layer would give Node JavaScript. */
 export async function buildNodeBundle(): Promise<string> {
-  const out = join(mkdtempSync(join(tmpdir(), "mcplite-cli-")), "mcplite.mjs");
+  const out = join(scratchDir("mcplite-cli-"), "mcplite.mjs");
   const built = await runProgram(`${ROOT}node_modules/.bin/bun`, ["build", MAIN, "--target", "node", "--outfile", out]);
   if (built.code !== 0) throw new Error(`bun build failed: ${built.stderr}`);
   return out;

@@ -4,13 +4,13 @@
  * call fails saying which option to pass.
  */
 import assert from "node:assert/strict";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import * as v from "valibot";
 import { createServer, defineTool, serve } from "../../mod.ts";
 import type { Listener } from "../../src/types.ts";
+import { scratchDir } from "../helpers/scratch-dir.ts";
 import { runCli } from "./cli-helpers.ts";
 
 const server = createServer({ name: "linter", version: "1.0.0" }).tool(
@@ -34,10 +34,9 @@ const server = createServer({ name: "linter", version: "1.0.0" }).tool(
 
 describe("mcplite call --resource", () => {
   let listener: Listener;
-  let file: string;
+  const file = join(scratchDir("mcplite-resource-"), "guide.md");
   before(async () => {
     listener = await serve(server, { port: 0, hostname: "127.0.0.1", quiet: true });
-    file = join(mkdtempSync(join(tmpdir(), "mcplite-resource-")), "guide.md");
     writeFileSync(file, "End with a full stop.\n");
   });
   after(async () => await listener.close());

@@ -8,9 +8,8 @@
  * schema the registry itself validates with; the output's `$schema` is its `$id`.
  */
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer as createHttpServer, type Server } from "node:http";
-import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import process from "node:process";
 import { after, before, describe, it } from "node:test";
@@ -20,6 +19,7 @@ import { node22, NODE22_MISSING } from "../helpers/node22.ts";
 import { ONCE_PER_RUN } from "../helpers/once-per-run.ts";
 import { ROOT } from "../helpers/process.ts";
 import { buildNodeBundle, runCli, runProgram } from "./cli-helpers.ts";
+import { scratchDir } from "../helpers/scratch-dir.ts";
 
 const REGISTRY_SCHEMA = JSON.parse(readFileSync(new URL("./fixtures/server.schema.json", import.meta.url), "utf8"));
 const ajv = new Ajv({ strict: false });
@@ -30,7 +30,7 @@ const ICON = { src: "https://weather.example.com/icon.png", mimeType: "image/png
 
 /** A project: a protected server module, its package.json and jsr.json. */
 function project(version = "1.2.0"): string {
-  const dir = mkdtempSync(join(tmpdir(), "mcplite-server-json-"));
+  const dir = scratchDir("mcplite-server-json-");
   writeFileSync(
     join(dir, "server.ts"),
     `import { createServer, defineTool } from ${JSON.stringify(`${ROOT}mod.ts`)};\n` +

@@ -6,18 +6,19 @@
  * module: they run once per `npm test`, under Bun (ONCE_PER_RUN; MCPLITE_EVERY_RUNTIME=1 runs them under Deno too).
  */
 import assert from "node:assert/strict";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
 import { ONCE_PER_RUN } from "./once-per-run.ts";
 import { ROOT, run } from "./process.ts";
+import { scratchDir } from "./scratch-dir.ts";
 
 const DENO = `${ROOT}node_modules/.bin/deno`;
 
-/** A fresh directory for a generated module and its consumer. */
+/** A fresh directory for a generated module, removed after the test or suite that made it (`scratchDir()`). */
 export function typesDir(): string {
-  return mkdtempSync(join(tmpdir(), "mcplite-types-"));
+  return scratchDir("mcplite-types-");
 }
 
 /** Asserts that `deno fmt` (its defaults, as in a project without a config) would change nothing in `file`. */
@@ -48,6 +49,17 @@ export async function assertConsumerChecks(dir: string, consumer: string): Promi
  */
 export class Consumers {
   readonly #written: { file: string; label: string }[] = [];
+  readonly #dirs: string[] = [];
+
+  /**
+   * A fresh directory for a generated module and its consumer, kept until {@link assertCheck} has checked them (a
+   * {@link typesDir} goes with the test or suite that made it) and removed then.
+   */
+  dir(): string {
+    const dir = mkdtempSync(join(process.env.MCPLITE_SCRATCH_DIR ?? tmpdir(), "mcplite-types-"));
+    this.#dirs.push(dir);
+    return dir;
+  }
 
   /** Writes `consumer.ts` into `dir` (next to the module it imports), to be checked with the others. */
   write(dir: string, consumer: string, label: string): void {
@@ -63,14 +75,18 @@ export class Consumers {
 
   /** Type-checks every consumer written, in one `deno check`, and asserts that all pass, naming each one's file. */
   async assertCheck(): Promise<void> {
-    if (ONCE_PER_RUN) return;
-    assert.ok(this.#written.length > 0, "no consumer was written");
-    const files = this.#written.map((written) => written.file);
-    const checked = await run(DENO, ["check", "--config", `${ROOT}deno.json`, ...files], 170_000, tmpdir(), {
-      ...process.env,
-      NO_COLOR: "1",
-    });
-    const where = this.#written.map((written) => `${written.file}: ${written.label}`).join("\n");
-    assert.equal(checked.code, 0, `deno check of the consumers:\n${checked.stderr}\n${where}`);
+    try {
+      if (ONCE_PER_RUN) return;
+      assert.ok(this.#written.length > 0, "no consumer was written");
+      const files = this.#written.map((written) => written.file);
+      const checked = await run(DENO, ["check", "--config", `${ROOT}deno.json`, ...files], 170_000, tmpdir(), {
+        ...process.env,
+        NO_COLOR: "1",
+      });
+      const where = this.#written.map((written) => `${written.file}: ${written.label}`).join("\n");
+      assert.equal(checked.code, 0, `deno check of the consumers:\n${checked.stderr}\n${where}`);
+    } finally {
+      for (const dir of this.#dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+    }
   }
 }

@@ -91,9 +91,13 @@ function asPostgres(command: string, args: string[]): [string, string[]] {
     : [command, args];
 }
 
-/** A new folder for a cluster and its socket, the `postgres` user's as root; the cluster's path in it. */
+/**
+ * A new folder for a cluster and its socket, the `postgres` user's as root; the cluster's path in it. Under `npm test`
+ * in the run's scratch directory, which the run removes at its end: a test that stops its server rather than removing
+ * it, a worker killed or an `after` Deno never runs would leave it in the temporary directory otherwise.
+ */
 function clusterPath(): string {
-  const base = mkdtempSync(join(tmpdir(), "mcplite-pg-"));
+  const base = mkdtempSync(join(process.env.MCPLITE_SCRATCH_DIR ?? tmpdir(), "mcplite-pg-"));
   chmodSync(base, 0o755);
   if (AS_ROOT) {
     const [uid, gid] = ["-u", "-g"].map((flag) => Number(spawnSync("id", [flag, "postgres"]).stdout.toString()));

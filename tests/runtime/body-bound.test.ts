@@ -5,8 +5,7 @@
  * listener bounds is read whole by the runtime, never chunk by chunk.
  */
 import assert from "node:assert/strict";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { createServer, defineTool, serve } from "../../mod.ts";
@@ -16,6 +15,7 @@ import { readJson } from "../../src/server/read-json.ts";
 import { node22, NODE22_MISSING } from "../helpers/node22.ts";
 import { ROOT, run } from "../helpers/process.ts";
 import { ONCE_PER_RUN } from "../helpers/once-per-run.ts";
+import { scratchDir } from "../helpers/scratch-dir.ts";
 
 const LIMIT = 2048;
 const call = (padding: number) =>
@@ -87,7 +87,7 @@ describe("a chunked body on serve()", () => {
     async (t) => {
       const node = await node22();
       if (node === undefined) return t.skip(NODE22_MISSING);
-      const script = join(mkdtempSync(join(tmpdir(), "mcplite-bound-")), "server.ts");
+      const script = join(scratchDir("mcplite-bound-"), "server.ts");
       writeFileSync(
         script,
         `import { createServer, defineTool, serve } from ${JSON.stringify(`${ROOT}mod.ts`)};\n` +

@@ -4,18 +4,18 @@
  * `onListen` called instead of the line; and `signal` closing the listener.
  */
 import assert from "node:assert/strict";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { createServer, serve } from "../../mod.ts";
 import { node22, NODE22_MISSING } from "../helpers/node22.ts";
 import { ROOT, run } from "../helpers/process.ts";
 import { ONCE_PER_RUN } from "../helpers/once-per-run.ts";
+import { scratchDir } from "../helpers/scratch-dir.ts";
 
 /** Runs a script that serves an empty server on a free port, then closes it; on Node 22 with `node`. */
 async function serveOnce(options: string, node?: string) {
-  const script = join(mkdtempSync(join(tmpdir(), "mcplite-serve-")), "server.ts");
+  const script = join(scratchDir("mcplite-serve-"), "server.ts");
   writeFileSync(
     script,
     `import { createServer, serve } from ${JSON.stringify(`${ROOT}mod.ts`)};\n` +
@@ -96,7 +96,7 @@ describe("serve()", () => {
   it("closes on Node 22 when its signal aborts: the process then ends by itself", { skip: ONCE_PER_RUN }, async (t) => {
     const node = await node22();
     if (node === undefined) return t.skip(NODE22_MISSING);
-    const script = join(mkdtempSync(join(tmpdir(), "mcplite-serve-")), "server.ts");
+    const script = join(scratchDir("mcplite-serve-"), "server.ts");
     writeFileSync(
       script,
       `import { createServer, serve } from ${JSON.stringify(`${ROOT}mod.ts`)};\n` +

@@ -8,8 +8,7 @@
  */
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { Ajv2020 } from "ajv/dist/2020.js";
@@ -19,6 +18,7 @@ import { node22, NODE22_MISSING } from "../helpers/node22.ts";
 import { ROOT, run } from "../helpers/process.ts";
 import { protectedResource } from "../../src/auth/mod.ts";
 import { ONCE_PER_RUN } from "../helpers/once-per-run.ts";
+import { scratchDir } from "../helpers/scratch-dir.ts";
 
 const CARD_SCHEMA = JSON.parse(readFileSync(new URL("./fixtures/server-card.schema.json", import.meta.url), "utf8"));
 const ajv = new Ajv2020({ strict: false });
@@ -232,7 +232,7 @@ describe("the server card", () => {
   it("answers over a real socket with ETag and 304 on Node 22", { skip: ONCE_PER_RUN }, async (t) => {
     const node = await node22();
     if (node === undefined) return t.skip(NODE22_MISSING);
-    const script = join(mkdtempSync(join(tmpdir(), "mcplite-card-")), "card.ts");
+    const script = join(scratchDir("mcplite-card-"), "card.ts");
     writeFileSync(
       script,
       `import { createServer, serve } from ${JSON.stringify(`${ROOT}mod.ts`)};\n` +

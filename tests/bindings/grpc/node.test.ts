@@ -5,8 +5,6 @@
  */
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { Code, createClient } from "@connectrpc/connect";
@@ -22,6 +20,7 @@ import {
   grpcWebOverH2,
 } from "../../helpers/h2-sessions.ts";
 import { ONCE_PER_RUN } from "../../helpers/once-per-run.ts";
+import { scratchDir } from "../../helpers/scratch-dir.ts";
 
 describe("serveGrpc", () => {
   let listener: GrpcListener;
@@ -156,7 +155,7 @@ describe("GrpcListener.close", () => {
 // The server bundled by `bun build` and run by Node: the same child whichever runtime runs the test, so once per run.
 describe("serveGrpc on Node", { skip: ONCE_PER_RUN }, () => {
   it("serves grpc-js from a Node process (the test server bundled with `bun build --target node`)", async () => {
-    const bundle = join(mkdtempSync(join(tmpdir(), "mcplite-grpc-")), "grpc-server.mjs");
+    const bundle = join(scratchDir("mcplite-grpc-"), "grpc-server.mjs");
     const built = await run(`${ROOT}node_modules/.bin/bun`, [
       "build",
       "tests/bindings/grpc/servers/grpc-server.ts",

@@ -69,10 +69,9 @@ describe("the mcplite dev page", { skip: NO_BROWSER }, () => {
   let dev: DevSession;
   let browser: Browser;
   let page: Page;
-  let shots: string;
+  const shots = screenshotDir();
 
   before(async () => {
-    shots = screenshotDir();
     dev = await startDev({ "server.ts": server() });
     browser = await launch();
     page = await browser.newPage({ viewport: { width: 1100, height: 800 } });

@@ -8,8 +8,7 @@
  * `socket.remoteAddress`), on the runtime running the test, on `node:http` there, and on Node 22.
  */
 import assert from "node:assert/strict";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { devApi, type DevApiSource } from "../../../src/cli/dev/dev-api.ts";
@@ -21,6 +20,7 @@ import { runCli } from "../cli-helpers.ts";
 import { hasOtherLoopback, OTHER_LOOPBACK, probePage, statusOf } from "./dev-peer-probe.ts";
 import { startDev } from "./dev-session.ts";
 import { ONCE_PER_RUN } from "../../helpers/once-per-run.ts";
+import { scratchDir } from "../../helpers/scratch-dir.ts";
 
 const SERVER = `export default { fetch: () => new Response("served") };\n`;
 const NO_OTHER_LOOPBACK = `this machine cannot use ${OTHER_LOOPBACK} (only Linux routes all of 127.0.0.0/8)`;
@@ -74,7 +74,7 @@ describe("mcplite dev keeps to this machine", () => {
   it("reads the peer from the socket on Node 22", { skip: ONCE_PER_RUN }, async (t) => {
     const node = await node22();
     if (node === undefined) return t.skip(NODE22_MISSING);
-    const script = join(mkdtempSync(join(tmpdir(), "mcplite-dev-peer-")), "probe.ts");
+    const script = join(scratchDir("mcplite-dev-peer-"), "probe.ts");
     writeFileSync(
       script,
       `import { probePage } from ${JSON.stringify(`${ROOT}tests/cli/dev/dev-peer-probe.ts`)};\n` +

@@ -90,7 +90,7 @@ async function types(args: string[], code = 0): Promise<string> {
 
 describe("mcplite types against the official TypeScript SDK v1 server", () => {
   let listener: Listener;
-  const dir = typesDir();
+  const dir = consumers.dir();
   const file = join(dir, "remote.ts");
   before(async () => {
     listener = await serve(officialV1(false), { port: 0, hostname: "127.0.0.1", quiet: true });
@@ -188,7 +188,7 @@ describe("mcplite types against a FastMCP (Python) server", { skip: NO_FASTMCP }
   it("writes pydantic's models (recursive ones as aliases) as types a typed call checks against", {
     timeout: 240_000,
   }, async () => {
-    const dir = typesDir();
+    const dir = consumers.dir();
     const file = join(dir, "remote.ts");
     await types([await start(), "--out", file]);
     await assertFormatted(file);
@@ -241,7 +241,7 @@ describe("mcplite types against the GitHub REST API imported with toolsFromOpenA
   it("writes every operation's arguments and results as types that refuse a misspelt argument or key", {
     timeout: 300_000,
   }, async () => {
-    const dir = typesDir();
+    const dir = consumers.dir();
     const file = join(dir, "github.ts");
     assert.match(await types([listener.url, "--out", file]), /wrote the types of 845 tools to /);
     await assertFormatted(file);
@@ -295,7 +295,7 @@ describe("mcplite types against a stdio server (-- <command>)", () => {
 
 describe("mcplite types: the module of each JSON Schema construct (types-module.test.ts reads it)", () => {
   it("types a client's calls: wrong arguments and result keys do not compile", () => {
-    const dir = typesDir();
+    const dir = consumers.dir();
     writeFileSync(join(dir, "remote.ts"), typesModule([tree, search, ping, edge]).text);
     consumers.write(dir, CONSUMER, "the module of tests/cli/types-command/schema-fixtures.ts");
   });
