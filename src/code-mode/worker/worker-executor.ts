@@ -36,7 +36,7 @@ const IDLE_MS = 10_000;
 
 /** One thread of the pool, and what it runs now. */
 interface Slot {
-  readonly thread: Thread;
+  thread: Thread;
   /** When the thread last answered (0 until QuickJS is loaded in it). */
   heard: number;
   /** Set once the thread failed or was terminated: it runs nothing more. */
@@ -116,24 +116,26 @@ export function workerExecutor(options: WorkerExecutorOptions = {}): CodeExecuto
     if (starting || live >= max || (waiting.length === 0 && live >= size)) return;
     starting = true;
     live++;
-    const slot: Slot = {
-      heard: 0,
-      dead: false,
-      thread: spawnThread(url, {
+    const slot = { heard: 0, dead: false } as Slot;
+    try {
+      slot.thread = spawnThread(url, {
         message(data) {
           const message = data as FromThread;
           if (message.type === "broken") return fail(new Error(`the sandbox's thread failed: ${message.message}`));
-          if (message.type === "ready") {
-            slot.heard = Date.now();
-            starting = false;
-            return release(slot);
-          }
           slot.heard = Date.now();
-          slot.running?.message(message);
+          if (message.type !== "ready") return slot.running?.message(message);
+          starting = false;
+          release(slot);
         },
         failed: fail,
-      }),
-    };
+      });
+    } catch (error) {
+      // No thread can start here (no Worker, or its script refused): the programs waiting learn why.
+      live--;
+      starting = false;
+      for (const waiter of waiting.splice(0)) waiter.refuse(error as Error);
+      return;
+    }
     function fail(error: Error): void {
       if (slot.dead) return;
       const running = slot.running;
@@ -268,10 +270,14 @@ export function workerExecutor(options: WorkerExecutorOptions = {}): CodeExecuto
       };
       signal?.addEventListener("abort", onAbort, { once: true });
       // The program's own limits are the thread's to enforce; this side ends a thread past them with no answer.
+      let tick = Date.now();
       const watch = setInterval(() => {
         const now = Date.now();
+        // This thread held, the thread's answers may be queued behind this tick: its silence is judged next tick.
+        const late = now - tick > 3 * PING_MS;
+        tick = now;
         if (now > deadline + GRACE_MS) return end(stopped("time"), true);
-        if (now - slot.heard > limits.cpuMs + GRACE_MS) return end(stopped("cpu"), true);
+        if (!late && now - slot.heard > limits.cpuMs + GRACE_MS) return end(stopped("cpu"), true);
         post({ type: "ping" });
       }, PING_MS);
       post({
