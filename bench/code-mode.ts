@@ -30,7 +30,13 @@ const add = defineTool("add")
   .input(v.object({ a: v.number(), b: v.number() }))
   .handle(({ a, b }) => ({ sum: a + b }));
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
-const server = createServer({ name: "bench", version: "1.0.0", logger: quiet, codeMode: codeMode() }).tool(add);
+// In-thread, as this file's rows in bench/RESULTS.md were measured (bench/code-mode-worker.ts compares the worker).
+const server = createServer({
+  name: "bench",
+  version: "1.0.0",
+  logger: quiet,
+  codeMode: codeMode({ executor: quickjsExecutor() }),
+}).tool(add);
 
 const LIMITS = {
   timeMs: 30_000,

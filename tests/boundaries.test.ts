@@ -85,6 +85,8 @@ describe("dependency boundaries", () => {
       "src/runtime/node-crypto.ts": ["node:crypto"],
       "src/runtime/node/websocket-upgrade.ts": ["node:module"],
       "src/runtime/node/listen.ts": ["node:http"],
+      "src/runtime/threads.ts": ["node:worker_threads"],
+      "src/runtime/thread-priority.ts": ["node:fs", "node:os"],
     };
     for (const file of files) {
       const text = readFileSync(join(ROOT, file), "utf8");

@@ -15,6 +15,8 @@ import { discoverToolsTool } from "./discover-tools-tool.ts";
 import { executeCodeTool, type ProgramLimits } from "./execute-code-tool.ts";
 import type { CodeExecutor } from "./executor.ts";
 import { quickjsExecutor } from "./quickjs/quickjs-executor.ts";
+import { threadsAvailable } from "../runtime/threads.ts";
+import { workerExecutor } from "./worker/worker-executor.ts";
 
 /** Options of {@link codeMode}. */
 export interface CodeModeOptions {
@@ -24,15 +26,19 @@ export interface CodeModeOptions {
    * staying callable by its name, as tool search does; `"beside"` every tool, and the two beside them.
    */
   readonly listing?: "replace" | "beside";
-  /** What runs the programs (default `quickjsExecutor()`: QuickJS compiled to WebAssembly, on every runtime). */
+  /**
+   * What runs the programs. Default: `workerExecutor()` (QuickJS on threads of its own, apart from the server's
+   * event loop) where the runtime has threads (Deno, Bun, Node), else `quickjsExecutor()` (QuickJS on the server's
+   * thread: Cloudflare Workers, which have no `Worker` constructor).
+   */
   readonly executor?: CodeExecutor;
   /** The limits of one program; a program past one stops, or its call fails, with a message naming it. */
   readonly limits?: {
     /** Wall time, in ms, waits for tool calls included (default 30 000). */
     readonly timeMs?: number;
     /**
-     * Time the program computes, in ms (default 1 000): QuickJS runs on the server's thread, so this is how long
-     * one program may hold it.
+     * Time the program computes, in ms (default 1 000), measured on the thread it runs on: with
+     * `quickjsExecutor()` the server's, so this is how long one program may hold it.
      */
     readonly cpuMs?: number;
     /** Heap, in bytes (default 64 MiB). */
@@ -87,7 +93,7 @@ const DEFAULT_LIMITS: ProgramLimits = {
 /**
  * Code mode, as `createServer({ codeMode: codeMode() })`: the model finds tools with `discover_tools` (their
  * TypeScript declarations, by search or by name) and runs a program with `execute_code` (TypeScript or JavaScript,
- * in a sandbox, QuickJS by default), calling several tools in one round trip and answering only what it keeps.
+ * in a sandbox, QuickJS on a thread of its own by default), calling several tools in one round trip and answering only what it keeps.
  * Inside the program each tool is an async method of `tools` (`await tools.sendMail({ to })`,
  * `tools["github.list_issues"](input)`); each call goes through the server's one call pipeline with the caller's
  * identity, signal and budgets, as a direct `tools/call`: validation, `.scopes()`, middleware, app-only
@@ -134,7 +140,7 @@ export function codeMode(options: CodeModeOptions = {}): Capability<"codeMode"> 
   assertToolName(discoverName);
   assertToolName(executeName);
   if (discoverName === executeName) throw new TypeError("codeMode(): the discover and execute tools need two names");
-  const executor = options.executor ?? quickjsExecutor();
+  const executor = options.executor ?? (threadsAvailable() ? workerExecutor() : quickjsExecutor());
   const own = new Set([discoverName, executeName]);
   return capability("codeMode", (registry: Definitions) => {
     if (registry.listing !== undefined) {

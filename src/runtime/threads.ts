@@ -1,0 +1,125 @@
+/**
+ * The two ends of a program's thread, on each runtime: the web-standard `Worker` where the runtime has one (Deno,
+ * Bun), `node:worker_threads` on Node (reached at run time through `process.getBuiltinModule`, so that no bundle
+ * for a Worker or a browser needs it), and nothing on Cloudflare Workers (no `Worker` constructor).
+ *
+ * @module
+ */
+
+/** A thread as its parent holds it: messages both ways, stopped hard by `terminate()`. */
+export interface Thread {
+  /** Sends a message (structured clone). */
+  post(message: unknown): void;
+  /** Stops the thread now, whatever it runs (V8 ends its execution, a WebAssembly loop included). */
+  terminate(): void;
+  /** Lets the process exit while the thread is idle, where the runtime can (Node, Bun); a no-op on Deno. */
+  unref(): void;
+  /** Keeps the process alive while the thread runs a program. */
+  ref(): void;
+  /** Whether `unref()` does anything: where it does not (Deno), an idle thread keeps the process alive. */
+  readonly unrefs: boolean;
+}
+
+/** What a parent hears from its thread. */
+export interface ThreadEvents {
+  /** A message the thread sent. */
+  message(data: unknown): void;
+  /** The thread failed (its script did not load, or it crashed) or exited. */
+  failed(error: Error): void;
+}
+
+/** `node:worker_threads` as far as this file uses it. */
+interface NodeThreads {
+  readonly Worker: new (url: URL) => {
+    postMessage(message: unknown): void;
+    terminate(): Promise<number>;
+    ref(): void;
+    unref(): void;
+    on(event: "message", listener: (data: unknown) => void): void;
+    on(event: "error", listener: (error: Error) => void): void;
+    on(event: "exit", listener: (code: number) => void): void;
+  };
+  readonly parentPort: {
+    postMessage(message: unknown): void;
+    on(event: "message", listener: (data: unknown) => void): void;
+  } | null;
+}
+
+/** Node's threads, where there is no web `Worker` and the runtime hands `node:worker_threads` over. */
+function nodeThreads(): NodeThreads | undefined {
+  const process = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+  // Cloudflare Workers with nodejs_compat answer getBuiltinModule too, without threads.
+  if ((globalThis as { navigator?: { userAgent?: string } }).navigator?.userAgent === "Cloudflare-Workers") return;
+  return process?.getBuiltinModule?.("node:worker_threads") as NodeThreads | undefined;
+}
+
+/**
+ * Whether this runtime runs threads: a web `Worker` (Deno, Bun) or `node:worker_threads` (Node).
+ *
+ * @returns False on Cloudflare Workers and in browsers without workers.
+ */
+export function threadsAvailable(): boolean {
+  return typeof (globalThis as { Worker?: unknown }).Worker === "function" || nodeThreads()?.Worker !== undefined;
+}
+
+/**
+ * Starts a thread running the module at `url`.
+ *
+ * @param url The module, a file or https URL.
+ * @param events What the parent does with the thread's messages and failure.
+ * @returns The thread.
+ * @throws {TypeError} Where the runtime has no threads.
+ */
+export function spawnThread(url: URL, events: ThreadEvents): Thread {
+  const WebWorker = (globalThis as { Worker?: typeof Worker }).Worker;
+  if (typeof WebWorker === "function") {
+    const worker = new WebWorker(url, { type: "module" });
+    worker.onmessage = (event) => events.message(event.data);
+    worker.onerror = (event) => {
+      event.preventDefault(); // the parent handles it: not an uncaught error of the parent's
+      events.failed(new Error(event.message || "the program's thread failed"));
+    };
+    const own = worker as unknown as { ref?: () => void; unref?: () => void };
+    return {
+      post: (message) => worker.postMessage(message),
+      terminate: () => worker.terminate(),
+      unref: () => own.unref?.(),
+      ref: () => own.ref?.(),
+      unrefs: typeof own.unref === "function",
+    };
+  }
+  const threads = nodeThreads();
+  if (threads === undefined) throw new TypeError("this runtime has no threads (no Worker, no node:worker_threads)");
+  const worker = new threads.Worker(url);
+  worker.on("message", (data) => events.message(data));
+  worker.on("error", (error) => events.failed(error));
+  worker.on("exit", (code) => events.failed(new Error(`the program's thread exited (${code})`)));
+  return {
+    post: (message) => worker.postMessage(message),
+    terminate: () => void worker.terminate(),
+    unref: () => worker.unref(),
+    ref: () => worker.ref(),
+    unrefs: true,
+  };
+}
+
+/**
+ * The thread's own end, inside it: listens to its parent and answers.
+ *
+ * @param onMessage What the thread does with each message.
+ * @returns How it sends one to its parent.
+ */
+export function parentEnd(onMessage: (data: unknown) => void): (message: unknown) => void {
+  const scope = globalThis as unknown as {
+    addEventListener?(type: "message", listener: (event: MessageEvent) => void): void;
+    postMessage?(message: unknown): void;
+  };
+  if (typeof scope.postMessage === "function" && typeof scope.addEventListener === "function") {
+    scope.addEventListener("message", (event) => onMessage(event.data)); // a web worker (Deno, Bun)
+    return (message) => scope.postMessage!(message);
+  }
+  const port = nodeThreads()?.parentPort;
+  if (!port) throw new TypeError("not in a thread: no parent to answer");
+  port.on("message", onMessage);
+  return (message) => port.postMessage(message);
+}

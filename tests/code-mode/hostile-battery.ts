@@ -1,0 +1,170 @@
+/**
+ * Issue 86's hostile battery, through `execute_code` of a served `codeMode()` (its default executor) over
+ * MCP-lite on 127.0.0.1, while the same process measures what its event loop is held: a 10 ms interval timer's
+ * largest lag, and a second client calling a plain tool every 10 ms (its latencies). Run in-process by
+ * tests/code-mode/hostile-battery.test.ts (Bun, Deno) and by Node 22 (hostile-battery-node22.ts).
+ */
+import * as v from "valibot";
+import { createServer, defineTool, serve } from "../../mod.ts";
+import { codeMode } from "../../src/code-mode/mod.ts";
+
+/** One program of the battery: what it is, and the reasons it may be stopped for. */
+export interface Hostile {
+  readonly name: string;
+  readonly code: string;
+  readonly reasons: readonly string[];
+}
+
+/** The battery, as issue 86's table lists it (eight loops at once are run apart, below). */
+export const HOSTILE: readonly Hostile[] = [
+  { name: "for (;;) {}", code: "for (;;) {}", reasons: ["cpu"] },
+  { name: "catastrophic regex", code: 'return /(a+)+$/.test("a".repeat(40) + "!");', reasons: ["cpu"] },
+  {
+    name: "spread loop",
+    code: "const l = Array.from({ length: 200000 }, (_, i) => i); for (;;) [...l];",
+    reasons: ["cpu", "time"],
+  },
+  {
+    name: "100,000 tools.add() promises",
+    code:
+      "const all = []; for (let i = 0; i < 100000; i++) all.push(tools.add({ a: i, b: 1 })); await Promise.all(all);",
+    // Past the 16 in flight each call throws, and QuickJS keeps its 100,000 rejected promises' books for
+    // seconds before its next interrupt: on a loaded machine the host may see a silent thread first.
+    reasons: ["calls", "cpu"],
+  },
+  {
+    name: "thrown value whose getter loops",
+    code: "throw { get message() { for (;;) {} } };",
+    reasons: ["cpu", "time"],
+  },
+  {
+    name: "heap bomb",
+    code: 'const kept = []; for (;;) kept.push("x".repeat(4096) + kept.length);',
+    reasons: ["memory", "cpu"], // 64 MiB filled in 4 KiB strings can take longer than a second of CPU
+  },
+  { name: "deep recursion", code: "(function down() { down(); })();", reasons: ["stack"] },
+  {
+    name: "endless microtask loop",
+    code: "await new Promise(() => { (function again() { Promise.resolve().then(again); })(); });",
+    reasons: ["cpu", "time"],
+  },
+];
+
+/** What the battery found. */
+export interface BatteryReport {
+  /** Each program's name and the reason it stopped with (or `answered`). */
+  readonly stopped: {
+    readonly name: string;
+    readonly reason: string;
+    readonly allowed: readonly string[];
+    /** The timer's largest lag while it ran, in ms. */
+    readonly lagMs: number;
+  }[];
+  /** The reasons the eight loops run at once stopped with. */
+  readonly eight: string[];
+  /** What a plain program answered after them all. */
+  readonly plain: unknown;
+  /** The interval timer's largest lag over the run, in ms. */
+  readonly maxLagMs: number;
+  /** The same over 3 s before the battery, the second client alone: what the machine's own load holds it (not asserted). */
+  readonly quietLagMs: number;
+  /** The second client's calls: how many, their p99 and largest latency, in ms. */
+  readonly calls: { readonly count: number; readonly p99Ms: number; readonly maxMs: number };
+}
+
+/** A tool result over MCP-lite: its structured content (a failure's `reason` among it). */
+type Structured = { reason?: string; result?: unknown };
+
+/**
+ * Runs the battery against a server of its own, stopped before this resolves.
+ *
+ * @returns What it found.
+ */
+export async function runBattery(): Promise<BatteryReport> {
+  const server = createServer({
+    name: "battery",
+    version: "1.0.0",
+    codeMode: codeMode({ promiseAfterMs: 60_000 }),
+  })
+    .tool(
+      defineTool("add").describe("Adds two numbers").input(v.object({ a: v.number(), b: v.number() }))
+        .handle(({ a, b }) => ({ sum: a + b })),
+    )
+    .tool(defineTool("ping").describe("Answers pong").handle(() => "pong"));
+  const listener = await serve(server, { port: 0, hostname: "127.0.0.1", quiet: true });
+  const url = `${listener.url}/mcp-lite/v1/calltools`;
+  let id = 0;
+  const call = async (name: string, args: object): Promise<Structured> => {
+    const response = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: ++id, method: "tools/call", params: { name, arguments: args } }),
+    });
+    const body = await response.json() as { result?: { structuredContent?: Structured }; error?: unknown };
+    if (body.result === undefined) throw new Error(`no result: ${JSON.stringify(body)}`);
+    return body.result.structuredContent ?? { reason: `no structured content: ${JSON.stringify(body.result)}` };
+  };
+
+  // The server's event loop, seen from inside: a 10 ms timer's lag, and a plain call every 10 ms.
+  let maxLagMs = 0;
+  let last = performance.now();
+  const timer = setInterval(() => {
+    const now = performance.now();
+    maxLagMs = Math.max(maxLagMs, now - last - 10);
+    last = now;
+  }, 10);
+  const latencies: number[] = [];
+  let running = true;
+  const pinging = (async () => {
+    while (running) {
+      const started = performance.now();
+      await call("ping", {});
+      latencies.push(performance.now() - started);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  })();
+
+  const reasonOf = (answer: Structured) => answer.reason ?? "answered";
+  try {
+    // The pool warms before the battery: two programs at once, a thread each.
+    await Promise.all(
+      [1, 2].map(() => call("execute_code", { code: "return (await tools.add({ a: 1, b: 1 })).sum;" })),
+    );
+    maxLagMs = 0;
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    const quietLagMs = Math.round(maxLagMs);
+    maxLagMs = 0;
+    latencies.length = 0;
+    const stopped = [];
+    for (const hostile of HOSTILE) {
+      const before = maxLagMs;
+      maxLagMs = 0;
+      const reason = reasonOf(await call("execute_code", { code: hostile.code }));
+      stopped.push({ name: hostile.name, reason, allowed: hostile.reasons, lagMs: Math.round(maxLagMs) });
+      maxLagMs = Math.max(before, maxLagMs);
+    }
+    const eight = (await Promise.all(Array.from({ length: 8 }, () => call("execute_code", { code: "for (;;) {}" }))))
+      .map(reasonOf);
+    const plain = (await call("execute_code", { code: "return (await tools.add({ a: 2, b: 3 })).sum;" })).result;
+    running = false;
+    await pinging;
+    const sorted = latencies.toSorted((a, b) => a - b);
+    return {
+      stopped,
+      eight,
+      plain,
+      maxLagMs: Math.round(maxLagMs),
+      quietLagMs,
+      calls: {
+        count: sorted.length,
+        p99Ms: Math.round(sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))] ?? NaN),
+        maxMs: Math.round(sorted.at(-1) ?? NaN),
+      },
+    };
+  } finally {
+    running = false;
+    clearInterval(timer);
+    await pinging.catch(() => {});
+    await listener.close();
+  }
+}
