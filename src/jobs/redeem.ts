@@ -160,8 +160,9 @@ async function redeemDeferred(
 ): Promise<unknown> {
   const c = continuationsOf(registry.runtime);
   const id = state.d;
+  const ttlMs = owner.longRunning?.ttlMs ?? c.promiseTtlMs;
   if (cancel) {
-    const stopped = await c.cancel(id, owner.longRunning?.ttlMs ?? c.promiseTtlMs);
+    const stopped = await c.cancel(id, ttlMs);
     return stopped ? "cancelled" : "not cancelled: the work is no longer running";
   }
   const again = () => {
@@ -175,7 +176,7 @@ async function redeemDeferred(
   };
   let entry;
   try {
-    entry = await c.read(id, owner.longRunning?.ttlMs ?? c.promiseTtlMs, restartOf(registry, owner, state, ctx));
+    entry = await c.read(id, ttlMs, restartOf(registry, owner, state, ctx));
   } catch (error) {
     // The store is out of reach: the job may still run, or its result wait to be stored. "Not done
     // yet" on the same token keeps the client polling (MCP-lite spec v0.042 §3.6); never a failure.
@@ -196,7 +197,7 @@ async function redeemDeferred(
       // The work waits for the client: ask its questions on this call (an input round, or a request on
       // the 2025 stream), hand the answers over, and answer "not done yet" while it resumes.
       const { answers, refused } = await askAll(ctx, entry.requests);
-      if (Object.keys(answers).length > 0) await c.answer(id, answers, owner.longRunning?.ttlMs ?? c.promiseTtlMs);
+      if (Object.keys(answers).length > 0) await c.answer(id, answers, ttlMs);
       if (refused !== undefined) throw refused;
       return again();
     }
