@@ -16,7 +16,8 @@ import { isUnavailable } from "./guarded-store.ts";
 import { PROMISE_KIND, type PromiseState } from "./promise-outcome.ts";
 import { ISSUED_BY } from "../core/call/trace-context.ts";
 import type { Registry } from "../core/definitions/registry.ts";
-import { fail, toolResult } from "../core/results/result.ts";
+import { toolResult } from "../core/results/result.ts";
+import { endedAnswer } from "./ended-answer.ts";
 import { type DeferredState, PendingPromise } from "../core/call/tool-promise.ts";
 import { restartOf } from "./job-restart.ts";
 import { requireToolScopes } from "../core/definitions/scopes.ts";
@@ -201,11 +202,7 @@ async function redeemDeferred(
       if (refused !== undefined) throw refused;
       return again();
     }
-    case "completed":
-      return toolResult(entry.result);
-    case "failed":
-      throw new ProtocolError(entry.error.code, entry.error.message, { data: entry.error.data });
-    case "cancelled":
-      return fail("This promise was cancelled");
+    default:
+      return toolResult(endedAnswer(entry));
   }
 }
