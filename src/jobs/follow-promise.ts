@@ -118,7 +118,5 @@ export async function pushedOutcome(
 
 /** Asks the task's questions on the call's stream and hands the answers over; a refusal fails the call (as redeem's). */
 async function answer(registry: Registry, task: TaskView, caller: CallContext): Promise<void> {
-  const { answers, refused } = await askAll(caller, task.requests ?? {});
-  if (Object.keys(answers).length > 0) await updateTask(registry, task.taskId, answers, caller);
-  if (refused !== undefined) throw refused;
+  await askAll(caller, task.requests ?? {}, (answers) => updateTask(registry, task.taskId, answers, caller));
 }

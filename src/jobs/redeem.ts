@@ -197,9 +197,7 @@ async function redeemDeferred(
     case "input_required": {
       // The work waits for the client: ask its questions on this call (an input round, or a request on
       // the 2025 stream), hand the answers over, and answer "not done yet" while it resumes.
-      const { answers, refused } = await askAll(ctx, entry.requests);
-      if (Object.keys(answers).length > 0) await c.answer(id, answers, ttlMs);
-      if (refused !== undefined) throw refused;
+      await askAll(ctx, entry.requests, (answers) => c.answer(id, answers, ttlMs));
       return again();
     }
     default:
