@@ -24,12 +24,10 @@ export function checkLongRunning(name: string, options: LongRunningOptions): voi
   if (support !== undefined && support !== "optional" && support !== "required") {
     throw new TypeError(`tool "${name}": taskSupport must be "optional" or "required"`);
   }
-  // A number given must lie in its range: a run's time limit (a timer's longest delay); a retry's, in checkRetry().
-  const within = (what: string, value: number | undefined, min: number, max: number) => {
-    if (value !== undefined && !(value >= min && value <= max)) {
-      throw new RangeError(`tool "${name}": ${what} must be from ${min} to ${max}`);
-    }
-  };
-  if (options.retry !== undefined) checkRetry(`tool "${name}"`, options.retry);
-  within("timeoutMs", options.timeoutMs, 1, MAX_TIMEOUT_MS);
+  if (options.retry !== undefined) checkRetry(`tool "${name}"`, options.retry); // a retry's ranges
+  // A run's time limit: a timer's longest delay.
+  const timeoutMs = options.timeoutMs;
+  if (timeoutMs !== undefined && !(timeoutMs >= 1 && timeoutMs <= MAX_TIMEOUT_MS)) {
+    throw new RangeError(`tool "${name}": timeoutMs must be from 1 to ${MAX_TIMEOUT_MS}`);
+  }
 }

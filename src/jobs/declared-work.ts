@@ -175,9 +175,8 @@ export class WorkCallContext extends ToolCallContext implements WorkContext {
   // WorkContext's (a journaled step, `Jsonify<T>`, which the work sees): the value is the journal's, as JSON gives it.
   override step<T>(name: string, run: (key: string) => T | Promise<T>, options?: StepOptions): Promise<never> {
     const retry = options?.retry;
-    if (retry === undefined) return this.#journal.step(name, run) as Promise<never>;
-    const retrying = retryingStep(this.#journal, name, run, retry, this.signal, this.#retried?.(name));
-    return this.#journal.step(name, retrying) as Promise<never>;
+    const retrying = retry && retryingStep(this.#journal, name, run, retry, this.signal, this.#retried?.(name));
+    return this.#journal.step(name, retrying ?? run) as Promise<never>;
   }
 
   sleep(ms: number): Promise<void> {

@@ -12,12 +12,12 @@ import { continuationsOf } from "./continuations.ts";
 import { askAll } from "./ask-all.ts";
 import { type CallContext } from "../core/call/call-context.ts";
 import { budgetCallerOf } from "../core/call/tool-call-context.ts";
-import { ProtocolError } from "../errors/error.ts";
 import type { FollowOptions } from "../core/call/follow-options.ts";
 import { isUnavailable } from "./guarded-store.ts";
 import { type CallOutcome, finalOutcome, type PromiseOutcome } from "../core/call/outcome.ts";
 import type { Registry } from "../core/definitions/registry.ts";
-import { failureResult, type ToolResult } from "../core/results/result.ts";
+import type { ToolResult } from "../core/results/result.ts";
+import { endedAnswer } from "./ended-answer.ts";
 import { budgetsOf } from "../core/instance/runtime.ts";
 import { cancelTask, createTask, getTask, type TaskView, updateTask, waitOnTask } from "./promise-task.ts";
 
@@ -81,12 +81,8 @@ async function follow(
           if (options.canAsk !== true) return undefined; // redeem asks in a round
           await answer(registry, task, caller);
           break;
-        case "completed":
-          return task.result!;
-        case "failed":
-          throw new ProtocolError(task.error!.code, task.error!.message, { data: task.error!.data });
-        case "cancelled":
-          return failureResult("This promise was cancelled");
+        default:
+          return endedAnswer(task);
       }
     }
   } catch (error) {
@@ -122,7 +118,5 @@ export async function pushedOutcome(
 
 /** Asks the task's questions on the call's stream and hands the answers over; a refusal fails the call (as redeem's). */
 async function answer(registry: Registry, task: TaskView, caller: CallContext): Promise<void> {
-  const { answers, refused } = await askAll(caller, task.requests ?? {});
-  if (Object.keys(answers).length > 0) await updateTask(registry, task.taskId, answers, caller);
-  if (refused !== undefined) throw refused;
+  await askAll(caller, task.requests ?? {}, (answers) => updateTask(registry, task.taskId, answers, caller));
 }

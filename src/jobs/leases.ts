@@ -17,11 +17,6 @@ export interface Leases {
   readonly leaseMs: number;
 }
 
-/** The store key that marks when the lease of a job's attempt was first found missing. */
-function lapseKey(id: string, attempt: number): string {
-  return attempt === 1 ? `lapse:${id}` : `lapse:${id}:${attempt}`;
-}
-
 /** The store key of the claim on a job's attempt (from the second on). */
 function attemptKey(id: string, attempt: number): string {
   return `attempt:${id}:${attempt}`;
@@ -61,9 +56,11 @@ export async function leaseHeld(leases: Leases, id: string): Promise<boolean> {
  */
 export async function leaseLapsed(leases: Leases, id: string, attempt: number): Promise<boolean> {
   const { results, codec: { now }, leaseMs } = leases;
-  const missingSince = (await results.get(lapseKey(id, attempt)))?.at;
+  // The key that marks when the lease of the job's attempt was first found missing.
+  const key = attempt === 1 ? `lapse:${id}` : `lapse:${id}:${attempt}`;
+  const missingSince = (await results.get(key))?.at;
   if (missingSince !== undefined) return now() - missingSince >= leaseMs;
-  await results.set(lapseKey(id, attempt), { status: "working", at: now() }, 2 * leaseMs);
+  await results.set(key, { status: "working", at: now() }, 2 * leaseMs);
   return false;
 }
 

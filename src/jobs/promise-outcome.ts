@@ -67,9 +67,10 @@ export async function promiseOutcome(
   const input = declared?.work === undefined ? call.arguments ?? {} : declared.work;
   const traceparent = call.ctx.get(TRACE_PARENT);
   let continued: PromiseState;
+  let started: string | undefined; // the job this call started (or queued): a stream may follow it
   if (declared !== undefined && c.queue !== undefined) {
     // Queued: a worker runs the declared work with the input (queued-job.ts); the handler ran here, once.
-    continued = { d: await enqueueJob(c, { owner, args: input, ctx: call.ctx }, ttlMs) };
+    continued = { d: started = await enqueueJob(c, { owner, args: input, ctx: call.ctx }, ttlMs) };
   } else if (work !== undefined || declared !== undefined) {
     // The job's first start, here: the declared work with the input, or the inline work (`ctx.defer(fn)`), its sugar
     // in process, whose handler's context asks through the job from then on (`~bind`).
@@ -78,7 +79,7 @@ export async function promiseOutcome(
     const id = newJobId();
     const start = { id, attempt: 1, expiresAt: c.codec.now() + ttlMs, fresh: true, queued: false };
     const first = jobStart(registry, owner, origin, start, call, promise["~bind"]);
-    const d = await startCounted(
+    const d = started = await startCounted(
       registry,
       call,
       first.work,
@@ -89,6 +90,7 @@ export async function promiseOutcome(
   } else continued = entry ?? { s: promise.state };
   const state = traceparent === undefined ? continued : { ...continued, t: traceparent };
   const issuedAt = c.codec.now();
+  const caller = callerOf(call.ctx.auth);
   let token: string;
   try {
     token = await c.codec.sign({
@@ -96,11 +98,11 @@ export async function promiseOutcome(
       scope: owner.name,
       state,
       ttlMs,
-      caller: callerOf(call.ctx.auth),
+      caller,
     });
   } catch (error) {
     // Arguments too large for a token (`tokens.maxBytes`): nobody could redeem the job, so stop it.
-    if ((work !== undefined || declared !== undefined) && "d" in state) await c.cancel(state.d, ttlMs).catch(() => {});
+    if (started !== undefined) await c.cancel(started, ttlMs).catch(() => {});
     throw error;
   }
   const outcome: { -readonly [K in keyof PromiseOutcome]: PromiseOutcome[K] } = {
@@ -109,10 +111,9 @@ export async function promiseOutcome(
     retryAfterMs: promise.retryAfterMs ?? owner.longRunning?.retryAfterMs ?? c.retryAfterMs,
     estimatedCompletion: promise.estimatedCompletion,
     expiresAt: new Date(issuedAt + ttlMs).toISOString(),
-    caller: callerOf(call.ctx.auth),
+    caller,
   };
-  // Started here (or queued): a stream may follow it.
-  if ((work !== undefined || declared !== undefined) && "d" in state) outcome.entry = state.d;
+  if (started !== undefined) outcome.entry = started;
   return outcome;
 }
 

@@ -115,8 +115,7 @@ export async function getTask(registry: Registry, taskId: unknown, caller: CallC
   }
   const kept = await c.results.get(task.key);
   if (kept !== undefined && hasEnded(kept)) return viewOf(task, kept);
-  const answers = kept !== undefined && "answers" in kept ? kept.answers : undefined;
-  const continued = kept?.status === "working" ? kept.continued : undefined;
+  const { answers, continued } = keptOf(kept);
   const state = continued === undefined ? task.state.s : continued.state;
   const now = c.codec.now();
   let entry: StoredResult;
@@ -191,8 +190,7 @@ export async function updateTask(
   }
   const kept = await c.results.get(task.key);
   if (kept !== undefined && hasEnded(kept)) return;
-  const before = kept !== undefined && "answers" in kept ? kept.answers : undefined;
-  const continued = kept?.status === "working" ? kept.continued : undefined;
+  const { answers: before, continued } = keptOf(kept);
   await c.results.set(
     task.key,
     { status: "working", answers: { ...before, ...answers }, continued, at: c.codec.now() },
@@ -223,7 +221,8 @@ export async function cancelTask(registry: Registry, taskId: unknown, caller: Ca
   }
   const kept = await c.results.get(task.key);
   if (kept !== undefined && hasEnded(kept)) return;
-  const state = kept?.status === "working" && kept.continued !== undefined ? kept.continued.state : task.state.s;
+  const continued = keptOf(kept).continued;
+  const state = continued === undefined ? task.state.s : continued.state;
   await runCancellation(registry, { owner: task.owner, state, caller });
   await c.results.set(task.key, { status: "cancelled", at: c.codec.now() }, ttlMs);
 }
@@ -297,6 +296,14 @@ async function heldEntry(
   const entry = await c.read(id, Math.max(1, expiresAt - c.codec.now()), restart);
   if (entry === undefined) throw notHeld();
   return entry;
+}
+
+/** What a continuation task's entry keeps, while it runs: the answers given so far, and its latest state. */
+function keptOf(kept: StoredResult | undefined): {
+  readonly answers?: Readonly<Record<string, unknown>>;
+  readonly continued?: { readonly state: unknown };
+} {
+  return kept?.status === "working" || kept?.status === "input_required" ? kept : {};
 }
 
 function notHeld(): ProtocolError {

@@ -92,22 +92,17 @@ export async function enqueueJob(c: Continuations, call: QueuedCall, ttlMs: numb
     m: { ...meta, headers },
     t: call.ctx.get(TRACE_PARENT),
   };
-  const cancel = () => c.results.set(id, { status: "cancelled", at: c.codec.now() }, ttlMs).catch(() => {});
-  let data: string;
+  let data: string | undefined;
   try {
     data = await c.codec.sign({ kind: JOB_KIND, scope: call.owner.name, state, ttlMs });
+    await c.queue!.add(id, data, { tool: call.owner.name, callId: meta.requestId ?? undefined });
   } catch (error) {
-    await cancel(); // over `tokens.maxBytes`: no queue can carry it, and sending it again will not help
-    throw error;
-  }
-  const about = { tool: call.owner.name, callId: meta.requestId ?? undefined };
-  try {
-    await c.queue!.add(id, data, about);
-  } catch (cause) {
     // Kept all the same (its answer lost), a job its queue cannot remove runs: as the job of a call sent again would.
-    await c.queue!.remove?.(id).catch(() => {});
-    await cancel();
-    throw queueUnavailable(cause, c.retryAfterMs);
+    if (data !== undefined) await c.queue!.remove?.(id).catch(() => {});
+    await c.results.set(id, { status: "cancelled", at: c.codec.now() }, ttlMs).catch(() => {});
+    // Not signed (over `tokens.maxBytes`): no queue can carry it, and sending it again will not help. Not queued: the
+    // queue is out of reach, which sending it again may mend.
+    throw data === undefined ? error : queueUnavailable(error, c.retryAfterMs);
   }
   call.ctx.set(QUEUED_JOB, id); // telemetry records the enqueue on the call's span
   return id;

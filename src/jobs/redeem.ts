@@ -16,7 +16,8 @@ import { isUnavailable } from "./guarded-store.ts";
 import { PROMISE_KIND, type PromiseState } from "./promise-outcome.ts";
 import { ISSUED_BY } from "../core/call/trace-context.ts";
 import type { Registry } from "../core/definitions/registry.ts";
-import { fail, toolResult } from "../core/results/result.ts";
+import { toolResult } from "../core/results/result.ts";
+import { endedAnswer } from "./ended-answer.ts";
 import { type DeferredState, PendingPromise } from "../core/call/tool-promise.ts";
 import { restartOf } from "./job-restart.ts";
 import { requireToolScopes } from "../core/definitions/scopes.ts";
@@ -160,8 +161,9 @@ async function redeemDeferred(
 ): Promise<unknown> {
   const c = continuationsOf(registry.runtime);
   const id = state.d;
+  const ttlMs = owner.longRunning?.ttlMs ?? c.promiseTtlMs;
   if (cancel) {
-    const stopped = await c.cancel(id, owner.longRunning?.ttlMs ?? c.promiseTtlMs);
+    const stopped = await c.cancel(id, ttlMs);
     return stopped ? "cancelled" : "not cancelled: the work is no longer running";
   }
   const again = () => {
@@ -175,7 +177,7 @@ async function redeemDeferred(
   };
   let entry;
   try {
-    entry = await c.read(id, owner.longRunning?.ttlMs ?? c.promiseTtlMs, restartOf(registry, owner, state, ctx));
+    entry = await c.read(id, ttlMs, restartOf(registry, owner, state, ctx));
   } catch (error) {
     // The store is out of reach: the job may still run, or its result wait to be stored. "Not done
     // yet" on the same token keeps the client polling (MCP-lite spec v0.042 §3.6); never a failure.
@@ -195,16 +197,10 @@ async function redeemDeferred(
     case "input_required": {
       // The work waits for the client: ask its questions on this call (an input round, or a request on
       // the 2025 stream), hand the answers over, and answer "not done yet" while it resumes.
-      const { answers, refused } = await askAll(ctx, entry.requests);
-      if (Object.keys(answers).length > 0) await c.answer(id, answers, owner.longRunning?.ttlMs ?? c.promiseTtlMs);
-      if (refused !== undefined) throw refused;
+      await askAll(ctx, entry.requests, (answers) => c.answer(id, answers, ttlMs));
       return again();
     }
-    case "completed":
-      return toolResult(entry.result);
-    case "failed":
-      throw new ProtocolError(entry.error.code, entry.error.message, { data: entry.error.data });
-    case "cancelled":
-      return fail("This promise was cancelled");
+    default:
+      return toolResult(endedAnswer(entry));
   }
 }
