@@ -10,6 +10,7 @@ import type { CodeExecutor } from "../executor.ts";
 import { limitMessage } from "../quickjs/stop-messages.ts";
 import type { FromThread, ToThread } from "./thread-messages.ts";
 import { spawnThread, type Thread } from "../../runtime/threads.ts";
+import { raiseStop, stopFlag } from "./stop-flag.ts";
 import { unrefTimer } from "../../runtime/unref-timer.ts";
 
 /** A program, and its outcome, as the executor contract says them. */
@@ -37,6 +38,8 @@ const IDLE_MS = 10_000;
 /** One thread of the pool, and what it runs now. */
 interface Slot {
   thread: Thread;
+  /** Raised when the thread is ended: its program stops at its next interrupt, whatever `terminate()` does. */
+  readonly stop: Int32Array;
   /** When the thread last answered (0 until QuickJS is loaded in it). */
   heard: number;
   /** Set once the thread failed or was terminated: it runs nothing more. */
@@ -116,7 +119,7 @@ export function workerExecutor(options: WorkerExecutorOptions = {}): CodeExecuto
     if (starting || live >= max || (waiting.length === 0 && live >= size)) return;
     starting = true;
     live++;
-    const slot = { heard: 0, dead: false } as Slot;
+    const slot = { heard: 0, dead: false, stop: stopFlag() } as Slot;
     try {
       slot.thread = spawnThread(url, {
         message(data) {
@@ -160,6 +163,7 @@ export function workerExecutor(options: WorkerExecutorOptions = {}): CodeExecuto
     const at = idle.indexOf(slot);
     if (at >= 0) idle.splice(at, 1);
     live--;
+    raiseStop(slot.stop);
     slot.thread.terminate();
     if (refill) pump(); // a thread in its place, for a program waiting or the warm pool
   }
@@ -285,6 +289,7 @@ export function workerExecutor(options: WorkerExecutorOptions = {}): CodeExecuto
         run,
         source: program.source,
         limits: { ...limits, timeMs: Math.max(1, deadline - Date.now()) },
+        stop: slot.stop,
       });
     });
   }
