@@ -1,7 +1,7 @@
 /**
- * The two ends of a program's thread, on each runtime: the web-standard `Worker` where the runtime has one (Deno,
- * Bun), `node:worker_threads` on Node (reached at run time through `process.getBuiltinModule`, so that no bundle
- * for a Worker or a browser needs it), and nothing on Cloudflare Workers (no `Worker` constructor).
+ * The two ends of a program's thread, on each runtime: the web-standard `Worker` on Bun, `node:worker_threads` on
+ * Node and Deno (whose web `Worker` has no `unref()`; reached at run time through `process.getBuiltinModule`, so
+ * that no bundle for a Worker or a browser needs it), and nothing on Cloudflare Workers (no `Worker` constructor).
  *
  * @module
  */
@@ -10,13 +10,16 @@
 export interface Thread {
   /** Sends a message (structured clone). */
   post(message: unknown): void;
-  /** Stops the thread now, whatever it runs (V8 ends its execution, a WebAssembly loop included). */
+  /**
+   * Stops the thread: at once on Node; on Bun at its next call out of WebAssembly, on Deno when its event loop
+   * turns (a thread computing runs on: worker/stop-flag.ts is how a program's thread stops itself).
+   */
   terminate(): void;
-  /** Lets the process exit while the thread is idle, where the runtime can (Node, Bun); a no-op on Deno. */
+  /** Lets the process exit while the thread is idle, where the runtime can (every runtime here today). */
   unref(): void;
   /** Keeps the process alive while the thread runs a program. */
   ref(): void;
-  /** Whether `unref()` does anything: where it does not (Deno), an idle thread keeps the process alive. */
+  /** Whether `unref()` does anything: where it does not, an idle thread keeps the process alive. */
   readonly unrefs: boolean;
 }
 
@@ -71,7 +74,11 @@ export function threadsAvailable(): boolean {
  * @throws {TypeError} Where the runtime has no threads.
  */
 export function spawnThread(url: URL, events: ThreadEvents): Thread {
-  const WebWorker = (globalThis as { Worker?: typeof Worker }).Worker;
+  const threads = nodeThreads();
+  // Deno's web Worker keeps the process alive while it lives, idle or not; its node:worker_threads has unref().
+  const WebWorker = "Deno" in globalThis && threads?.Worker !== undefined
+    ? undefined
+    : (globalThis as { Worker?: typeof Worker }).Worker;
   if (typeof WebWorker === "function") {
     const worker = new WebWorker(url, { type: "module" });
     worker.onmessage = (event) => events.message(event.data);
@@ -88,8 +95,9 @@ export function spawnThread(url: URL, events: ThreadEvents): Thread {
       unrefs: typeof own.unref === "function",
     };
   }
-  const threads = nodeThreads();
-  if (threads === undefined) throw new TypeError("this runtime has no threads (no Worker, no node:worker_threads)");
+  if (threads?.Worker === undefined) {
+    throw new TypeError("this runtime has no threads (no Worker, no node:worker_threads)");
+  }
   const worker = new threads.Worker(url);
   worker.on("message", (data) => events.message(data));
   worker.on("error", (error) => events.failed(error));

@@ -23,7 +23,7 @@ export const HOSTILE: readonly Hostile[] = [
   {
     name: "spread loop",
     code: "const l = Array.from({ length: 200000 }, (_, i) => i); for (;;) [...l];",
-    reasons: ["cpu", "time"],
+    reasons: ["cpu"], // each element a spread takes is a step QuickJS counts (native-guards.ts)
   },
   {
     name: "100,000 tools.add() promises",

@@ -173,6 +173,25 @@ describe("quickjsExecutor: time and memory", () => {
     await assertStillRuns();
   });
 
+  it("stops a loop that only spreads a large array at its CPU limit, not long after (a step per element)", async () => {
+    const outcome = await run(`const l = Array.from({ length: 200000 }, (_, i) => i); for (;;) [...l];`, {
+      cpuMs: 300,
+    });
+    assert.equal(!outcome.ok && outcome.reason, "cpu", JSON.stringify(outcome));
+    // What the sandbox's own next() must keep: every built-in iterable spreads and iterates as before.
+    const kept = await run(
+      `let sum = 0; for (const n of [1, 2]) sum += n;
+       const it = [].values();
+       return [sum, [..."ab"], [...new Map([[1, 2]])], [...new Set([3]).keys()], [...new Uint8Array([4])],
+         Object.prototype.toString.call(it), it.next.name, it.next.length, it.next === [][Symbol.iterator]().next];`,
+    );
+    assert.deepEqual(kept, {
+      ok: true,
+      value: [3, ["a", "b"], [[1, 2]], [3], [4], "[object Array Iterator]", "next", 0, true],
+      logs: [],
+    });
+  });
+
   it("stops a program awaiting a host call past its time limit", async () => {
     let release: () => void = () => {};
     const held = new Promise<void>((resolve) => release = resolve);

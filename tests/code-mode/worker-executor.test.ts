@@ -68,7 +68,7 @@ describe("workerExecutor()", () => {
   });
 
   it("terminates a thread that computes outside the sandbox's meter past its CPU limit, and replaces it", async () => {
-    // The thrown value is read after the program, where no interrupt handler runs: only the host can stop it.
+    // The thrown value is read after the program, outside the sandbox's CPU meter: only the host can stop it.
     const outcome = await run(`throw { get message() { for (;;) {} } };`, { cpuMs: 200 });
     assert.equal(!outcome.ok && outcome.reason, "cpu", JSON.stringify(outcome));
     assert.match(!outcome.ok ? outcome.message : "", /more than its 200 ms CPU limit/);

@@ -3,7 +3,7 @@
  * around one native call on large data (`for (;;) JSON.parse(text)`, `a.slice().sort()`) would hold the
  * host's thread long past its time limit between two asks. The built-ins whose work grows with their input
  * are wrapped, in each sandbox, so that a call on a large input, and every 64th call, asks the host first.
- * What no wrapper can reach (spreading a large array in a loop) still waits for QuickJS's own count.
+ * The built-in iterators' `next()` is wrapped too, so that a spread or `for...of` counts a step per element.
  *
  * @module
  */
@@ -62,6 +62,16 @@ const GUARDS = `(function (check) {
   guard(Object.getPrototypeOf(Uint8Array.prototype), ["sort", "fill", "set", "slice", "indexOf", "lastIndexOf",
     "includes", "join", "reverse", "copyWithin", "toSorted", "toReversed", "with"], receiver);
   guard(Object, ["keys", "values", "entries", "assign", "getOwnPropertyNames", "fromEntries"], () => 0);
+  // A spread of a built-in iterable ([...list]) takes its elements natively, with no step counted: one
+  // spread of 200,000 elements, 10,000 times, before the first ask. A next() of the sandbox's own is a call
+  // QuickJS counts, for each element.
+  const none = [];
+  for (const iterator of [[].values(), new Map().values(), new Set().values(), ""[Symbol.iterator]()]) {
+    const prototype = Object.getPrototypeOf(iterator);
+    const descriptor = describe(prototype, "next");
+    const native = descriptor.value;
+    define(prototype, "next", { ...descriptor, value: { next() { return apply(native, this, none); } }.next });
+  }
 })`;
 
 /**

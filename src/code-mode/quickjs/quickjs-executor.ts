@@ -55,9 +55,9 @@ export interface QuickjsExecutorOptions {
  * and while it awaits the host), memory, stack, output bytes, `__call`s in flight, and the request's abort.
  * Inside, nothing of the host is reachable: the sandbox's global holds the language's built-ins, `console`
  * and `__call` only (no `process`, `Deno`, `Bun`, `require`, `fetch`, timers, `WebAssembly`), and values
- * cross only as JSON. A program computes on the host's thread: `timeMs` is also how long a runaway one may
- * hold it, and a loop that only spreads large arrays (`for (;;) [...list]`) can overrun it (QuickJS checks
- * the time every 10,000 steps, and a step may copy a large array).
+ * cross only as JSON. A program computes on the host's thread: `cpuMs` is how long a runaway one may hold
+ * it (QuickJS checks the time every 10,000 steps; a built-in whose work grows with its input, and each
+ * element a spread takes, counts as a step).
  *
  * The WebAssembly is compiled from the file that `@jitl/quickjs-wasmfile-release-sync` ships (read from
  * disk on Deno, Bun and Node), once per executor, when its first program runs; should the host's own stack

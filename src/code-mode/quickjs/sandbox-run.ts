@@ -151,7 +151,8 @@ export async function runInSandbox(module: QuickJSWASMModule, program: Program):
     const meter = sandboxMeter(module, runtime, ctx, limits, deadline);
     const slice = meter.slice;
     const checkLimits = () => {
-      stop ??= meter.passed();
+      // A thread's signal may abort with no event while the program computes (worker/stop-flag.ts): read here.
+      stop ??= signal?.aborted ? "aborted" : meter.passed();
       return stop !== undefined;
     };
     runtime.setInterruptHandler(checkLimits);

@@ -8,6 +8,7 @@
 import type { CodeExecutor } from "../executor.ts";
 import { lowerThreadPriority } from "../../runtime/thread-priority.ts";
 import { parentEnd } from "../../runtime/threads.ts";
+import { stopSignal } from "./stop-flag.ts";
 import type { FromThread, ToThread } from "./thread-messages.ts";
 
 /** Serves programs for the parent, from now until the parent terminates the thread. */
@@ -51,6 +52,7 @@ function serveParent(): void {
     const outcome = await (await executor).execute({
       source: message.source,
       limits: message.limits,
+      signal: stopSignal(message.stop), // the host's stop, read by the sandbox while it computes
       call: (name, args) =>
         new Promise((resolve, reject) => {
           const id = ++next;

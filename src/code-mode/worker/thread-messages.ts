@@ -10,9 +10,18 @@ import type { CodeExecutor } from "../executor.ts";
 /** A program's limits, as the executor contract names them. */
 type Limits = Parameters<CodeExecutor["execute"]>[0]["limits"];
 
-/** What a program's thread is sent. `run` numbers the program, so that a late answer for another is dropped. */
+/**
+ * What a program's thread is sent. `run` numbers the program, so that a late answer for another is dropped; `stop`
+ * is the thread's stop flag (stop-flag.ts), shared.
+ */
 export type ToThread =
-  | { readonly type: "run"; readonly run: number; readonly source: string; readonly limits: Limits }
+  | {
+    readonly type: "run";
+    readonly run: number;
+    readonly source: string;
+    readonly limits: Limits;
+    readonly stop: Int32Array;
+  }
   | { readonly type: "settle"; readonly run: number; readonly id: number; readonly json: string | undefined }
   | { readonly type: "reject"; readonly run: number; readonly id: number; readonly message: string }
   | { readonly type: "ping" };

@@ -10,6 +10,7 @@ import type { CodeExecutor } from "../executor.ts";
 import { limitMessage } from "../quickjs/stop-messages.ts";
 import type { FromThread, ToThread } from "./thread-messages.ts";
 import { spawnThread, type Thread } from "../../runtime/threads.ts";
+import { raiseStop, stopFlag } from "./stop-flag.ts";
 import { unrefTimer } from "../../runtime/unref-timer.ts";
 
 /** A program, and its outcome, as the executor contract says them. */
@@ -31,12 +32,14 @@ export interface WorkerExecutorOptions {
 const PING_MS = 100;
 /** How long past a limit the thread has to report it itself before it is terminated, in milliseconds. */
 const GRACE_MS = 250;
-/** How long an idle thread that keeps the process alive (Deno's `Worker` has no `unref()`) is kept, in ms. */
+/** How long an idle thread past `size`, or one that keeps the process alive (no `unref()`), is kept, in ms. */
 const IDLE_MS = 10_000;
 
 /** One thread of the pool, and what it runs now. */
 interface Slot {
   thread: Thread;
+  /** Raised when the thread is ended: its program stops at its next interrupt, whatever `terminate()` does. */
+  readonly stop: Int32Array;
   /** When the thread last answered (0 until QuickJS is loaded in it). */
   heard: number;
   /** Set once the thread failed or was terminated: it runs nothing more. */
@@ -52,19 +55,19 @@ function scriptUrl(): URL {
 }
 
 /**
- * Runs code mode's programs each in QuickJS on a thread of its own: Deno's and Bun's web `Worker`,
- * `node:worker_threads` on Node. The server's thread only passes messages: a program that loops, bombs memory or
- * floods promises holds its own thread, never the server's event loop. Each `__call` crosses as a message to
- * the `call` given (the server's one call pipeline, with the caller's rights) and its result comes back as JSON.
+ * Runs code mode's programs each in QuickJS on a thread of its own: Bun's web `Worker`, `node:worker_threads`
+ * on Node and Deno. The server's thread only passes messages: a program that loops, bombs memory or floods
+ * promises holds its own thread, never the server's event loop. Each `__call` crosses as a message to the
+ * `call` given (the server's one call pipeline, with the caller's rights) and its result comes back as JSON.
  * The limits are measured on the program's thread (`cpu`, `time`, `memory`, `stack`, `output`, `calls`), as
- * `quickjsExecutor()` measures them; this side terminates the thread hard when the program runs past its time,
- * when the thread stops answering for longer than `cpuMs` (a program stuck in one long native step, which
- * QuickJS cannot interrupt), and on the request's abort, and starts a new thread in its place. Console lines are
- * lost with a terminated thread.
+ * `quickjsExecutor()` measures them; this side ends the thread when the program runs past its time, when the
+ * thread stops answering for longer than `cpuMs` (a program stuck in one long native step), and on the
+ * request's abort, and starts a new thread in its place. An ended thread's program stops at its next
+ * interrupt (Bun's and Deno's `terminate()` alone leave a thread computing in WebAssembly running), and its
+ * thread is terminated. Console lines are lost with an ended thread.
  *
  * Threads start with the first program (`size` of them), each loading QuickJS once, and stay warm; an idle
- * thread does not keep the process alive on Node and Bun, and on Deno (whose `Worker` has no `unref()`) it is
- * ended after 10 s idle. Where the runtime has no threads (Cloudflare Workers has no `Worker` constructor),
+ * thread does not keep the process alive; past `size`, one idle for 10 s is ended. Where the runtime has no threads (Cloudflare Workers has no `Worker` constructor),
  * `codeMode()` keeps `quickjsExecutor()`, which computes on the server's thread.
  *
  * @param options The threads kept warm, and how many programs run at once.
@@ -116,7 +119,7 @@ export function workerExecutor(options: WorkerExecutorOptions = {}): CodeExecuto
     if (starting || live >= max || (waiting.length === 0 && live >= size)) return;
     starting = true;
     live++;
-    const slot = { heard: 0, dead: false } as Slot;
+    const slot = { heard: 0, dead: false, stop: stopFlag() } as Slot;
     try {
       slot.thread = spawnThread(url, {
         message(data) {
@@ -160,6 +163,7 @@ export function workerExecutor(options: WorkerExecutorOptions = {}): CodeExecuto
     const at = idle.indexOf(slot);
     if (at >= 0) idle.splice(at, 1);
     live--;
+    raiseStop(slot.stop);
     slot.thread.terminate();
     if (refill) pump(); // a thread in its place, for a program waiting or the warm pool
   }
@@ -170,7 +174,7 @@ export function workerExecutor(options: WorkerExecutorOptions = {}): CodeExecuto
     if (waiting.length > 0) return waiting.shift()!.take(slot);
     idle.push(slot);
     slot.thread.unref();
-    // Past `size`, and where an idle thread keeps the process alive (Deno), a thread idle for IDLE_MS ends.
+    // Past `size`, and where an idle thread keeps the process alive (no unref()), a thread idle for IDLE_MS ends.
     if (idle.length > size || !slot.thread.unrefs) {
       slot.idleTimer = unrefTimer(setTimeout(() => retire(slot, false), IDLE_MS));
     }
@@ -285,6 +289,7 @@ export function workerExecutor(options: WorkerExecutorOptions = {}): CodeExecuto
         run,
         source: program.source,
         limits: { ...limits, timeMs: Math.max(1, deadline - Date.now()) },
+        stop: slot.stop,
       });
     });
   }

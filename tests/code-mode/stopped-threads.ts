@@ -1,0 +1,68 @@
+/**
+ * What a stopped program's thread costs after its answer: hostile programs run through `workerExecutor()`, each
+ * stopped (by its thread's meter, by the host's terminate, by the request's abort), a plain program after it (its
+ * replacement thread started), then the process's CPU over a window. Run by tests/code-mode/stopped-threads.test.ts,
+ * in its process on Bun, through stopped-threads-main.ts on Deno and Node 22.
+ */
+import process from "node:process";
+import { type CodeExecutor, workerExecutor } from "../../src/code-mode/mod.ts";
+
+type Limits = Parameters<CodeExecutor["execute"]>[0]["limits"];
+
+/** Each case: its name, the reason it stops with, and its CPU over the window after its answer. */
+export type StoppedReport = { readonly name: string; readonly reason: string; readonly cpuMs: number }[];
+
+/** How long the process's CPU is read after each answer, in ms. */
+export const WINDOW_MS = 2_000;
+
+const LIMITS: Limits = {
+  timeMs: 60_000,
+  cpuMs: 300,
+  memoryBytes: 32 << 20,
+  stackBytes: 128 << 10,
+  outputBytes: 8 << 10,
+  pendingCalls: 8,
+};
+
+/** The process's CPU time (every thread), in ms. */
+function cpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+}
+
+/** Runs the cases on one executor (one thread at a time); their report. */
+export async function stoppedThreads(): Promise<StoppedReport> {
+  const executor = workerExecutor({ size: 1 });
+  const report: { name: string; reason: string; cpuMs: number }[] = [];
+  const cases: { name: string; source: string; limits?: Partial<Limits>; abort?: boolean }[] = [
+    { name: "spread loop", source: "const l = Array.from({ length: 200000 }, (_, i) => i); for (;;) [...l];" },
+    // Read outside the sandbox's meter: the host sees a silent thread and terminates it.
+    { name: "thrown value whose getter loops", source: "throw { get message() { for (;;) {} } };" },
+    // No limit of its own near: only the request's abort stops it.
+    { name: "loop aborted", source: `await __call("started"); for (;;) {}`, limits: { cpuMs: 60_000 }, abort: true },
+  ];
+  for (const { name, source, limits, abort } of cases) {
+    const controller = new AbortController();
+    const outcome = await executor.execute({
+      source,
+      limits: { ...LIMITS, ...limits },
+      signal: controller.signal,
+      call: () => {
+        if (abort) setTimeout(() => controller.abort(), 100);
+        return Promise.resolve(null);
+      },
+    });
+    // A plain program answers on the thread that replaced the stopped one: its start is not in the window. Its
+    // CPU limit is far: on a loaded machine, a thread of lowered priority may be silent past 300 ms.
+    const plain = await executor.execute({
+      source: "return 1;",
+      limits: { ...LIMITS, cpuMs: 10_000 },
+      call: () => Promise.resolve(null),
+    });
+    if (!plain.ok) throw new Error(`a plain program failed after ${name}: ${JSON.stringify(plain)}`);
+    const before = cpuMs();
+    await new Promise((resolve) => setTimeout(resolve, WINDOW_MS));
+    report.push({ name, reason: outcome.ok ? "answered" : outcome.reason, cpuMs: Math.round(cpuMs() - before) });
+  }
+  return report;
+}
