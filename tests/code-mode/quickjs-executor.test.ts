@@ -192,6 +192,12 @@ describe("quickjsExecutor: time and memory", () => {
     });
   });
 
+  it("stops a thrown value whose getter loops at its CPU limit: reading what the program threw is metered", async () => {
+    const outcome = await run(`throw { get message() { for (;;) {} } };`, { cpuMs: 300, timeMs: 20_000 });
+    assert.equal(!outcome.ok && outcome.reason, "cpu", JSON.stringify(outcome));
+    await assertStillRuns();
+  });
+
   it("stops a program awaiting a host call past its time limit", async () => {
     let release: () => void = () => {};
     const held = new Promise<void>((resolve) => release = resolve);

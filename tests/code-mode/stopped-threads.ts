@@ -36,7 +36,7 @@ export async function stoppedThreads(): Promise<StoppedReport> {
   const report: { name: string; reason: string; cpuMs: number }[] = [];
   const cases: { name: string; source: string; limits?: Partial<Limits>; abort?: boolean }[] = [
     { name: "spread loop", source: "const l = Array.from({ length: 200000 }, (_, i) => i); for (;;) [...l];" },
-    // Read outside the sandbox's meter: the host sees a silent thread and terminates it.
+    // Its getters run, metered, as the thrown value is read: stopped by its CPU limit on the thread.
     { name: "thrown value whose getter loops", source: "throw { get message() { for (;;) {} } };" },
     // No limit of its own near: only the request's abort stops it.
     { name: "loop aborted", source: `await __call("started"); for (;;) {}`, limits: { cpuMs: 60_000 }, abort: true },

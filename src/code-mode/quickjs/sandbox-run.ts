@@ -234,7 +234,7 @@ export async function runInSandbox(module: QuickJSWASMModule, program: Program):
     const evaluated = slice(() => ctx.evalCode(wrap(program.source), "program.js"));
     if (evaluated.error) {
       handles.push(evaluated.error);
-      return failure(ctx, evaluated.error, true);
+      return failure(ctx, evaluated.error, true, slice);
     }
     const promise = evaluated.value;
     handles.push(promise);
@@ -244,7 +244,7 @@ export async function runInSandbox(module: QuickJSWASMModule, program: Program):
       const jobs = slice(() => runtime.executePendingJobs(JOBS_PER_TURN));
       if (jobs.error) {
         handles.push(jobs.error);
-        return failure(ctx, jobs.error, false);
+        return failure(ctx, jobs.error, false, slice);
       }
       // Native work (a large JSON.parse, a host result copied in) may have run with no interrupt between.
       if (checkLimits()) return stopped(stop ?? "memory");
@@ -255,7 +255,7 @@ export async function runInSandbox(module: QuickJSWASMModule, program: Program):
       }
       if (state.type === "rejected") {
         handles.push(state.error);
-        return failure(ctx, state.error, false);
+        return failure(ctx, state.error, false, slice);
       }
       if (runtime.hasPendingJob()) {
         if (Date.now() - turnStarted >= TURN_MS) {
@@ -281,14 +281,22 @@ export async function runInSandbox(module: QuickJSWASMModule, program: Program):
   }
 
   /** The outcome of an exception: a limit's, when QuickJS raised it for one, else the program's. */
-  function failure(ctx: QuickJSContext, error: QuickJSHandle, parsing: boolean): Outcome {
+  function failure(
+    ctx: QuickJSContext,
+    error: QuickJSHandle,
+    parsing: boolean,
+    slice: <T>(work: () => T) => T,
+  ): Outcome {
     if (stop !== undefined) return stopped(stop);
     let dumped: unknown;
     try {
-      dumped = ctx.dump(error);
+      // Reading the thrown value runs its getters, the program's own code: metered, so a getter that loops stops
+      // at the CPU limit as any loop does.
+      dumped = slice(() => ctx.dump(error));
     } catch {
-      return stopped("memory");
+      return stopped(stop ?? "memory");
     }
+    if (stop !== undefined) return stopped(stop);
     const limit = limitOfError(dumped);
     if (limit !== undefined) return stopped(limit);
     const syntax = parsing && (dumped as { name?: unknown } | null)?.name === "SyntaxError";
