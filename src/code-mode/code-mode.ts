@@ -111,7 +111,8 @@ const DEFAULT_LIMITS: ProgramLimits = {
  * import { createServer, defineTool } from "../../mod.ts";
  * import { codeMode } from "./mod.ts";
  *
- * const server = createServer({ name: "shop", version: "1.0.0", codeMode: codeMode() })
+ * // Programs answer inline for up to 30 s here (default 5 s; past it, the call answers with a promise).
+ * const server = createServer({ name: "shop", version: "1.0.0", codeMode: codeMode({ promiseAfterMs: 30_000 }) })
  *   .tool(defineTool("orders").describe("Lists the orders").handle(() => ({ orders: [{ id: 1, total: 30 }, { id: 2, total: 5 }] })))
  *   .tool(defineTool("refund").describe("Refunds an order").input(v.object({ id: v.number() })).handle(({ id }) => `refunded ${id}`));
  *
