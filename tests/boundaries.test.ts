@@ -87,7 +87,6 @@ describe("dependency boundaries", () => {
       "src/runtime/node/listen.ts": ["node:http"],
       "src/runtime/threads.ts": ["node:worker_threads"],
       "src/runtime/thread-priority.ts": ["node:fs", "node:os"],
-      "src/runtime/thread-cpu.ts": ["node:fs"],
     };
     for (const file of files) {
       const text = readFileSync(join(ROOT, file), "utf8");

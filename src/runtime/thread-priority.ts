@@ -10,12 +10,8 @@
 /** The nice value of a program's thread: a tenth of the server thread's CPU share, each, when both want it. */
 const NICE = 10;
 
-/**
- * Lowers the calling thread's priority, on Linux; never throws (no `node:os`, no permission: nothing changes).
- *
- * @returns The thread's id, where it has one of its own (Linux), for the parent to read its CPU time by.
- */
-export function lowerThreadPriority(): number | undefined {
+/** Lowers the calling thread's priority, on Linux; never throws (no `node:os`, no permission: nothing changes). */
+export function lowerThreadPriority(): void {
   const process = (globalThis as {
     process?: { pid?: number; getBuiltinModule?: (id: string) => unknown };
   }).process;
@@ -24,13 +20,11 @@ export function lowerThreadPriority(): number | undefined {
     const os = process?.getBuiltinModule?.("node:os") as
       | { setPriority(pid: number, priority: number): void }
       | undefined;
-    if (fs === undefined || os === undefined) return undefined;
+    if (fs === undefined || os === undefined) return;
     // "<pid>/task/<tid>": this thread's own id, which setpriority(2) takes for the thread alone on Linux.
     const tid = Number(/^\d+\/task\/(\d+)$/.exec(fs.readlinkSync("/proc/thread-self"))?.[1]);
-    if (!Number.isSafeInteger(tid) || tid <= 0 || tid === process?.pid) return undefined;
-    os.setPriority(tid, NICE);
-    return tid;
+    if (Number.isSafeInteger(tid) && tid > 0 && tid !== process?.pid) os.setPriority(tid, NICE);
   } catch {
-    return undefined; // not Linux, or not allowed: the thread keeps the process's priority
+    // Not Linux, or not allowed: the thread keeps the process's priority.
   }
 }

@@ -86,22 +86,6 @@ export interface QuickjsExecutorOptions {
  * ```
  */
 export function quickjsExecutor(options: QuickjsExecutorOptions = {}): CodeExecutor {
-  return sandboxExecutor(options);
-}
-
-/**
- * `quickjsExecutor()`, its programs' CPU limit read on `cpuClock` where a program has a thread to itself
- * (worker/program-worker.ts: the thread's own CPU time, so that a thread starved of a core is not taken for one
- * that computes).
- *
- * @param options As `quickjsExecutor()`'s.
- * @param cpuClock The thread's CPU time in ms (`undefined` where it cannot be read).
- * @returns The executor.
- */
-export function sandboxExecutor(
-  options: QuickjsExecutorOptions,
-  cpuClock?: () => number | undefined,
-): CodeExecutor {
   const { wasmModule } = options;
   const variant = syncVariant(releaseSync);
   /** The WebAssembly instance programs run on, and how many run on it now. */
@@ -124,7 +108,7 @@ export function sandboxExecutor(
       current.running++;
       let run: SandboxRun;
       try {
-        run = await runInSandbox(module, program, cpuClock);
+        run = await runInSandbox(module, program);
       } finally {
         current.running--;
       }

@@ -16,8 +16,6 @@ import type { Program } from "./stop-messages.ts";
 const INTERRUPTS_PER_MS = 10;
 /** The least time between two walks of a program's heap, in milliseconds (and before the first). */
 const MEMORY_CHECK_MS = 5;
-/** The least time between two reads of the thread's CPU clock once the wall says the CPU limit passed, in ms. */
-const CPU_CHECK_MS = 10;
 
 /** A program's meter. */
 export interface SandboxMeter {
@@ -61,8 +59,6 @@ function heapBytes(runtime: QuickJSRuntime, context: QuickJSContext): number {
  * @param context Its context.
  * @param limits Its limits.
  * @param deadline When its time ends (`Date.now()`'s clock).
- * @param cpuClock The thread's own CPU time in ms, where the program has a thread to itself (worker/): the wall time of
- *   its slices counts the waits of a thread starved of a core too, so the CPU limit is passed once this clock agrees.
  */
 export function sandboxMeter(
   module: QuickJSWASMModule,
@@ -70,23 +66,7 @@ export function sandboxMeter(
   context: QuickJSContext,
   limits: Program["limits"],
   deadline: number,
-  cpuClock?: () => number | undefined,
 ): SandboxMeter {
-  const cpuFrom = cpuClock?.();
-  let cpuReadAt = -Infinity;
-  let cpuUsed = 0;
-  /** Whether the thread's clock, read at most every CPU_CHECK_MS, agrees the program computed past its limit. */
-  const threadComputed = (): boolean => {
-    if (cpuFrom === undefined) return true;
-    const at = performance.now();
-    if (at - cpuReadAt >= CPU_CHECK_MS) {
-      const now = cpuClock!();
-      if (now === undefined) return true;
-      cpuUsed = now - cpuFrom;
-      cpuReadAt = at;
-    }
-    return cpuUsed > limits.cpuMs;
-  };
   const memory = module.getWasmMemory();
   let grown = 0;
   let sliceFrom = -1;
@@ -110,7 +90,7 @@ export function sandboxMeter(
     passed() {
       const now = Date.now();
       if (now > deadline) return "time";
-      if (computed + (sliceFrom < 0 ? 0 : performance.now() - sliceAt) > limits.cpuMs && threadComputed()) return "cpu";
+      if (computed + (sliceFrom < 0 ? 0 : performance.now() - sliceAt) > limits.cpuMs) return "cpu";
       // Workers may hold Date.now() still while code runs (it moves on I/O): interrupts count instead there.
       if (now !== clock) (clock = now), (sameClock = 0);
       else if (++sameClock > Math.min(limits.timeMs, limits.cpuMs) * INTERRUPTS_PER_MS) return "cpu";

@@ -91,13 +91,8 @@ function defineGlobals(context: QuickJSContext, host: SandboxHost, check: () => 
  *
  * @param module The loaded QuickJS module (one WebAssembly instance).
  * @param program The program, its host call and its limits.
- * @param cpuClock The thread's own CPU time, where the program has a thread to itself (sandbox-meter.ts).
  */
-export async function runInSandbox(
-  module: QuickJSWASMModule,
-  program: Program,
-  cpuClock?: () => number | undefined,
-): Promise<SandboxRun> {
+export async function runInSandbox(module: QuickJSWASMModule, program: Program): Promise<SandboxRun> {
   const { limits, signal } = program;
   const logs: string[] = [];
   if (signal?.aborted) return { outcome: stopped("aborted"), broken: false };
@@ -153,7 +148,7 @@ export async function runInSandbox(
     runtime.setMemoryLimit(limits.memoryBytes);
     runtime.setMaxStackSize(Math.max(1, limits.stackBytes));
     const ctx = context = runtime.newContext();
-    const meter = sandboxMeter(module, runtime, ctx, limits, deadline, cpuClock);
+    const meter = sandboxMeter(module, runtime, ctx, limits, deadline);
     const slice = meter.slice;
     const checkLimits = () => {
       // A thread's signal may abort with no event while the program computes (worker/stop-flag.ts): read here.

@@ -7,17 +7,14 @@
  */
 import type { CodeExecutor } from "../executor.ts";
 import { lowerThreadPriority } from "../../runtime/thread-priority.ts";
-import { threadCpuMs } from "../../runtime/thread-cpu.ts";
 import { parentEnd } from "../../runtime/threads.ts";
 import { stopSignal } from "./stop-flag.ts";
 import type { FromThread, ToThread } from "./thread-messages.ts";
 
 /** Serves programs for the parent, from now until the parent terminates the thread. */
 function serveParent(): void {
-  const tid = lowerThreadPriority(); // before QuickJS compiles: that work yields to the server's thread too
-  // The CPU limit on this thread's own clock: starved of a core at its lowered priority, it computes nothing.
-  const executor: Promise<CodeExecutor> = import("../quickjs/quickjs-executor.ts")
-    .then((m) => m.sandboxExecutor({}, () => threadCpuMs()));
+  lowerThreadPriority(); // before QuickJS compiles: that work yields to the server's thread too
+  const executor: Promise<CodeExecutor> = import("../quickjs/quickjs-executor.ts").then((m) => m.quickjsExecutor());
   const calls = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
   let current = 0;
   let next = 0;
@@ -46,7 +43,7 @@ function serveParent(): void {
         pendingCalls: 1,
       },
     })
-  ).then(() => send({ type: "ready", tid }), (error) => send({ type: "broken", message: String(error) }));
+  ).then(() => send({ type: "ready" }), (error) => send({ type: "broken", message: String(error) }));
 
   async function run(message: Extract<ToThread, { type: "run" }>): Promise<void> {
     await warm;

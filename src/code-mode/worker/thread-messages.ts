@@ -28,7 +28,7 @@ export type ToThread =
 
 /** What a program's thread sends. */
 export type FromThread =
-  | { readonly type: "ready"; readonly tid: number | undefined } // its id, for its CPU time (Linux)
+  | { readonly type: "ready" }
   | { readonly type: "pong" }
   | { readonly type: "call"; readonly run: number; readonly id: number; readonly name: string; readonly args: unknown }
   | { readonly type: "done"; readonly run: number; readonly outcome: Awaited<ReturnType<CodeExecutor["execute"]>> }

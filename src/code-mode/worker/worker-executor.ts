@@ -12,7 +12,6 @@ import type { FromThread, ToThread } from "./thread-messages.ts";
 import { spawnThread, type Thread } from "../../runtime/threads.ts";
 import { raiseStop, stopFlag } from "./stop-flag.ts";
 import { unrefTimer } from "../../runtime/unref-timer.ts";
-import { threadCpuMs } from "../../runtime/thread-cpu.ts";
 
 /** A program, and its outcome, as the executor contract says them. */
 type Program = Parameters<CodeExecutor["execute"]>[0];
@@ -43,8 +42,6 @@ interface Slot {
   readonly stop: Int32Array;
   /** When the thread last answered (0 until QuickJS is loaded in it). */
   heard: number;
-  /** The thread's id, where its CPU time can be read by it (Linux): a silent thread is judged by that clock. */
-  tid?: number;
   /** Set once the thread failed or was terminated: it runs nothing more. */
   dead: boolean;
   /** The running program's handler of the thread's messages and failure. */
@@ -130,7 +127,6 @@ export function workerExecutor(options: WorkerExecutorOptions = {}): CodeExecuto
           if (message.type === "broken") return fail(new Error(`the sandbox's thread failed: ${message.message}`));
           slot.heard = Date.now();
           if (message.type !== "ready") return slot.running?.message(message);
-          slot.tid = message.tid;
           starting = false;
           release(slot);
         },
@@ -234,12 +230,6 @@ export function workerExecutor(options: WorkerExecutorOptions = {}): CodeExecuto
     const { limits, signal } = program;
     const run = ++runs;
     slot.heard = Date.now(); // idle until now: its silence starts with the program
-    const cpuFrom = slot.tid === undefined ? undefined : threadCpuMs(slot.tid);
-    /** Whether a silent thread computed past the CPU limit: by its own clock where it has one (not starved). */
-    const computedPast = () => {
-      const now = cpuFrom === undefined ? undefined : threadCpuMs(slot.tid);
-      return now === undefined || now - cpuFrom! > limits.cpuMs + GRACE_MS;
-    };
     return new Promise<Outcome>((resolve, reject) => {
       let ended = false;
       const end = (outcome: Outcome | Error, kill: boolean) => {
@@ -291,7 +281,7 @@ export function workerExecutor(options: WorkerExecutorOptions = {}): CodeExecuto
         const late = now - tick > 3 * PING_MS;
         tick = now;
         if (now > deadline + GRACE_MS) return end(stopped("time"), true);
-        if (!late && now - slot.heard > limits.cpuMs + GRACE_MS && computedPast()) return end(stopped("cpu"), true);
+        if (!late && now - slot.heard > limits.cpuMs + GRACE_MS) return end(stopped("cpu"), true);
         post({ type: "ping" });
       }, PING_MS);
       post({
