@@ -117,15 +117,27 @@ describe("workerExecutor()", () => {
 });
 
 describe("codeMode() where threads exist", () => {
-  const server = createServer({ name: "threads", version: "1.0.0", codeMode: codeMode({ limits: { cpuMs: 300 } }) })
-    .tool(defineTool("ticks").describe("How many times the server's timer fired").handle(() => ticks));
+  /**
+   * A server whose programs answer inline for a minute (on a loaded machine a program's thread, at its lowered
+   * priority, may take seconds to be served), with a CPU limit of `cpuMs`.
+   */
+  const serverWith = (cpuMs: number) => {
+    const server = createServer({
+      name: "threads",
+      version: "1.0.0",
+      codeMode: codeMode({ promiseAfterMs: 60_000, limits: { cpuMs } }),
+    }).tool(defineTool("ticks").describe("How many times the server's timer fired").handle(() => ticks));
+    return server.call.bind(server) as (name: string, args: object) => ReturnType<typeof server.call>;
+  };
   let ticks = 0;
   const timer = setInterval(() => ticks++, 5);
   after(() => clearInterval(timer));
-  const call = server.call.bind(server) as (name: string, args: object) => ReturnType<typeof server.call>;
 
   it("runs programs off the server's thread by default: its timers fire while a program computes", async () => {
-    // 150 ms of computing between two calls: on the server's thread, its 5 ms timer could fire once at most.
+    // 150 ms of computing between two calls: on the server's thread, its 5 ms timer could fire once at most. The CPU
+    // limit is far from it: the limit is measured as the program's time in the sandbox, which a starved thread's
+    // waits lengthen (tests/code-mode/quickjs-executor.test.ts has the limits).
+    const call = serverWith(10_000);
     const ran = await call("execute_code", {
       code: "const a = await tools.ticks(); const t = Date.now(); while (Date.now() - t < 150) {} " +
         "return [a, await tools.ticks()];",
@@ -136,6 +148,7 @@ describe("codeMode() where threads exist", () => {
   });
 
   it("stops a loop with its reason, and serves the next program", async () => {
+    const call = serverWith(300);
     const ran = await call("execute_code", { code: "for (;;) {}" });
     assert.equal(ran.kind === "failure" && ran.result.structuredContent?.reason, "cpu", JSON.stringify(ran));
     const next = await call("execute_code", { code: "return 1 + (await tools.ticks()) * 0;" });
