@@ -151,7 +151,7 @@ export function bullmqQueue(options: BullmqQueueOptions): WorkQueue & { close():
    * BullMQ holds for one, its work is reporting again what it reported before, and nothing of it is sent.
    */
   const replaying = new Set<string>();
-  /** The log lines of each running job still being written: one after another (the backend's lines keep their order). */
+  /** The log lines and progress events of each running job still being written (log lines one after another). */
   const logging = new Map<string, Promise<void>>();
   /** BullMQ's events of the queue, opened by the first `watch`, and who follows which job. */
   let events: QueueEvents | undefined;
@@ -224,7 +224,7 @@ export function bullmqQueue(options: BullmqQueueOptions): WorkQueue & { close():
         } finally {
           running.delete(job.id!);
           replaying.delete(job.id!);
-          await logging.get(job.id!); // its lines written before BullMQ records its end
+          await logging.get(job.id!); // its lines and progress written before BullMQ records its end
           logging.delete(job.id!);
         }
       }, {
@@ -323,8 +323,13 @@ export function bullmqQueue(options: BullmqQueueOptions): WorkQueue & { close():
         publisher = new classes.QueueEventsProducer(name, common);
         publisher.on("error", report);
       }
-      publisher.publishEvent({ eventName: PROGRESS_EVENT, jobId: id, update: JSON.stringify(update) }, EVENTS_KEPT)
-        .catch(report);
+      const published = publisher.publishEvent(
+        { eventName: PROGRESS_EVENT, jobId: id, update: JSON.stringify(update) },
+        EVENTS_KEPT,
+      ).then(() => {}, report);
+      // Published before BullMQ records the job's end, as its log lines are: a follower hears the last report
+      // before the end (on PostgreSQL's backend the publisher's connection could otherwise lose that race).
+      logging.set(id, Promise.all([logging.get(id), published]).then(() => {}));
       if (percent !== undefined && !(typeof job.progress === "number" && percent <= job.progress)) {
         job.updateProgress(percent).catch(late(id, "a progress update")); // the highest: what a later start goes by
       }
