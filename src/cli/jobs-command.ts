@@ -16,7 +16,7 @@ import type { JournalEntry, JournalStore } from "../jobs/journal-store.ts";
 import type { Continuations } from "../jobs/continuations.ts";
 
 const USAGE = "usage: mcplite jobs list <server module> [--state <state>]… [--limit <n>] [--json]\n" +
-  "       mcplite jobs show <server module> <job id> [--json]";
+  "       mcplite jobs show <server module> [--json] [--] <job id>";
 
 /**
  * Runs `mcplite jobs`.
@@ -31,6 +31,11 @@ export async function jobsCommand(terminal: Terminal, argv: string[]): Promise<n
   let limit = 20, json = false;
   const positionals: string[] = [];
   for (let i = 0; i < argv.length; i++) {
+    // After `--` every word is a positional (POSIX utility conventions, guideline 10): a job id may begin with "-".
+    if (argv[i] === "--") {
+      positionals.push(...argv.slice(i + 1));
+      break;
+    }
     const [name, inline] = argv[i].startsWith("--") && argv[i].includes("=")
       ? [argv[i].slice(0, argv[i].indexOf("=")), argv[i].slice(argv[i].indexOf("=") + 1)]
       : [argv[i], undefined];
@@ -43,8 +48,9 @@ export async function jobsCommand(terminal: Terminal, argv: string[]): Promise<n
         return await usage(terminal, `--limit takes a positive number, not ${JSON.stringify(raw)}`);
       }
       limit = Number(raw);
-    } else if (name.startsWith("-")) return await usage(terminal, `unknown option ${name}`);
-    else positionals.push(name);
+    } else if (name.startsWith("-")) {
+      return await usage(terminal, `unknown option ${name} (a job id that begins with "-" goes after --)`);
+    } else positionals.push(name);
   }
   const [verb, module, id] = positionals;
   if (verb !== "list" && verb !== "show") return await usage(terminal, "jobs takes list or show");

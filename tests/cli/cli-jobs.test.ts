@@ -33,6 +33,13 @@ describe("mcplite jobs: the command line", () => {
     const noId = await runCli(["jobs", "show", MODULE]);
     assert.equal(noId.code, 2);
     assert.match(noId.stderr, /jobs show needs one job id/);
+    // A job id is base64url: one in 64 begins with "-", which goes after `--` (POSIX guideline 10).
+    const dashed = await runCli(["jobs", "show", MODULE, "-_s6HkZ-hnJtfNRgOO_rxw"]);
+    assert.equal(dashed.code, 2);
+    assert.match(
+      dashed.stderr,
+      /unknown option -_s6HkZ-hnJtfNRgOO_rxw \(a job id that begins with "-" goes after --\)/,
+    );
     const noQueue = await runCli(["jobs", "list", "examples/quickstart.ts"]);
     assert.equal(noQueue.code, 3, noQueue.stderr);
     assert.match(noQueue.stderr, /has no queue that can be read/);
@@ -74,7 +81,7 @@ for (const { on, missing, url, variable } of BACKENDS) {
         const failed = await runCli(["jobs", "list", MODULE, "--state", "failed", "--json"], { env });
         assert.deepEqual(JSON.parse(failed.stdout).map((job: { id: string }) => job.id), [ledger]);
 
-        const shown = await runCli(["jobs", "show", MODULE, report], { env });
+        const shown = await runCli(["jobs", "show", MODULE, "--", report], { env });
         assert.equal(shown.code, 0, shown.stderr);
         assert.match(shown.stdout, new RegExp(`^job ${report}\n  tool +report\n`));
         assert.match(shown.stdout, /\n {2}queue +completed\n {2}attempt +1\n/);
@@ -85,7 +92,7 @@ for (const { on, missing, url, variable } of BACKENDS) {
         );
         // Its journal, from the job store: each step's place, name and the size of its recorded value.
         assert.match(shown.stdout, /\n {2}journal\n {4}1 fetch {2}19 B {2}\S+\n {4}2 render {2}8 B {2}\S+\n$/);
-        const error = await runCli(["jobs", "show", MODULE, ledger], { env });
+        const error = await runCli(["jobs", "show", MODULE, "--", ledger], { env });
         assert.match(error.stdout, /\n {2}queue +failed\n/);
         assert.match(error.stdout, /\n {2}error +ledger for s1 refused the write\n/);
 
