@@ -6,7 +6,6 @@
  *
  * @module
  */
-import * as v from "valibot";
 import type { CallContext } from "../core/call/call-context.ts";
 import type { Registry } from "../core/definitions/registry.ts";
 import type { Tool } from "../core/definitions/tool.ts";

@@ -16,7 +16,41 @@ import type { ResultStore } from "../jobs/result-store.ts";
 import { Bm25fIndex } from "../tool-search/bm25f-index.ts";
 import { searchTokens } from "../tool-search/search-tokens.ts";
 
-/** Options of saved programs (`codeMode({ savedPrograms })`): where they live and how many a caller keeps. */
+/**
+ * Options of saved programs (`codeMode({ savedPrograms })`): where they live and how many a caller keeps. A caller
+ * saves a program that worked with `save_program`, finds it with `discover_tools` and runs it with
+ * `execute_code({ program, args })` in any later session; another caller never sees it.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createServer, defineTool } from "../../mod.ts";
+ * import { codeMode, type SavedProgramsOptions } from "./mod.ts";
+ *
+ * // A caller keeps 5 programs here; `anonymous`: this server authenticates nobody, so its callers share them.
+ * const savedPrograms: SavedProgramsOptions = { max: 5, anonymous: true };
+ * // Programs answer inline for up to 30 s here (default 5 s; past it, the call answers with a promise).
+ * const server = createServer({ name: "shop", version: "1.0.0", codeMode: codeMode({ savedPrograms, promiseAfterMs: 30_000 }) })
+ *   .tool(defineTool("orders").describe("Lists the orders").handle(() => ({ orders: [{ id: 1, total: 30 }, { id: 2, total: 5 }] })));
+ * const call = server.call.bind(server) as (name: string, args: object) => ReturnType<typeof server.call>;
+ *
+ * const code = "const { orders } = await tools.orders();\nreturn orders.filter((o) => o.total >= args.min).map((o) => o.id);";
+ * const tried = await call("execute_code", { code, args: { min: 10 } }); // it works: the model saves it as it ran
+ * assert.deepEqual(tried.kind === "answer" && tried.result.structuredContent, { result: [1], logs: [] });
+ * await call("save_program", {
+ *   name: "big_orders",
+ *   description: "The ids of the orders of at least a total",
+ *   code,
+ *   inputSchema: { type: "object", properties: { min: { type: "number" } }, required: ["min"] },
+ * });
+ * const found = await call("discover_tools", { query: "orders over a total" });
+ * assert.deepEqual(found.kind === "answer" && found.result.structuredContent?.programs, [
+ *   { name: "big_orders", description: "The ids of the orders of at least a total" },
+ * ]);
+ * const ran = await call("execute_code", { program: "big_orders", args: { min: 1 } });
+ * assert.deepEqual(ran.kind === "answer" && ran.result.structuredContent, { result: [1, 2], logs: [] });
+ * ```
+ */
 export interface SavedProgramsOptions {
   /** Where they are kept. Default: the server's `resultStore` (memory, Redis, PostgreSQL…), else one in memory. */
   readonly store?: ResultStore;

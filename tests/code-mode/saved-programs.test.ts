@@ -6,7 +6,6 @@
  */
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import * as v from "valibot";
 import { createServer, defineTool, type ResultStore } from "../../mod.ts";
 import { createClient } from "../../src/client/mod.ts";
 import { codeMode, quickjsExecutor, type SavedProgramsOptions } from "../../src/code-mode/mod.ts";
