@@ -6,11 +6,14 @@
  */
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { createServer, defineTool, type ResultStore } from "../../mod.ts";
+import { createMemoryResultStore, createServer, defineTool, type ResultStore, runWorker } from "../../mod.ts";
 import { createClient } from "../../src/client/mod.ts";
 import { codeMode, quickjsExecutor, type SavedProgramsOptions } from "../../src/code-mode/mod.ts";
 import { redisResultStore } from "../../src/redis/mod.ts";
+import { SECRET } from "../helpers/long-running.ts";
+import { memoryQueue } from "../helpers/memory-queue.ts";
 import { bearer, opaqueAuth } from "../helpers/opaque-auth.ts";
+import { callAny, promised, redeemedWithin } from "../helpers/outcome.ts";
 import { REDIS_CLIENTS } from "../helpers/redis-clients.ts";
 import { REDIS_MISSING, startRedis } from "../helpers/redis-server.ts";
 
@@ -194,6 +197,53 @@ describe("saved programs", () => {
     assert.deepEqual(Object.keys((execute.inputSchema as { properties: object }).properties), ["code"]);
     const saving = await listed(shop({}), bearer("reader"));
     assert.deepEqual(saving.map((tool) => tool.name).sort(), ["discover_tools", "execute_code", "save_program"]);
+  });
+});
+
+describe("a saved program promised on a queue", () => {
+  it("runs again on the worker with its args, from the job, its call before the promise not made twice", async () => {
+    let slowCalls = 0;
+    let called = () => {};
+    const slowCalled = new Promise<void>((resolve) => called = resolve);
+    let release = () => {};
+    const released = new Promise<void>((resolve) => release = resolve);
+    const server = createServer({
+      name: "queued",
+      version: "1.0.0",
+      secret: SECRET,
+      resultStore: createMemoryResultStore(),
+      queue: memoryQueue().queue,
+      codeMode: codeMode({ executor, promiseAfterMs: 1, savedPrograms: {} }),
+    }).tool(
+      defineTool("slow").describe("Answers once let").handle(
+        () => (slowCalls++, called(), released.then(() => "slow")),
+      ),
+    );
+    const worker = runWorker(server);
+    const auth = { auth: { subject: "ada" } };
+    try {
+      const code = "const s = await tools.slow();\nreturn { s, n: args.n * 2 };";
+      const saved = await callAny(server, "save_program", { name: "twice", description: "Twice n", code }, auth);
+      assert.equal(saved.kind, "answer", JSON.stringify(saved));
+      const answering = callAny(server, "execute_code", { program: "twice", args: { n: 21 } }, auth);
+      // slow is in flight; the 1 ms promise timer, set as the program started, fires before this 5 ms one (timers in
+      // order): slow ends on this side once the program is held at its promise, and the worker reads it back.
+      await slowCalled;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      release();
+      const ended = await redeemedWithin(
+        { call: (name, args) => callAny(server, name, args, auth) }, // the caller's promise, redeemed by the caller
+        promised(await answering).token,
+        60_000,
+      );
+      assert.deepEqual(ended.kind === "answer" && ended.result.structuredContent, {
+        result: { s: "slow", n: 42 },
+        logs: [],
+      });
+      assert.equal(slowCalls, 1);
+    } finally {
+      await worker.close();
+    }
   });
 });
 
