@@ -1,14 +1,16 @@
 /**
  * Saved programs of code mode (`codeMode({ savedPrograms })`): a caller saves a program that worked, finds it with
  * `discover_tools` and runs it by name with `args` from another session (a second client with the same token, on
- * a second instance sharing the store), never another caller; the bounds and every refusal. On the memory store and
- * on a real redis-server.
+ * a second instance sharing the store), never another caller; the bounds and every refusal; a promised one on a
+ * queue. On the memory store, a real redis-server and a real PostgreSQL.
  */
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { createMemoryResultStore, createServer, defineTool, type ResultStore, runWorker } from "../../mod.ts";
 import { createClient } from "../../src/client/mod.ts";
 import { codeMode, quickjsExecutor, type SavedProgramsOptions } from "../../src/code-mode/mod.ts";
+import pg from "pg";
+import { postgresResultStore } from "../../src/postgres/mod.ts";
 import { redisResultStore } from "../../src/redis/mod.ts";
 import { SECRET } from "../helpers/long-running.ts";
 import { memoryQueue } from "../helpers/memory-queue.ts";
@@ -16,6 +18,7 @@ import { bearer, opaqueAuth } from "../helpers/opaque-auth.ts";
 import { callAny, promised, redeemedWithin } from "../helpers/outcome.ts";
 import { REDIS_CLIENTS } from "../helpers/redis-clients.ts";
 import { REDIS_MISSING, startRedis } from "../helpers/redis-server.ts";
+import { POSTGRES_MISSING, startPostgres } from "../helpers/postgres-server.ts";
 
 /** One sandbox for every server of the file: its WebAssembly module loads once. */
 const executor = quickjsExecutor();
@@ -257,6 +260,20 @@ describe("saved programs on Redis", { skip: REDIS_MISSING }, () => {
     } finally {
       for (const client of clients) client.close();
       await redis.stop();
+    }
+  });
+});
+
+describe("saved programs on PostgreSQL", { skip: POSTGRES_MISSING }, () => {
+  it("are found and run by another session on another instance, never by another caller", async () => {
+    const postgres = await startPostgres();
+    const pools = [0, 1].map(() => new pg.Pool({ connectionString: postgres.url, max: 4 }));
+    try {
+      let next = 0; // each instance its own pool, as two processes would have
+      await story(() => shop({}, postgresResultStore(pools[next++], { table: "saved" })));
+    } finally {
+      await Promise.all(pools.map((pool) => pool.end()));
+      await postgres.remove();
     }
   });
 });
