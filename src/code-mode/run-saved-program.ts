@@ -52,9 +52,10 @@ export async function programToRun(
   input: ProgramInput,
   ctx: CallContext,
 ): Promise<{ readonly code: string; readonly args?: Record<string, unknown> } | ToolResult> {
-  const { code, program, args = {} } = input;
+  const { code, program, args } = input;
   if (programs === undefined) return { code: code! };
   if (program === undefined) {
+    // `args` declared only when given: a program of its own `const args` runs as it did without saved programs
     return code === undefined ? fail("Give the program's code, or a saved program's name as program") : { code, args };
   }
   if (code !== undefined) return fail("Give code or program, not both");
@@ -62,12 +63,12 @@ export async function programToRun(
   if (principal === undefined) return fail(NO_PRINCIPAL);
   const saved = await programs.get(principal, program);
   if (saved === undefined) return fail(`No saved program ${JSON.stringify(program)}`, { reason: "unknown" });
-  const checked = await jsonSchemaInput(saved.inputSchema)["~standard"].validate(args);
+  const checked = await jsonSchemaInput(saved.inputSchema)["~standard"].validate(args ?? {});
   if (checked.issues !== undefined) {
     const issues = checked.issues.map((i) => `${i.path?.length ? `${i.path.join(".")}: ` : ""}${i.message}`);
     return fail(`The args of ${program} do not match its inputSchema: ${issues.join("; ")}`, { reason: "args" });
   }
-  return { code: saved.code, args };
+  return { code: saved.code, args: args ?? {} };
 }
 
 /**

@@ -155,6 +155,10 @@ describe("saved programs", () => {
       assert.match((await ada.result("save_program", { name: "one" })).message!, /code and description/);
       assert.match((await ada.result("save_program", { name: "nine", remove: true })).message!, /No saved program/);
       assert.match((await ada.result("execute_code", {})).message!, /code, or a saved program's name/);
+      assert.deepEqual(await ada.call("execute_code", { code: "const args = 3;\nreturn args;" }), {
+        result: 3,
+        logs: [],
+      });
       assert.match((await ada.result("execute_code", { code: "return 1;", program: "one" })).message!, /not both/);
     } finally {
       await ada.close();
