@@ -180,15 +180,15 @@ export function executeCodeTool(
   // The programs handed to a job of this process, by the id their job's input names (program-job.ts).
   const handed = new Map<string, HandedProgram<ReturnType<typeof started>>>();
   const run = async (input: ProgramInput, ctx: CallContext): Promise<unknown> => {
-    const chosen = await programToRun(settings.programs, input, ctx);
-    if ("content" in chosen) return chosen; // a saved program not found, or its args refused
-    const { code, args } = chosen;
     if (depthOf(ctx.meta) > limits.nesting) {
       return fail(
         `A program may not run a program here (nesting: at most ${limits.nesting} below the model's own)`,
         { reason: "nesting" },
       );
     }
+    const chosen = await programToRun(settings.programs, input, ctx);
+    if ("content" in chosen) return chosen; // a saved program not found, or its args refused
+    const { code, args } = chosen;
     const program = programSource(code);
     if (!program.ok) return failed({ ok: false, reason: "syntax", message: program.message, logs: [] });
     const begun: BegunCall[] = [];
