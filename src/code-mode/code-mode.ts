@@ -17,6 +17,10 @@ import type { CodeExecutor } from "./executor.ts";
 import { quickjsExecutor } from "./quickjs/quickjs-executor.ts";
 import { threadsAvailable } from "../runtime/threads.ts";
 import { workerExecutor } from "./worker/worker-executor.ts";
+import { continuationsOf } from "../jobs/continuations.ts";
+import { createMemoryResultStore, type ResultStore } from "../jobs/result-store.ts";
+import { saveProgramTool } from "./save-program-tool.ts";
+import { SavedPrograms, type SavedProgramsOptions } from "./saved-programs.ts";
 
 /** Options of {@link codeMode}. */
 export interface CodeModeOptions {
@@ -77,6 +81,13 @@ export interface CodeModeOptions {
   readonly discoverTool?: string;
   /** The execute tool's name (default `execute_code`). */
   readonly executeTool?: string;
+  /**
+   * Saved programs (off by default; `{}` turns them on): a caller keeps a program that worked by name with
+   * `save_program`, finds it with the discover tool and runs it with `execute_code({ program, args })`, in any
+   * later session; kept per principal (the authenticated subject and OAuth client) in the server's store, never
+   * seen by another caller.
+   */
+  readonly savedPrograms?: SavedProgramsOptions;
 }
 
 const DEFAULT_LIMITS: ProgramLimits = {
@@ -142,13 +153,29 @@ export function codeMode(options: CodeModeOptions = {}): Capability<"codeMode"> 
   assertToolName(executeName);
   if (discoverName === executeName) throw new TypeError("codeMode(): the discover and execute tools need two names");
   const executor = options.executor ?? (threadsAvailable() ? workerExecutor() : quickjsExecutor());
-  const own = new Set([discoverName, executeName]);
+  const saveName = options.savedPrograms === undefined ? undefined : options.savedPrograms.tool ?? "save_program";
+  if (saveName !== undefined) {
+    assertToolName(saveName);
+    if (saveName === discoverName || saveName === executeName) {
+      throw new TypeError("codeMode(): the save tool needs a name of its own");
+    }
+  }
+  const own = new Set([discoverName, executeName, ...saveName === undefined ? [] : [saveName]]);
   return capability("codeMode", (registry: Definitions) => {
+    let store: ResultStore | undefined; // the server's, else one of this server's own in memory
+    const programs = options.savedPrograms === undefined ? undefined : new SavedPrograms(
+      options.savedPrograms,
+      () =>
+        store ??= (registry.runtime.continuations && continuationsOf(registry.runtime).results) ??
+          createMemoryResultStore(),
+    );
     if (registry.listing !== undefined) {
       throw new TypeError("createServer(): codeMode and toolSearch cannot be given together (both decide the lists)");
     }
     const catalog = searchCatalog(registry, {}, own);
-    registry.add(discoverToolsTool(registry, catalog, { name: discoverName, executeTool: executeName, limit }));
+    registry.add(
+      discoverToolsTool(registry, catalog, { name: discoverName, executeTool: executeName, limit, programs }),
+    );
     registry.add(executeCodeTool(registry, catalog, {
       name: executeName,
       discoverTool: discoverName,
@@ -157,7 +184,11 @@ export function codeMode(options: CodeModeOptions = {}): Capability<"codeMode"> 
       promiseAfterMs,
       confirmDestructive: options.confirmDestructive ?? false,
       retry: options.retry,
+      programs,
     }));
+    if (programs !== undefined && saveName !== undefined) {
+      registry.add(saveProgramTool(programs, { name: saveName, executeTool: executeName, discoverTool: discoverName }));
+    }
     if (options.listing !== "beside") registry.listing = listingOf((tool) => own.has(tool.name));
   });
 }

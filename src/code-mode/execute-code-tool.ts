@@ -6,7 +6,6 @@
  *
  * @module
  */
-import * as v from "valibot";
 import type { CallContext } from "../core/call/call-context.ts";
 import type { Registry } from "../core/definitions/registry.ts";
 import type { Tool } from "../core/definitions/tool.ts";
@@ -31,6 +30,8 @@ import { JournalMismatch } from "../jobs/journal-mismatch.ts";
 import type { WorkContext } from "../core/long-running/work-context.ts";
 import type { PromiseRetry } from "../core/definitions/retry-options.ts";
 import { programSource } from "./program-source.ts";
+import { argsPrelude, executeInput, type ProgramInput, programToRun } from "./run-saved-program.ts";
+import type { SavedPrograms } from "./saved-programs.ts";
 
 /** A program's outcome, as the executor answers it. */
 type Outcome = Awaited<ReturnType<CodeExecutor["execute"]>>;
@@ -62,6 +63,8 @@ export interface ExecuteToolSettings {
   readonly confirmDestructive: boolean;
   /** The promised program's job starts again after its process died (`.longRunning({ retry })`), if given. */
   readonly retry?: PromiseRetry;
+  /** The caller's saved programs, run by name (`codeMode({ savedPrograms })`), if on. */
+  readonly programs?: SavedPrograms;
 }
 
 /**
@@ -87,7 +90,11 @@ export function executeDescription(settings: ExecuteToolSettings): string {
     'tools["github.list_issues"]({ repo: "sdk" }); return issues.filter((i) => i.open).length;`. Find the tools ' +
     `and their types with ${settings.discoverTool} first. A failed tool call throws an Error you can catch. No ` +
     "network, files, timers or environment: only `tools` and `console`. " +
-    `Limits: ${limits.timeMs / 1000} s, ${limits.calls} tool calls.`;
+    `Limits: ${limits.timeMs / 1000} s, ${limits.calls} tool calls.` +
+    (settings.programs === undefined
+      ? ""
+      : " `args` (an object) is the program's `args`; `program` runs a saved program " +
+        `by name with \`args\` instead of \`code\` (find them with ${settings.discoverTool}).`);
 }
 
 /**
@@ -109,19 +116,15 @@ export function executeCodeTool(
   const longRunning = registry.longRunning !== undefined;
   const declared = defineTool(settings.name)
     .describe(executeDescription(settings))
-    .input(v.object({
-      code: v.pipe(
-        v.string(),
-        v.minLength(1),
-        v.maxLength(100_000),
-        v.description(
-          "The program: TypeScript or JavaScript, the body of an async function or an async arrow function",
-        ),
-      ),
-    }))
+    .input(executeInput(settings.programs !== undefined))
     .annotations({ openWorldHint: true });
   // One run of a program: its calls through the pipeline with `ctx`'s caller (recorded, or answered from a record).
-  const started = (source: string, ctx: CallContext, recording: Pick<InnerCallSettings, "onCall" | "replay">) => {
+  const started = (
+    source: string,
+    ctx: CallContext,
+    recording: Pick<InnerCallSettings, "onCall" | "replay">,
+    args?: unknown,
+  ) => {
     const stop = new AbortController();
     let context = ctx; // the job's, once it takes the program over
     let unlink = follow(ctx.signal, stop);
@@ -152,7 +155,7 @@ export function executeCodeTool(
       })
     );
     const running = settings.executor.execute({
-      source: PRELUDE + source,
+      source: PRELUDE + argsPrelude(args) + source,
       call: held.call,
       limits: executorLimits,
       signal: stop.signal,
@@ -176,18 +179,21 @@ export function executeCodeTool(
   };
   // The programs handed to a job of this process, by the id their job's input names (program-job.ts).
   const handed = new Map<string, HandedProgram<ReturnType<typeof started>>>();
-  const run = async ({ code }: { code: string }, ctx: CallContext): Promise<unknown> => {
+  const run = async (input: ProgramInput, ctx: CallContext): Promise<unknown> => {
     if (depthOf(ctx.meta) > limits.nesting) {
       return fail(
         `A program may not run a program here (nesting: at most ${limits.nesting} below the model's own)`,
         { reason: "nesting" },
       );
     }
+    const chosen = await programToRun(settings.programs, input, ctx);
+    if ("content" in chosen) return chosen; // a saved program not found, or its args refused
+    const { code, args } = chosen;
     const program = programSource(code);
     if (!program.ok) return failed({ ok: false, reason: "syntax", message: program.message, logs: [] });
     const begun: BegunCall[] = [];
     const onCall: InnerCallSettings["onCall"] = (n, name, outcome) => begun.push({ n, name, outcome });
-    const running = started(program.source, ctx, { onCall });
+    const running = started(program.source, ctx, { onCall }, args);
     if (!longRunning || limits.timeMs <= settings.promiseAfterMs) return running.answer(await running.running);
     const early = await firstOf(running.running, settings.promiseAfterMs);
     if (early !== undefined) return running.answer(early);
@@ -196,17 +202,17 @@ export function executeCodeTool(
     const maxBytes = registry.runtime.tokens.codec.maxBytes;
     const queued = registry.runtime.continuations.queue !== undefined;
     const carried = queued || settings.retry !== undefined;
-    if (carried && !fitsToken({ code, calls: [] }, maxBytes)) return running.answer(await running.running);
+    if (carried && !fitsToken({ code, args, calls: [] }, maxBytes)) return running.answer(await running.running);
     if (!queued) {
       // In this process: the job takes the running program over (the calls it began, journaled as they end).
       running.detach(); // the call is over: the job's cancellation stops the program from now on
-      return ctx.defer({ code, calls: [], handed: hand(handed, running, begun) } satisfies ProgramJob);
+      return ctx.defer({ code, args, calls: [], handed: hand(handed, running, begun) } satisfies ProgramJob);
     }
     // On a queue: no new call starts, those in flight end (a program that ends meanwhile answers), and a worker
     // runs the program again, these calls answered from the job's input.
     const ended = await Promise.race([running.running, running.hold().then(() => undefined)]);
     if (ended !== undefined) return running.answer(ended);
-    const job: ProgramJob = { code, calls: await recordedOf(begun) };
+    const job: ProgramJob = { code, args, calls: await recordedOf(begun) };
     if (!fitsToken(job, maxBytes)) {
       running.release(); // the results it read are too large for the job's token: it goes on in this call
       return running.answer(await running.running);
@@ -217,7 +223,7 @@ export function executeCodeTool(
   };
   // The promised program's job: the program handed over in this process, else run again from the top, the calls
   // recorded before the promise answered from its input and each later call a step of the job's journal.
-  const work = async ({ code, calls, handed: id }: ProgramJob, work: WorkContext): Promise<ToolResult> => {
+  const work = async ({ code, args, calls, handed: id }: ProgramJob, work: WorkContext): Promise<ToolResult> => {
     const ctx = work as unknown as CallContext; // its step() is the journal's
     const program = taken(handed, id);
     if (program !== undefined) {
@@ -228,7 +234,7 @@ export function executeCodeTool(
     const source = programSource(code);
     if (!source.ok) return failed({ ok: false, reason: "syntax", message: source.message, logs: [] });
     const replay = new Map(calls.map((call) => [call.n, call]));
-    const running = started(source.source, ctx, { replay });
+    const running = started(source.source, ctx, { replay }, args);
     return running.answer(await running.running);
   };
   if (!longRunning) return declared.handle(run as never);

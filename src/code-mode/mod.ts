@@ -8,5 +8,6 @@
  */
 export { codeMode, type CodeModeOptions } from "./code-mode.ts";
 export type { CodeExecutor } from "./executor.ts";
+export type { SavedProgramsOptions } from "./saved-programs.ts";
 export { quickjsExecutor, type QuickjsExecutorOptions } from "./quickjs/quickjs-executor.ts";
 export { workerExecutor, type WorkerExecutorOptions } from "./worker/worker-executor.ts";

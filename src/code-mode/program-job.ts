@@ -22,6 +22,8 @@ export type RecordedCall = Recorded & { readonly n: number; readonly name: strin
 export interface ProgramJob {
   /** The program as the model wrote it. */
   readonly code: string;
+  /** Its `args`, when it was given some (a saved program's, checked against its input schema). */
+  readonly args?: unknown;
   /** The outcomes of the calls it made before its promise (on a queue), by call number. */
   readonly calls: readonly RecordedCall[];
   /** In process: the id of the running program handed to the job, which its first start takes over. */
