@@ -27,9 +27,6 @@ export type { CrashPoint } from "./kit-journal.ts";
 /** The most starts one `durableRun()` makes (a sleep's wake, a resume, a retry's wait): past it, a loop of the work's. */
 const MAX_STARTS = 2_500;
 
-/** An answer to a question the work asks (`work.elicit(key, …)`, `sample()`, `roots()`): the answer, or a function of the request. */
-export type DurableAnswer = unknown | ((request: InputRequest) => unknown);
-
 /**
  * Options of {@link durableRun}.
  *
@@ -57,8 +54,12 @@ export interface DurableRunOptions {
    * whose worker died: past the tool's `retry.attempts` the job ends stopped, as it would in production.
    */
   readonly crashAfter?: string | CrashPoint;
-  /** Answers to the work's questions, by their key; a question with no answer fails the run, naming its key. */
-  readonly answers?: Readonly<Record<string, DurableAnswer>>;
+  /**
+   * Answers to the work's questions (`work.elicit(key, …)`, `sample()`, `roots()`) by their key: the answer (an
+   * `ElicitResult`…), or a function of the request that returns it. A question with no answer fails the run, naming
+   * its key. Each start asks again: answers are not journaled.
+   */
+  readonly answers?: Readonly<Record<string, unknown>>;
   /** The server's `settings` (`work.config` of a tool with `.config()`). */
   readonly settings?: Record<string, unknown>;
   /** The clock as the job starts, ms since the epoch (default `Date.now()`): it moves only as sleeps are skipped. */
@@ -174,7 +175,7 @@ export async function durableRun(tool: AnyTool, options: DurableRunOptions): Pro
         );
       }
       const answer = answers[key];
-      return Promise.resolve(typeof answer === "function" ? answer(request) : answer);
+      return Promise.resolve(typeof answer === "function" ? answer(request) : answer); // an answer, or its maker
     },
   };
   const c = continuationsOf(registry.runtime);

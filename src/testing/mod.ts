@@ -9,13 +9,7 @@
 export { resultStoreCases, type ResultStoreCasesOptions } from "../jobs/cases/result-store-cases.ts";
 export { journalStoreCases, type JournalStoreCasesOptions } from "../jobs/cases/journal-store-cases.ts";
 export { workQueueCases, type WorkQueueCasesOptions } from "../jobs/cases/work-queue-cases.ts";
-export {
-  type CrashPoint,
-  type DurableAnswer,
-  durableRun,
-  type DurableRunOptions,
-  type DurableRunReport,
-} from "./durable-run.ts";
+export { type CrashPoint, durableRun, type DurableRunOptions, type DurableRunReport } from "./durable-run.ts";
 export {
   checkIdempotent,
   type IdempotenceOptions,
