@@ -122,7 +122,7 @@ export interface DurableRunReport {
  * let charges = 0;
  * const checkout = defineTool("checkout")
  *   .input(v.object({ cents: v.number() }))
- *   .longRunning({ retry: { attempts: 3 } })
+ *   .longRunning({ retry: { attempts: 3 }, ttlMs: 2 * 24 * 60 * 60_000 }) // kept two days: it sleeps one
  *   .defer(async ({ cents }, work) => {
  *     const charge = await work.step("charge", () => ({ id: `ch_${++charges}`, cents }));
  *     await work.sleep(24 * 60 * 60_000); // a day: skipped
