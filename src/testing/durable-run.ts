@@ -20,6 +20,7 @@ import { startRule } from "../jobs/start-rule.ts";
 import { Suspension } from "../jobs/suspension.ts";
 import { continuationsOf, newJobId } from "../jobs/continuations.ts";
 import type { JournalEntry } from "../jobs/journal-store.ts";
+import type { WorkContext } from "../core/long-running/work-context.ts";
 import { type CrashPoint, KitJournal } from "./kit-journal.ts";
 
 export type { CrashPoint } from "./kit-journal.ts";
@@ -147,10 +148,6 @@ export async function durableRun(tool: AnyTool, options: DurableRunOptions): Pro
     tokens: { now: () => clock },
     settings: options.settings,
   }).tool(tool);
-  let attempt = 1; // work.attempt, as the last run of the work saw it (a retry of a thrown error is the next)
-  server.use(Object.assign((_call: unknown, next: () => Promise<unknown>) => next(), {
-    work: (job: { readonly attempt: number }, next: () => Promise<unknown>) => (attempt = job.attempt, next()),
-  }));
   const registry = registryOf(attachListener(server).core);
   const owner = registry.get(tool.name);
   if (owner?.work === undefined) throw new TypeError(`durableRun(): tool "${tool.name}" declares no work (.defer())`);
@@ -159,11 +156,23 @@ export async function durableRun(tool: AnyTool, options: DurableRunOptions): Pro
   const progress: [number, number | undefined, string | undefined][] = [];
   const crashes: CrashPoint[] = [];
   const mocks = options.mockSteps ?? {};
-  // Each step this start runs (not one the journal answers): counted, and replaced where mocked.
-  const observe = <T>(name: string, run: (key: string) => T | Promise<T>) => async (key: string): Promise<T> => {
+  // Each run of a step's function (not a step the journal answers; each try of a step's own `retry`): counted, and
+  // replaced where mocked.
+  const counted = (name: string, run: (key: string) => unknown) => (key: string) => {
     steps[name] = (steps[name] ?? 0) + 1;
-    return Object.hasOwn(mocks, name) ? await (mocks[name](key) as T) : await run(key);
+    return Object.hasOwn(mocks, name) ? mocks[name](key) : run(key);
   };
+  let attempt = 1; // work.attempt, as the last run of the work saw it (a retry of a thrown error is the next)
+  // Through the server's one seam around each run of declared work, a middleware's `work` hook: the run's context.
+  server.use(Object.assign((_call: unknown, next: () => Promise<unknown>) => next(), {
+    work(job: WorkContext, next: () => Promise<unknown>) {
+      attempt = job.attempt;
+      const step = job.step.bind(job);
+      const kit: WorkContext["step"] = (name, run, options) => step(name, counted(name, run) as typeof run, options);
+      Object.defineProperty(job, "step", { value: kit });
+      return next();
+    },
+  }));
   const sink: CallSink = {
     progress: (...report) => void progress.push(report),
     input(key, request) {
@@ -180,7 +189,12 @@ export async function durableRun(tool: AnyTool, options: DurableRunOptions): Pro
   };
   const c = continuationsOf(registry.runtime);
   const id = newJobId();
-  const expiresAt = clock + (owner.longRunning?.ttlMs ?? c.promiseTtlMs);
+  const ttlMs = owner.longRunning?.ttlMs ?? c.promiseTtlMs;
+  const expiresAt = clock + ttlMs;
+  // The job's entry, working, as the engine records it before a first start: what reads the job (a signal sent to it,
+  // a cancellation) finds it. The seam of waits (`work.waitFor()`): a signal sent to `id` here, before the first
+  // start, is kept for the wait; a wait with none ends at its deadline, the time skipped as a sleep's.
+  await c.results.set(id, { status: "working", at: clock }, ttlMs);
   const origin = {
     input: options.input,
     auth: options.auth,
@@ -202,7 +216,7 @@ export async function durableRun(tool: AnyTool, options: DurableRunOptions): Pro
     const rule = startRule(owner.longRunning?.retry, start);
     if ("stopped" in rule) return end({ error: new ToolError(rule.stopped) }); // every start it may have was cut off
     // Queued: a sleep suspends the start at its wake time (a queue's delivery then), instead of a timer.
-    const begun = { id, attempt: start, expiresAt, fresh: starts === 1, queued: true, observe, ...rule };
+    const begun = { id, attempt: start, expiresAt, fresh: starts === 1, queued: true, ...rule };
     const { work, options: run } = jobStart(registry, owner, origin, begun);
     run.bind(sink);
     const controller = new AbortController();

@@ -97,6 +97,23 @@ describe("durableRun()", () => {
     assert.deepEqual(failed.steps, { account: 1, welcome: 1 });
   });
 
+  it("runs a mocked step under the step's own retry: each try counted, its backoff skipped", async () => {
+    let tries = 0;
+    const fetchRows = defineTool("fetch_rows").input(v.object({})).defer(async (_input, work) => {
+      const rows = await work.step("fetch", () => [1, 2, 3], { retry: { attempts: 3, backoff: 60_000 } });
+      return { rows: rows.length };
+    });
+    const flaky = () => {
+      if (++tries < 3) throw new Error("connection reset");
+      return [1, 2];
+    };
+    const run = await durableRun(fetchRows, { input: {}, mockSteps: { fetch: flaky } });
+    assert.deepEqual(run.value, { rows: 2 });
+    assert.deepEqual(run.steps, { fetch: 3 });
+    assert.equal(run.attempt, 1); // a step's retry is no new attempt of the work
+    assert.equal(run.sleptMs, 120_000); // two backoffs of a minute, skipped
+  });
+
   it("crashes after a journaled step and resumes from the journal: the step does not run again", async () => {
     reset();
     const run = await durableRun(onboard, { input: { email: "e@example.com" }, answers, crashAfter: "account" });
