@@ -61,6 +61,12 @@ export interface DurableRunOptions {
    * its key. Each start asks again: answers are not journaled.
    */
   readonly answers?: Readonly<Record<string, unknown>>;
+  /**
+   * A journal an earlier run recorded (a report's `journal`, or part of it): the job resumes from it, as a job in
+   * flight across a deploy does, so a test shows whether new work can take over old jobs (a start whose steps differ
+   * from it is refused with a `JournalMismatch`, as Temporal's replay tests find). Default: a new job.
+   */
+  readonly journal?: readonly JournalEntry[];
   /** The server's `settings` (`work.config` of a tool with `.config()`). */
   readonly settings?: Record<string, unknown>;
   /** The clock as the job starts, ms since the epoch (default `Date.now()`): it moves only as sleeps are skipped. */
@@ -138,7 +144,8 @@ export interface DurableRunReport {
  */
 export async function durableRun(tool: AnyTool, options: DurableRunOptions): Promise<DurableRunReport> {
   const { crashAfter } = options;
-  const journal = new KitJournal(typeof crashAfter === "string" ? { step: crashAfter } : crashAfter);
+  const recorded = options.journal ?? [];
+  const journal = new KitJournal(typeof crashAfter === "string" ? { step: crashAfter } : crashAfter, recorded);
   let clock = options.now ?? Date.now();
   const server = createServer({
     name: "durable-run",
@@ -216,7 +223,14 @@ export async function durableRun(tool: AnyTool, options: DurableRunOptions): Pro
     const rule = startRule(owner.longRunning?.retry, start);
     if ("stopped" in rule) return end({ error: new ToolError(rule.stopped) }); // every start it may have was cut off
     // Queued: a sleep suspends the start at its wake time (a queue's delivery then), instead of a timer.
-    const begun = { id, attempt: start, expiresAt, fresh: starts === 1, queued: true, ...rule };
+    const begun = {
+      id,
+      attempt: start,
+      expiresAt,
+      fresh: starts === 1 && recorded.length === 0,
+      queued: true,
+      ...rule,
+    };
     const { work, options: run } = jobStart(registry, owner, origin, begun);
     run.bind(sink);
     const controller = new AbortController();

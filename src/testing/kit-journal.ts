@@ -30,9 +30,11 @@ export class KitJournal implements JournalStore {
    * Makes the journal.
    *
    * @param crash Where the run dies, once.
+   * @param recorded What an earlier run of the job journaled, if any.
    */
-  constructor(crash: CrashPoint | undefined) {
+  constructor(crash: CrashPoint | undefined, recorded: readonly JournalEntry[] = []) {
     this.#crash = crash;
+    for (const entry of recorded) this.#entries.set(entry.name, entry);
   }
 
   /** The entries, in the run's order (entries outside it, such as a retry's waits, after). */

@@ -145,6 +145,23 @@ describe("durableRun()", () => {
     assert.deepEqual(run.steps, { a: 1 });
   });
 
+  it("resumes a job from a journal an earlier version recorded: the same steps take over, renamed ones are refused", async () => {
+    const version = (second: string) =>
+      defineTool("report").input(v.object({})).longRunning({ retry: { attempts: 2 } }).defer(async (_input, work) => {
+        const rows = await work.step("fetch", () => [1, 2, 3]);
+        await work.sleep(60_000);
+        return { rows: await work.step(second, () => rows.length) };
+      });
+    const old = await durableRun(version("count"), { input: {} });
+    const inFlight = old.journal.slice(0, 2); // "fetch" and the sleep: the job was asleep as the deploy came
+    const same = await durableRun(version("count"), { input: {}, journal: inFlight });
+    assert.deepEqual(same.value, { rows: 3 });
+    assert.deepEqual(same.steps, { count: 1 }); // "fetch" read back
+    const renamed = await durableRun(version("tally"), { input: {}, journal: old.journal });
+    assert.equal((renamed.error as Error).name, "JournalMismatch");
+    assert.match(String(renamed.error), /takes "tally" at place 3 .* recorded "count" there/);
+  });
+
   it("fails a run whose question has no answer, naming its key", async () => {
     const run = await durableRun(onboard, { input: { email: "g@example.com" } });
     assert.match(String(run.error), /the work asked "plan" \(elicitation\/create\); give answers\["plan"\]/);
