@@ -112,7 +112,7 @@ export interface DurableRunReport {
  * sleeps skipped (each wakes a new start at once, the clock moved to its wake time, as a queue delivers a sleeping
  * job again), its steps journaled, its retries honoured; `mockSteps` replace steps by name, `crashAfter` kills a
  * start after a step and the next resumes from the journal, `answers` answer its questions. No Redis, no queue, no
- * timer: a few milliseconds for work of a few steps.
+ * timer (nor the tool's `timeoutMs`, which counts wall time): a few milliseconds for work of a few steps.
  *
  * @param tool The tool, with declared work (`.defer()`).
  * @param options The input, and what the kit mocks, answers and injects.
