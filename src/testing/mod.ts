@@ -1,10 +1,18 @@
 /**
- * Conformance cases for what plugs into a server, under whatever test runner you use: `resultStoreCases()`
- * checks a `ResultStore` of your own against the contract every store of the SDK passes, `journalStoreCases()` a
- * `JournalStore`, `workQueueCases()` a `WorkQueue` against the one `bullmqQueue()` passes.
+ * Test kits for what plugs into a server and for durable code, under whatever test runner you use:
+ * `resultStoreCases()`, `journalStoreCases()` and `workQueueCases()` check a store or queue of your own against the
+ * contract the SDK's pass; `durableRun()` runs a tool's declared work in memory (sleeps skipped, steps mocked, a crash
+ * injected and resumed), and `checkIdempotent()` crashes it after each step to find one that is not safe to run again.
  *
  * @module
  */
 export { resultStoreCases, type ResultStoreCasesOptions } from "../jobs/cases/result-store-cases.ts";
 export { journalStoreCases, type JournalStoreCasesOptions } from "../jobs/cases/journal-store-cases.ts";
 export { workQueueCases, type WorkQueueCasesOptions } from "../jobs/cases/work-queue-cases.ts";
+export { type CrashPoint, durableRun, type DurableRunOptions, type DurableRunReport } from "./durable-run.ts";
+export {
+  checkIdempotent,
+  type IdempotenceOptions,
+  type IdempotenceReport,
+  type NotIdempotent,
+} from "./check-idempotent.ts";

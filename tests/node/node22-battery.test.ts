@@ -22,6 +22,10 @@ const SCENARIOS: [file: string, pattern: string][] = [
   ["tests/proxy/answer-bound.test.ts", "maxResponseBytes"],
   ["tests/bullmq/workers.test.ts", "kill -9 one of two workers"],
   ["tests/bullmq/backend-faults.test.ts", "killed \\(kill -9\\) mid-run"],
+  [
+    "tests/testing/durable-run.test.ts",
+    "a day's sleep and an elicitation in memory|names the step that is not idempotent",
+  ],
 ];
 
 let ran: Promise<string> | undefined;
@@ -97,6 +101,22 @@ describe("the battery's in-process scenarios on Node 22", { skip: ONCE_PER_RUN }
     assert.equal(ok.length, 10, wires);
     assert.doesNotMatch(wires, /^\s*not ok /m, wires);
   });
+
+  it(
+    "runs a user's test of durable code with the test kit: a day's sleep skipped, a non-idempotent step named",
+    LONG,
+    async (t) => {
+      const node = await node22();
+      if (node === undefined) return skipOutsideCi(t, NODE22_MISSING);
+      const tap = await onNode22(node);
+      for (
+        const name of [
+          "runs three steps, a day's sleep and an elicitation in memory, the sleep skipped and journaled",
+          "names the step that is not idempotent, by crashing after each step in turn",
+        ]
+      ) assert.equal(passed(tap, name)?.length, 1, `${name}:\n${tap}`);
+    },
+  );
 
   it("bounds what a proxy reads of a hostile remote's answers (node:http on both ends)", LONG, async (t) => {
     const node = await node22();

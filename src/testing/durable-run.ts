@@ -1,0 +1,262 @@
+/**
+ * A tool's declared work run in a test, in memory and with no store to start: the server's own engine (its journal,
+ * retries and start rule) driven through its seams, a journal store of the kit's and a clock the kit moves. Sleeps are
+ * skipped, not waited (Temporal's time-skipping test environment, Cloudflare Workflows' `disableSleeps`), steps are
+ * mocked by name (`mockStepResult`), questions answered, and a crash injected after a step is resumed from the journal
+ * as a queue would after a `kill -9`.
+ *
+ * @module
+ */
+import { createServer } from "../assembly/create-server.ts";
+import { attachListener } from "../server/mod.ts";
+import { registryOf } from "../core/definitions/registry-view.ts";
+import type { AnyTool } from "../core/definitions/tool.ts";
+import type { AuthInfo } from "../core/call/host.ts";
+import type { CallSink, InputRequest } from "../core/call/call-sink.ts";
+import type { ToolResult } from "../core/results/result.ts";
+import { ToolError } from "../errors/error.ts";
+import { jobStart } from "../jobs/job-start.ts";
+import { startRule } from "../jobs/start-rule.ts";
+import { Suspension } from "../jobs/suspension.ts";
+import { continuationsOf, newJobId } from "../jobs/continuations.ts";
+import type { JournalEntry } from "../jobs/journal-store.ts";
+import type { WorkContext } from "../core/long-running/work-context.ts";
+import { type CrashPoint, KitJournal } from "./kit-journal.ts";
+
+export type { CrashPoint } from "./kit-journal.ts";
+
+/** The most starts one `durableRun()` makes (a sleep's wake, a resume, a retry's wait): past it, a loop of the work's. */
+const MAX_STARTS = 2_500;
+
+/**
+ * Options of {@link durableRun}.
+ *
+ * @example A mocked step, a crash after another, an elicitation answered
+ * ```ts
+ * import type { DurableRunOptions } from "@mcplite/sdk/testing";
+ * const options: DurableRunOptions = {
+ *   input: { order: "o-1" },
+ *   mockSteps: { charge: () => ({ id: "ch_test" }) },
+ *   crashAfter: "reserve",
+ *   answers: { confirm: { action: "accept", content: { ok: true } } },
+ * };
+ * ```
+ */
+export interface DurableRunOptions {
+  /** The work's input: the tool's arguments as its handler receives them (or what a handler hands `ctx.defer(input)`). */
+  readonly input: unknown;
+  /** The caller (`work.auth`). */
+  readonly auth?: AuthInfo;
+  /** Steps replaced by name: each runs this function instead (return a value, or throw an error), journaled as the step's. */
+  readonly mockSteps?: Readonly<Record<string, (key: string) => unknown>>;
+  /**
+   * Where the run dies, once, as a `kill -9` would: right after the step of that name (its value journaled), or
+   * a {@link CrashPoint}. The next start resumes from the journal, counted as a start, as a queue delivers a job
+   * whose worker died: past the tool's `retry.attempts` the job ends stopped, as it would in production.
+   */
+  readonly crashAfter?: string | CrashPoint;
+  /**
+   * Answers to the work's questions (`work.elicit(key, …)`, `sample()`, `roots()`) by their key: the answer (an
+   * `ElicitResult`…), or a function of the request that returns it. A question with no answer fails the run, naming
+   * its key. Each start asks again: answers are not journaled.
+   */
+  readonly answers?: Readonly<Record<string, unknown>>;
+  /**
+   * A journal an earlier run recorded (a report's `journal`, or part of it): the job resumes from it, as a job in
+   * flight across a deploy does, so a test shows whether new work can take over old jobs (a start whose steps differ
+   * from it is refused with a `JournalMismatch`, as Temporal's replay tests find). Default: a new job.
+   */
+  readonly journal?: readonly JournalEntry[];
+  /** The server's `settings` (`work.config` of a tool with `.config()`). */
+  readonly settings?: Record<string, unknown>;
+  /** The clock as the job starts, ms since the epoch (default `Date.now()`): it moves only as sleeps are skipped. */
+  readonly now?: number;
+}
+
+/**
+ * What one {@link durableRun} did.
+ *
+ * @example
+ * ```ts
+ * import type { DurableRunReport } from "@mcplite/sdk/testing";
+ * const ran = (report: DurableRunReport) => report.steps["charge"] ?? 0; // how often the charge step ran
+ * ```
+ */
+export interface DurableRunReport {
+  /** The work's value, when it completed. */
+  readonly value?: unknown;
+  /** The job's result as its caller reads it (the tool's output check applied), when it completed. */
+  readonly result?: ToolResult;
+  /** What ended the job failing: the work's error once no retry was left, or a `ToolError` when its starts ran out. */
+  readonly error?: unknown;
+  /** How many times each step's function (or its mock) ran, by name, across every start: 2 means it ran again. */
+  readonly steps: Readonly<Record<string, number>>;
+  /** The job's journal: each step's value and each sleep's wake time, in the run's order. */
+  readonly journal: readonly JournalEntry[];
+  /** How many starts the work had: its first, one more per sleep it woke from, per crash it resumed after. */
+  readonly starts: number;
+  /** `work.attempt` on the last start. */
+  readonly attempt: number;
+  /** How much time the kit skipped (the sleeps, retries' backoffs), in ms. */
+  readonly sleptMs: number;
+  /** The crash points that fired (at most one: `crashAfter`). */
+  readonly crashes: readonly CrashPoint[];
+  /** The questions the work asked, in order (each start asks again). */
+  readonly asked: readonly { readonly key: string; readonly request: InputRequest }[];
+  /** The progress the work reported: `[progress, total, message]`. */
+  readonly progress: readonly (readonly [number, number | undefined, string | undefined])[];
+}
+
+/**
+ * Runs a tool's declared work (`.defer()`) to its end in memory, as one job: the server's own engine runs it, its
+ * sleeps skipped (each wakes a new start at once, the clock moved to its wake time, as a queue delivers a sleeping
+ * job again), its steps journaled, its retries honoured; `mockSteps` replace steps by name, `crashAfter` kills a
+ * start after a step and the next resumes from the journal, `answers` answer its questions. No Redis, no queue, no
+ * timer (nor the tool's `timeoutMs`, which counts wall time): a few milliseconds for work of a few steps.
+ *
+ * @param tool The tool, with declared work (`.defer()`).
+ * @param options The input, and what the kit mocks, answers and injects.
+ * @returns What the run did: its value or error, its steps' counts, its journal.
+ * @throws {TypeError} When the tool declares no work; a `RangeError` past 2 500 starts (work that sleeps in a loop).
+ *
+ * @example A charge that sleeps, crashes after it and resumes: the charge ran once
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import * as v from "valibot";
+ * import { defineTool } from "@mcplite/sdk";
+ * import { durableRun } from "@mcplite/sdk/testing";
+ *
+ * let charges = 0;
+ * const checkout = defineTool("checkout")
+ *   .input(v.object({ cents: v.number() }))
+ *   .longRunning({ retry: { attempts: 3 }, ttlMs: 2 * 24 * 60 * 60_000 }) // kept two days: it sleeps one
+ *   .defer(async ({ cents }, work) => {
+ *     const charge = await work.step("charge", () => ({ id: `ch_${++charges}`, cents }));
+ *     await work.sleep(24 * 60 * 60_000); // a day: skipped
+ *     return await work.step("receipt", () => `receipt for ${charge.id}`);
+ *   });
+ * const run = await durableRun(checkout, { input: { cents: 500 }, crashAfter: "charge" });
+ * assert.equal(run.value, "receipt for ch_1");
+ * assert.deepEqual(run.steps, { charge: 1, receipt: 1 });
+ * assert.equal(run.attempt, 2); // the crash cost a start
+ * assert.equal(charges, 1);
+ * ```
+ */
+export async function durableRun(tool: AnyTool, options: DurableRunOptions): Promise<DurableRunReport> {
+  const { crashAfter } = options;
+  const recorded = options.journal ?? [];
+  const journal = new KitJournal(typeof crashAfter === "string" ? { step: crashAfter } : crashAfter, recorded);
+  let clock = options.now ?? Date.now();
+  const server = createServer({
+    name: "durable-run",
+    version: "0.0.0",
+    logger: false,
+    journalStore: journal,
+    tokens: { now: () => clock },
+    settings: options.settings,
+  }).tool(tool);
+  const registry = registryOf(attachListener(server).core);
+  const owner = registry.get(tool.name);
+  if (owner?.work === undefined) throw new TypeError(`durableRun(): tool "${tool.name}" declares no work (.defer())`);
+  const steps: Record<string, number> = {};
+  const asked: { key: string; request: InputRequest }[] = [];
+  const progress: [number, number | undefined, string | undefined][] = [];
+  const crashes: CrashPoint[] = [];
+  const mocks = options.mockSteps ?? {};
+  // Each run of a step's function (not a step the journal answers; each try of a step's own `retry`): counted, and
+  // replaced where mocked.
+  const counted = (name: string, run: (key: string) => unknown) => (key: string) => {
+    steps[name] = (steps[name] ?? 0) + 1;
+    return Object.hasOwn(mocks, name) ? mocks[name](key) : run(key);
+  };
+  let attempt = 1; // work.attempt, as the last run of the work saw it (a retry of a thrown error is the next)
+  // Through the server's one seam around each run of declared work, a middleware's `work` hook: the run's context.
+  server.use(Object.assign((_call: unknown, next: () => Promise<unknown>) => next(), {
+    work(job: WorkContext, next: () => Promise<unknown>) {
+      attempt = job.attempt;
+      const step = job.step.bind(job);
+      const kit: WorkContext["step"] = (name, run, options) => step(name, counted(name, run) as typeof run, options);
+      Object.defineProperty(job, "step", { value: kit });
+      return next();
+    },
+  }));
+  const sink: CallSink = {
+    progress: (...report) => void progress.push(report),
+    input(key, request) {
+      asked.push({ key, request });
+      const answers = options.answers ?? {};
+      if (!Object.hasOwn(answers, key)) {
+        return Promise.reject(
+          new Error(`durableRun(): the work asked "${key}" (${request.method}); give answers["${key}"]`),
+        );
+      }
+      const answer = answers[key];
+      return Promise.resolve(typeof answer === "function" ? answer(request) : answer); // an answer, or its maker
+    },
+  };
+  const c = continuationsOf(registry.runtime);
+  const id = newJobId();
+  const ttlMs = owner.longRunning?.ttlMs ?? c.promiseTtlMs;
+  const expiresAt = clock + ttlMs;
+  // The job's entry, working, as the engine records it before a first start: what reads the job (a signal sent to it,
+  // a cancellation) finds it. The seam of waits (`work.waitFor()`): a signal sent to `id` here, before the first
+  // start, is kept for the wait; a wait with none ends at its deadline, the time skipped as a sleep's.
+  await c.results.set(id, { status: "working", at: clock }, ttlMs);
+  const origin = {
+    input: options.input,
+    auth: options.auth,
+    meta: { wire: "in-process" as const, headers: new Headers() },
+  };
+  let start = 1, starts = 0, sleptMs = 0;
+  const end = (ended: Partial<DurableRunReport>): DurableRunReport => ({
+    ...ended,
+    steps,
+    journal: journal.entries,
+    starts,
+    attempt,
+    sleptMs,
+    crashes,
+    asked,
+    progress,
+  });
+  while (++starts <= MAX_STARTS) {
+    const rule = startRule(owner.longRunning?.retry, start);
+    if ("stopped" in rule) return end({ error: new ToolError(rule.stopped) }); // every start it may have was cut off
+    // Queued: a sleep suspends the start at its wake time (a queue's delivery then), instead of a timer.
+    const begun = {
+      id,
+      attempt: start,
+      expiresAt,
+      fresh: starts === 1 && recorded.length === 0,
+      queued: true,
+      ...rule,
+    };
+    const { work, options: run } = jobStart(registry, owner, origin, begun);
+    run.bind(sink);
+    const controller = new AbortController();
+    let value: unknown;
+    try {
+      value = await work(controller.signal);
+    } catch (error) {
+      return end({ error });
+    }
+    if (!(value instanceof Suspension)) {
+      try {
+        return end({ value, result: await run.shape!(value) });
+      } catch (error) {
+        return end({ error }); // the tool's output check refused it
+      }
+    }
+    controller.abort(new DOMException("suspended", "AbortError")); // what else the ended start awaits stops
+    if (journal.crashed !== undefined) {
+      // A death: the queue counts a start, and the next resumes from the journal.
+      crashes.push(journal.crashed);
+      journal.crashed = undefined;
+      start++;
+    } else if (value.untilMs !== undefined && value.untilMs > clock) {
+      sleptMs += value.untilMs - clock;
+      clock = value.untilMs; // time skipped: the job wakes at once
+    }
+  }
+  throw new RangeError(`durableRun(): tool "${tool.name}" took over ${MAX_STARTS} starts`);
+}
