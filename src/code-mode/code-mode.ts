@@ -86,7 +86,7 @@ export interface CodeModeOptions {
    *
    * @example Refunds over 100 ask first
    * ```ts
-   * import { codeMode } from "@mcplite/sdk/code-mode";
+   * import { codeMode } from "./mod.ts";
    * const mode = codeMode({
    *   needsApproval: (name, input) => name === "refund" && (input as { amount?: number }).amount! > 100,
    * });
@@ -122,7 +122,7 @@ const DEFAULT_LIMITS: ProgramLimits = {
  * visibility, a proxy's credential rules. It serves the server's own tools, a `group()`'s and a `proxy()`'s.
  * Not with `toolSearch` (both decide the lists).
  *
- * @param options The listing, the sandbox, the limits, destructive confirmation, the names.
+ * @param options The listing, the sandbox, the limits, the approvals, the names.
  * @returns The capability, for `createServer({ codeMode })`.
  * @throws {TypeError} When a limit is out of range or a name is invalid; at `createServer()`, with `toolSearch`.
  *

@@ -135,7 +135,9 @@ export function innerCalls(
     const stepped = (settings.context?.() ?? ctx).step<Recorded>(`call-${n}-${name}`, async () => {
       if (approval) {
         const answer = await approved(n, served, input, destructive, park);
-        if (answer !== "accept") return { ok: false, message: `The user did not allow the call of "${served}" (${answer})` };
+        if (answer !== "accept") {
+          return { ok: false, message: `The user did not allow the call of "${served}" (${answer})` };
+        }
       }
       const via = settings.context?.() ?? ctx;
       const outcome = await runCall(registry, {

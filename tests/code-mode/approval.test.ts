@@ -175,7 +175,10 @@ return { small, first, second };`;
       return task.status === "input_required" && Object.keys(task.inputRequests).length === 2;
     }, LOADED_MS);
     assert.deepEqual(Object.keys(task.inputRequests).sort(), ["confirm-3", "confirm-4"]);
-    assert.match(task.inputRequests["confirm-4"].params.message, /^A program wants to call "refund" with \{"amount":700\}/);
+    assert.match(
+      task.inputRequests["confirm-4"].params.message,
+      /^A program wants to call "refund" with \{"amount":700\}/,
+    );
     // The later call's answer first: its step still comes after the earlier call's.
     await modern(server, "tasks/update", { taskId, inputResponses: { "confirm-4": ACCEPT }, ...WITH_TASKS });
     await modern(server, "tasks/update", { taskId, inputResponses: { "confirm-3": ACCEPT }, ...WITH_TASKS });

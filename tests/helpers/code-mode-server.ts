@@ -58,7 +58,11 @@ export function codeModeServer(options: CodeModeServerOptions) {
     resultStore,
     queue,
     bindings: [mcpLiteBinding(), mcpBinding()],
-    codeMode: codeMode({ promiseAfterMs: options.promiseAfterMs ?? 0, retry: { attempts: 3 }, confirmDestructive: true }),
+    codeMode: codeMode({
+      promiseAfterMs: options.promiseAfterMs ?? 0,
+      retry: { attempts: 3 },
+      confirmDestructive: true,
+    }),
   })
     .tool(counted("a"))
     .tool(counted("b"))
