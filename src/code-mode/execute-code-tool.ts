@@ -1,8 +1,8 @@
 /**
  * The execute tool of code mode: runs the model's program in the sandbox with the tools as async methods of
  * `tools`, and answers its return value and console lines. On a server with long-running support, a program
- * still running after `promiseAfterMs` answers with a promise (a task on MCP) and goes on as the tool's declared
- * work: in this process, or on a worker where the server has a queue (program-job.ts).
+ * still running after `promiseAfterMs`, or paused by a call that needs the user's approval, answers with a promise (a
+ * task on MCP) and goes on as the tool's declared work: in this process, or on a worker with a queue (program-job.ts).
  *
  * @module
  */
@@ -32,7 +32,6 @@ import type { WorkContext } from "../core/long-running/work-context.ts";
 import type { PromiseRetry } from "../core/definitions/retry-options.ts";
 import { programSource } from "./program-source.ts";
 import { MODERN_VERSIONS, TASKS_EXTENSION } from "../internal/mcp-wire.ts";
-import { isObject } from "../internal/is-object.ts";
 
 /** A program's outcome, as the executor answers it. */
 type Outcome = Awaited<ReturnType<CodeExecutor["execute"]>>;
@@ -303,15 +302,16 @@ async function firstOf(
 }
 
 /**
- * Whether the caller can follow a program's durable work and answer its questions: every caller but an MCP
- * 2026-07-28 one without the tasks extension, whose held call cannot ask (it asks by input rounds, SEP-2322) and would
- * end with text naming `redeem`; it is asked in its call instead (an input round, the program run again after it).
+ * Whether the caller can follow a program's durable work and answer its questions: one that can be asked at all (a
+ * client that declared no elicitation is refused in its call, at once), and not an MCP 2026-07-28 client without the
+ * tasks extension, whose held call cannot ask (it asks by input rounds, SEP-2322) and would end with text naming
+ * `redeem`: it is asked in its call instead (an input round, the program run again after it).
  */
 function followsWork(ctx: CallContext): boolean {
-  const { wire, protocolVersion, clientCapabilities } = ctx.meta;
-  if (wire !== "mcp" || protocolVersion === undefined || !MODERN_VERSIONS.includes(protocolVersion)) return true;
-  const extensions = clientCapabilities?.extensions;
-  return isObject(extensions) && isObject(extensions[TASKS_EXTENSION]);
+  if (!ctx.client.supports("elicitation")) return false;
+  const { wire, protocolVersion } = ctx.meta;
+  const modern = wire === "mcp" && protocolVersion !== undefined && MODERN_VERSIONS.includes(protocolVersion);
+  return !modern || ctx.client.supports(TASKS_EXTENSION);
 }
 
 /** A program that ended: its value's JSON, then its console lines; `{ result, logs }` as structured content. */
