@@ -111,4 +111,44 @@ describe("code mode on a queue (redis-server): approval that pauses", () => {
       await web.close();
     }
   });
+  it("a worker killed after an allowed call: the next one reads the call and its answer back, and does not ask again", {
+    timeout: 180_000,
+  }, async (t) => {
+    if (!servers.redis) return t.skip("needs redis-server");
+    const url = servers.redis.url;
+    const queue = `approvals-${crypto.randomUUID()}`;
+    const web = codeModeServer({ url, counters: url, queue, lockMs: LOCK_MS }); // promised at once: on a worker
+    const listener = await serve(web.server, { port: 0, hostname: "127.0.0.1", quiet: true });
+    const client = new ClientV2({ name: "v2", version: "2.4.0" }, { capabilities: { elicitation: { form: {} } } });
+    let asked = 0;
+    client.setRequestHandler("elicitation/create", () => {
+      asked++;
+      return { action: "accept", content: {} } as never;
+    });
+    try {
+      const spec = { module: "tests/helpers/code-mode-server.ts", env: { COUNTER_URL: url } };
+      const processes: QueueBackend = { url, variable: "REDIS_URL", queue, lockMs: LOCK_MS };
+      const first = await startWorkerOf(spec, processes);
+      await client.connect(new TransportV2(new URL(`${listener.url}/mcp`)));
+      const code = "const a = await tools.a({ n: 3 });\nconst d = await tools.d({ n: 3 });\n" +
+        "const c = await tools.c({ n: 3 });\nreturn { a, d, c, pid: await tools.pid() };";
+      const answered = client.callTool({ name: "execute_code", arguments: { code } });
+      answered.catch(() => {}); // awaited below
+      await logged([first], /^program 3 called c$/gm, 1); // d was allowed and made: c waits at its gate
+      first.kill("SIGKILL");
+      await first.exited;
+      const second = await startWorkerOf(spec, processes);
+      await web.counters.set(openKey(queue), "1");
+      const result = await answered;
+      assert.deepEqual(result.structuredContent, { result: { a: 1, d: 1, c: 1, pid: second.pid }, logs: [] });
+      assert.equal(asked, 1, "the answer was read back with d's step");
+      assert.doesNotMatch(second.log(), /called [ad]$/m);
+      const counts = await Promise.all(["a", "d", "c"].map((name) => web.counters.get(countKey(queue, 3, name))));
+      assert.deepEqual(counts, ["1", "1", "1"]);
+    } finally {
+      await client.close();
+      await listener.close();
+      await web.close();
+    }
+  });
 });

@@ -62,6 +62,9 @@ export function codeModeServer(options: CodeModeServerOptions) {
       promiseAfterMs: options.promiseAfterMs ?? 0,
       retry: { attempts: 3 },
       confirmDestructive: true,
+      // These programs compute next to nothing; a worker's program thread, at nice 10 on a loaded machine, can count
+      // a second of waiting for a core as CPU (issue 86's open risk, seen once here under Deno): a limit far from it.
+      limits: { cpuMs: 10_000 },
     }),
   })
     .tool(counted("a"))
