@@ -73,8 +73,30 @@ export interface CodeModeOptions {
   /**
    * Whether a call of a tool whose annotations say `destructiveHint: true` first asks the user (MCP elicitation,
    * form mode); declined, or a client that cannot be asked, the call throws in the program. Default `false`.
+   * The question pauses the program as durable work (a task `input_required`, or a held call that asks), as
+   * {@link CodeModeOptions.needsApproval} does.
    */
   readonly confirmDestructive?: boolean;
+  /**
+   * Which other calls of a program ask the user first, by the tool's name and the call's input (as the
+   * AI SDK's and the OpenAI Agents SDK's `needsApproval`): `true` asks. The question pauses the program as
+   * durable work: an MCP client with tasks sees its task `input_required`, a held call is asked by elicitation,
+   * and after the answer the program resumes, its calls made so far not made again. Declined, the call throws
+   * in the program. Default: none (only `confirmDestructive`'s).
+   *
+   * @param name The tool's name, as the server registered it.
+   * @param input The call's input, before validation.
+   * @returns Whether the user is asked.
+   *
+   * @example Refunds over 100 ask first
+   * ```ts
+   * import { codeMode } from "./mod.ts";
+   * const mode = codeMode({
+   *   needsApproval: (name, input) => name === "refund" && (input as { amount?: number }).amount! > 100,
+   * });
+   * ```
+   */
+  readonly needsApproval?: (name: string, input: unknown) => boolean | Promise<boolean>;
   /** The tools a search of the discover tool answers when the model does not say (default 5, at most 50). */
   readonly limit?: number;
   /** The discover tool's name (default `discover_tools`). */
@@ -111,7 +133,7 @@ const DEFAULT_LIMITS: ProgramLimits = {
  * visibility, a proxy's credential rules. It serves the server's own tools, a `group()`'s and a `proxy()`'s.
  * Not with `toolSearch` (both decide the lists).
  *
- * @param options The listing, the sandbox, the limits, destructive confirmation, the names.
+ * @param options The listing, the sandbox, the limits, the approvals, the names.
  * @returns The capability, for `createServer({ codeMode })`.
  * @throws {TypeError} When a limit is out of range or a name is invalid; at `createServer()`, with `toolSearch`.
  *
@@ -182,7 +204,8 @@ export function codeMode(options: CodeModeOptions = {}): Capability<"codeMode"> 
       executor,
       limits,
       promiseAfterMs,
-      confirmDestructive: options.confirmDestructive ?? false,
+      needsApproval: (name, destructive, input) =>
+        (destructive && options.confirmDestructive === true) || (options.needsApproval?.(name, input) ?? false),
       retry: options.retry,
       programs,
     }));

@@ -1,8 +1,8 @@
 /**
  * The execute tool of code mode: runs the model's program in the sandbox with the tools as async methods of
  * `tools`, and answers its return value and console lines. On a server with long-running support, a program
- * still running after `promiseAfterMs` answers with a promise (a task on MCP) and goes on as the tool's declared
- * work: in this process, or on a worker where the server has a queue (program-job.ts).
+ * still running after `promiseAfterMs`, or paused by a call that needs the user's approval, answers with a promise (a
+ * task on MCP) and goes on as the tool's declared work: in this process, or on a worker with a queue (program-job.ts).
  *
  * @module
  */
@@ -32,6 +32,7 @@ import type { PromiseRetry } from "../core/definitions/retry-options.ts";
 import { programSource } from "./program-source.ts";
 import { argsPrelude, executeInput, type ProgramInput, programToRun } from "./run-saved-program.ts";
 import type { SavedPrograms } from "./saved-programs.ts";
+import { MODERN_VERSIONS, TASKS_EXTENSION } from "../internal/mcp-wire.ts";
 
 /** A program's outcome, as the executor answers it. */
 type Outcome = Awaited<ReturnType<CodeExecutor["execute"]>>;
@@ -59,8 +60,8 @@ export interface ExecuteToolSettings {
   readonly limits: ProgramLimits;
   /** After how long a running program answers with a promise (with long-running support). */
   readonly promiseAfterMs: number;
-  /** Whether a destructive tool asks the user before its call. */
-  readonly confirmDestructive: boolean;
+  /** Whether a call asks the user before it runs (codeMode()'s `confirmDestructive` and `needsApproval`). */
+  readonly needsApproval: InnerCallSettings["needsApproval"];
   /** The promised program's job starts again after its process died (`.longRunning({ retry })`), if given. */
   readonly retry?: PromiseRetry;
   /** The caller's saved programs, run by name (`codeMode({ savedPrograms })`), if on. */
@@ -119,15 +120,38 @@ export function executeCodeTool(
     .input(executeInput(settings.programs !== undefined))
     .annotations({ openWorldHint: true });
   // One run of a program: its calls through the pipeline with `ctx`'s caller (recorded, or answered from a record).
+  // `onPause`, where the call may become durable work: a call that needs the user's approval asks for it, and
+  // waits until the job took the program over (its question then parks the job), or until it cannot.
   const started = (
     source: string,
     ctx: CallContext,
     recording: Pick<InnerCallSettings, "onCall" | "replay">,
     args?: unknown,
+    onPause?: () => void,
   ) => {
     const stop = new AbortController();
     let context = ctx; // the job's, once it takes the program over
     let unlink = follow(ctx.signal, stop);
+    let pausable = onPause !== undefined;
+    const parked: ((durable: boolean) => void)[] = [];
+    /** The calls waiting for the user's answer, by number: not recorded for a worker, which asks again. */
+    const asking = new Set<number>();
+    const pause = (n: number): Promise<boolean> => {
+      if (context !== ctx || !pausable) return Promise.resolve(context !== ctx);
+      asking.add(n);
+      return new Promise<boolean>((resolve, reject) => {
+        const stopped = () => reject(new Error("The program was stopped")); // handed over: it runs elsewhere
+        if (stop.signal.aborted) return stopped();
+        stop.signal.addEventListener("abort", stopped, { once: true });
+        parked.push(resolve);
+        onPause!();
+      }).finally(() => asking.delete(n));
+    };
+    /** The parked calls go on: durable (the job took the program over), or asked in this call. */
+    const unpause = (durable: boolean) => {
+      pausable &&= durable;
+      for (const go of parked.splice(0)) go(durable);
+    };
     const calls = innerCalls(
       ctx,
       {
@@ -136,7 +160,8 @@ export function executeCodeTool(
         executeTool: settings.name,
         prefix: servedPrefix(ctx.tool, settings.name),
         maxCalls: limits.calls,
-        confirmDestructive: settings.confirmDestructive,
+        needsApproval: settings.needsApproval,
+        pause,
         context: () => context,
         ...recording,
       },
@@ -145,8 +170,8 @@ export function executeCodeTool(
     );
     // A call that differs from what an earlier run recorded refuses the run: the program may not catch it.
     let refused: JournalMismatch | undefined;
-    const held = heldCalls((name, input) =>
-      calls.call(name, input).catch((error: unknown) => {
+    const held = heldCalls((name, input, park) =>
+      calls.call(name, input, park).catch((error: unknown) => {
         if (error instanceof JournalMismatch) {
           refused ??= error;
           stop.abort();
@@ -173,9 +198,11 @@ export function executeCodeTool(
       unlink();
       unlink = follow(work.signal, stop);
       context = work;
+      unpause(true);
     };
     const { hold, release } = held;
-    return { running, answer, adopt, detach: () => unlink(), hold, release, stop: () => stop.abort() };
+    const stopIt = () => stop.abort();
+    return { running, answer, adopt, detach: () => unlink(), hold, release, unpause, asking, stop: stopIt };
   };
   // The programs handed to a job of this process, by the id their job's input names (program-job.ts).
   const handed = new Map<string, HandedProgram<ReturnType<typeof started>>>();
@@ -193,16 +220,24 @@ export function executeCodeTool(
     if (!program.ok) return failed({ ok: false, reason: "syntax", message: program.message, logs: [] });
     const begun: BegunCall[] = [];
     const onCall: InnerCallSettings["onCall"] = (n, name, outcome) => begun.push({ n, name, outcome });
-    const running = started(program.source, ctx, { onCall }, args);
-    if (!longRunning || limits.timeMs <= settings.promiseAfterMs) return running.answer(await running.running);
-    const early = await firstOf(running.running, settings.promiseAfterMs);
+    // A call that needs approval pauses the program: it becomes durable work now, where the caller can follow it.
+    const pausable = longRunning && followsWork(ctx);
+    let pauseNow = () => {};
+    const paused = new Promise<undefined>((resolve) => pauseNow = () => resolve(undefined));
+    const running = started(program.source, ctx, { onCall }, args, pausable ? () => pauseNow() : undefined);
+    const promising = longRunning && limits.timeMs > settings.promiseAfterMs;
+    if (!promising && !pausable) return running.answer(await running.running);
+    const early = await firstOf(running.running, promising ? settings.promiseAfterMs : undefined, paused);
     if (early !== undefined) return running.answer(early);
-    // Still running: the call answers with a promise, and the program goes on as the tool's declared work, whose
-    // input travels in a token where it may start elsewhere (a queue, a retry): too large for one, it goes on here.
+    // Still running, or paused: the call answers with a promise, and the program goes on as the tool's declared work,
+    // whose input travels in a token where it may start elsewhere (a queue, a retry): too large, it goes on here.
     const maxBytes = registry.runtime.tokens.codec.maxBytes;
     const queued = registry.runtime.continuations.queue !== undefined;
     const carried = queued || settings.retry !== undefined;
-    if (carried && !fitsToken({ code, args, calls: [] }, maxBytes)) return running.answer(await running.running);
+    if (carried && !fitsToken({ code, args, calls: [] }, maxBytes)) {
+      running.unpause(false);
+      return running.answer(await running.running);
+    }
     if (!queued) {
       // In this process: the job takes the running program over (the calls it began, journaled as they end).
       running.detach(); // the call is over: the job's cancellation stops the program from now on
@@ -212,9 +247,10 @@ export function executeCodeTool(
     // runs the program again, these calls answered from the job's input.
     const ended = await Promise.race([running.running, running.hold().then(() => undefined)]);
     if (ended !== undefined) return running.answer(ended);
-    const job: ProgramJob = { code, args, calls: await recordedOf(begun) };
+    const job: ProgramJob = { code, args, calls: await recordedOf(begun.filter(({ n }) => !running.asking.has(n))) };
     if (!fitsToken(job, maxBytes)) {
       running.release(); // the results it read are too large for the job's token: it goes on in this call
+      running.unpause(false);
       return running.answer(await running.running);
     }
     running.stop();
@@ -250,15 +286,34 @@ function follow(signal: AbortSignal, stop: AbortController): () => void {
   return () => signal.removeEventListener("abort", onAbort);
 }
 
-/** The program's outcome if it ends within `ms`, else `undefined` (the timer cleared either way). */
-async function firstOf(running: Promise<Outcome>, ms: number): Promise<Outcome | undefined> {
+/** The program's outcome if it ends within `ms` (none: no limit) and before `paused`, else `undefined`. */
+async function firstOf(
+  running: Promise<Outcome>,
+  ms: number | undefined,
+  paused: Promise<undefined>,
+): Promise<Outcome | undefined> {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<undefined>((resolve) => timer = setTimeout(() => resolve(undefined), ms));
+  const late = new Promise<undefined>((resolve) => {
+    if (ms !== undefined) timer = setTimeout(() => resolve(undefined), ms);
+  });
   try {
-    return await Promise.race([running, late]);
+    return await Promise.race([running, late, paused]);
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * Whether the caller can follow a program's durable work and answer its questions: one that can be asked at all (a
+ * client that declared no elicitation is refused in its call, at once), and not an MCP 2026-07-28 client without the
+ * tasks extension, whose held call cannot ask (it asks by input rounds, SEP-2322) and would end with text naming
+ * `redeem`: it is asked in its call instead (an input round, the program run again after it).
+ */
+function followsWork(ctx: CallContext): boolean {
+  if (!ctx.client.supports("elicitation")) return false;
+  const { wire, protocolVersion } = ctx.meta;
+  const modern = wire === "mcp" && protocolVersion !== undefined && MODERN_VERSIONS.includes(protocolVersion);
+  return !modern || ctx.client.supports(TASKS_EXTENSION);
 }
 
 /** A program that ended: its value's JSON, then its console lines; `{ result, logs }` as structured content. */

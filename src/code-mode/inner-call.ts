@@ -3,8 +3,8 @@
  * server's one call pipeline as a direct `tools/call` would, with the caller's identity, signal, budgets and request
  * metadata, so it meets validation, `.scopes()`, middleware (a span of its own under the program's, with `otel()`),
  * budgets and a proxy's credential rules. What the pipeline cannot know is refused here: a name the model may not
- * call (unknown, a view's alone), a program run by a program, more calls than the limit; a destructive tool asks
- * the user first when the server says so.
+ * call (unknown, a view's alone), a program run by a program, more calls than the limit; a call that needs the user's
+ * approval asks first, through the program's job where it can pause (program-job.ts), and its step begins in call order.
  *
  * @module
  */
@@ -36,8 +36,13 @@ export interface InnerCallSettings {
   readonly prefix: string;
   /** The most calls a program makes. */
   readonly maxCalls: number;
-  /** Whether a destructive tool asks the user before its call runs. */
-  readonly confirmDestructive: boolean;
+  /** Whether a call asks the user before it runs (a destructive tool with `confirmDestructive`, `needsApproval`). */
+  readonly needsApproval: (name: string, destructive: boolean, input: unknown) => boolean | Promise<boolean>;
+  /**
+   * Makes the program durable work before a question (program-job.ts): `true` once it is (its questions then park
+   * its job), `false` where it cannot be (asked in the call, as an input round where the wire asks by rounds).
+   */
+  readonly pause?: (n: number) => Promise<boolean>;
   /** Hears each call as it begins its step (`call-<n>-<name>`), with its outcome to come: for a promised program's job. */
   readonly onCall?: (n: number, name: string, outcome: Promise<Recorded>) => void;
   /** Outcomes recorded by an earlier run of the program, by call number: answered from here, not called again. */
@@ -48,8 +53,12 @@ export interface InnerCallSettings {
 
 /** A program's calls: the function the sandbox's `__call` calls, and what stopped the program if the client must answer first. */
 export interface InnerCalls {
-  /** Calls a tool by name (as the caller's server serves it) with its input; rejects with an `Error` the program can catch. */
-  readonly call: (name: string, input: unknown) => Promise<unknown>;
+  /**
+   * Calls a tool by name (as the caller's server serves it) with its input; rejects with an `Error` the program can
+   * catch. `park` is called while the call waits (for the user, for its turn): no longer a call in flight until
+   * it calls what `park` returned.
+   */
+  readonly call: (name: string, input: unknown, park?: () => () => void) => Promise<unknown>;
   /** Set when a question (a destructive tool's confirmation) ends the call in an input round: the handler rethrows it. */
   readonly asked: () => InputRequiredSignal | undefined;
 }
@@ -72,9 +81,30 @@ export function innerCalls(
   let made = 0;
   let asked: InputRequiredSignal | undefined;
   const meta = innerMeta(ctx);
-  const call = async (served: string, input: unknown): Promise<unknown> => {
+  // Steps begin in call order, whatever order the user's answers come in: a later run (a retry, a worker) takes them
+  // in the same order, which the journal checks (JournalMismatch).
+  let turn: Promise<void> = Promise.resolve();
+  const call = async (served: string, input: unknown, park?: () => () => void): Promise<unknown> => {
     if (asked !== undefined) throw asked; // the call ends with a question: nothing more runs in this round
     const n = ++made;
+    const before = turn;
+    let mine = () => {};
+    turn = new Promise((resolve) => mine = resolve);
+    try {
+      return await one(n, served, input, before, mine, park);
+    } finally {
+      mine(); // a call that took no step lets the next one begin
+    }
+  };
+  /** Call `n`: checked, approved, then its step, begun once every earlier call began its own (`before`). */
+  const one = async (
+    n: number,
+    served: string,
+    input: unknown,
+    before: Promise<void>,
+    begun: () => void,
+    park?: () => () => void,
+  ): Promise<unknown> => {
     if (typeof served !== "string") throw new TypeError("A tool's name is a string");
     if (n > settings.maxCalls) {
       throw new Error(`Too many tool calls: a program makes at most ${settings.maxCalls} (limits.calls)`);
@@ -93,19 +123,23 @@ export function innerCalls(
     }
     const replayed = settings.replay?.get(n);
     if (replayed !== undefined) return answerOf(replayedCall(ctx, replayed, n, name));
-    const via = settings.context?.() ?? ctx;
-    if (settings.confirmDestructive && tool.annotations?.destructiveHint === true) {
-      const answer = await confirm(via, `confirm-${n}`, served, input).catch((error) => {
-        if (!(error instanceof InputRequiredSignal)) throw error;
-        asked = error;
-        stop(); // the call ends with the question: the program runs again, from the top, with the answer
-        throw error;
-      });
-      if (answer !== "accept") throw new Error(`The user did not allow the call of "${served}" (${answer})`);
-    }
+    const destructive = tool.annotations?.destructiveHint === true;
+    const approval = await settings.needsApproval(name, destructive, input);
+    const resume = park?.(); // waiting for its turn is not in flight: it begins nothing until then
+    await before;
+    resume?.();
+    if (signal.aborted) throw new Error("The program was stopped"); // handed over meanwhile: it runs elsewhere
     // Once per call: a later input round (the program run again after an answer) gets what this one got.
-    // In a promised program's job, its journal's step: a later run of the job reads it back (program-job.ts).
-    const stepped = via.step<Recorded>(`call-${n}-${name}`, async () => {
+    // In a promised program's job, its journal's step: a later run of the job reads it back (program-job.ts), the
+    // user's answer with it (a declined call stays declined, an allowed one is not asked again).
+    const stepped = (settings.context?.() ?? ctx).step<Recorded>(`call-${n}-${name}`, async () => {
+      if (approval) {
+        const answer = await approved(n, served, input, destructive, park);
+        if (answer !== "accept") {
+          return { ok: false, message: `The user did not allow the call of "${served}" (${answer})` };
+        }
+      }
+      const via = settings.context?.() ?? ctx;
       const outcome = await runCall(registry, {
         name,
         arguments: input ?? {},
@@ -129,8 +163,30 @@ export function innerCalls(
           };
       }
     });
+    begun();
     settings.onCall?.(n, name, stepped);
     return answerOf(await stepped);
+  };
+  /** Asks the user about call `n`, once the program is durable work where it can be (its question parks the job). */
+  const approved = async (
+    n: number,
+    served: string,
+    input: unknown,
+    destructive: boolean,
+    park?: () => () => void,
+  ): Promise<string> => {
+    const resume = park?.(); // waits for the user, not a call in flight: a hand-over to a queue does not wait for it
+    await settings.pause?.(n);
+    const answer = await confirm(settings.context?.() ?? ctx, `confirm-${n}`, served, input, destructive).catch(
+      (error) => {
+        if (!(error instanceof InputRequiredSignal)) throw error;
+        asked = error;
+        stop(); // the call ends with the question: the program runs again, from the top, with the answer
+        throw error;
+      },
+    );
+    resume?.();
+    return answer;
   };
   return { call, asked: () => asked };
 }
@@ -166,11 +222,17 @@ export function depthOf(meta: CallMeta): number {
   return typeof depth === "number" && Number.isInteger(depth) && depth > 0 ? depth : 0;
 }
 
-/** Asks the user whether a destructive call may run (MCP elicitation, form mode): `accept`, `decline` or `cancel`. */
-async function confirm(ctx: CallContext, key: string, served: string, input: unknown): Promise<string> {
+/** Asks the user whether a call may run (MCP elicitation, form mode): `accept`, `decline` or `cancel`. */
+async function confirm(
+  ctx: CallContext,
+  key: string,
+  served: string,
+  input: unknown,
+  destructive: boolean,
+): Promise<string> {
   try {
     const answer = await ctx.elicit(key, {
-      message: `A program wants to call "${served}", which may delete or overwrite data, with ${
+      message: `A program wants to call "${served}"${destructive ? ", which may delete or overwrite data," : ""} with ${
         echoed(JSON.stringify(input ?? {}))
       }. Allow it?`,
       requestedSchema: { type: "object", properties: {} },

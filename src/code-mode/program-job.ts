@@ -140,7 +140,10 @@ export function replayedCall(ctx: CallContext, recorded: RecordedCall, n: number
 export interface HeldCalls {
   /** The sandbox's `__call`: the inner call, or, while held, a call that waits to start. */
   readonly call: (name: string, input: unknown) => Promise<unknown>;
-  /** Holds every later call, and resolves once the calls in flight have ended (their outcomes recorded). */
+  /**
+   * Holds every later call, and resolves once the calls in flight have ended (their outcomes recorded): not those
+   * parked (waiting for the user, or for their turn behind one), which begin nothing before the program stops.
+   */
   readonly hold: () => Promise<void>;
   /** Lets the held calls start, and the later ones: the program goes on in this call. */
   readonly release: () => void;
@@ -149,17 +152,30 @@ export interface HeldCalls {
 /**
  * Wraps a program's calls so that they can be held.
  *
- * @param call The inner call.
+ * @param call The inner call; it parks itself while it waits, and calls what `park` returned to go on.
  * @returns The calls, the hold and its release.
  */
-export function heldCalls(call: (name: string, input: unknown) => Promise<unknown>): HeldCalls {
+export function heldCalls(
+  call: (name: string, input: unknown, park: () => () => void) => Promise<unknown>,
+): HeldCalls {
   const inFlight = new Set<Promise<unknown>>();
   const waiting: (() => void)[] = [];
   let held = false;
   const start = (name: string, input: unknown) => {
-    const running = call(name, input);
+    let ended = false;
+    const parked: { running?: Promise<unknown> } = {};
+    const park = () => {
+      if (parked.running !== undefined) inFlight.delete(parked.running);
+      return () => {
+        if (!ended && parked.running !== undefined) inFlight.add(parked.running);
+      };
+    };
+    const running = parked.running = call(name, input, park);
     inFlight.add(running);
-    const done = () => inFlight.delete(running);
+    const done = () => {
+      ended = true;
+      inFlight.delete(running);
+    };
     running.then(done, done);
     return running;
   };
@@ -168,7 +184,8 @@ export function heldCalls(call: (name: string, input: unknown) => Promise<unknow
       held ? new Promise((resolve) => waiting.push(() => resolve(start(name, input)))) : start(name, input),
     hold: async () => {
       held = true;
-      await Promise.allSettled(inFlight);
+      // Until none is in flight: a call whose turn came meanwhile is in flight again, and awaited too.
+      while (inFlight.size > 0) await Promise.allSettled(inFlight);
     },
     release: () => {
       held = false;

@@ -1,7 +1,8 @@
 /**
- * codeMode() where a program needs more than one request: a destructive call confirmed by the user (accepted,
- * declined; the inner calls made before the question are not made again when the program runs again after the
- * answer; over MCP 2025's stream, the official v1 client asked mid-call), a program that outlives `promiseAfterMs`
+ * codeMode() where a program needs more than one request: a destructive call confirmed by the user (accepted through
+ * `redeem`, the program paused as durable work; on a server without long-running support, in an input round, the
+ * inner calls made before the question not made again when the program runs again after the answer; declined; over
+ * MCP 2025's stream, the official v1 client asked on its held call), a program that outlives `promiseAfterMs`
  * answering with a promise redeemed later, and each inner call a span under the execute call's, with `otel()`. Two
  * servers on one sandbox: one whose programs always answer (no promise within their time limit, however loaded the
  * machine), one that promises a program still running at once.
@@ -10,6 +11,7 @@ import { after, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client";
 import { type AnyTool, type CallOutcome, createServer, defineTool, serve, type Server } from "../../mod.ts";
+import { createServer as createLiteServer, inputRounds } from "../../src/lite/mod.ts";
 import { codeMode, quickjsExecutor } from "../../src/code-mode/mod.ts";
 import { createClient, type ElicitAnswer } from "../../src/client/mod.ts";
 import { otel } from "../../src/otel/mod.ts";
@@ -32,9 +34,11 @@ let release: (value: string) => void = () => {};
 const gate = () => new Promise<string>((resolve) => release = resolve);
 let opened = gate();
 
-/** The test's server with `mode`: the three tools, and a span per call. */
-const opsServer = (mode: ReturnType<typeof codeMode>) =>
-  createServer({ name: "ops", version: "1.0.0", secret: SECRET, codeMode: mode })
+/** The test's server with `mode`: the three tools, and a span per call; `lite`, without long-running support. */
+const opsServer = (mode: ReturnType<typeof codeMode>, lite = false) =>
+  (lite
+    ? createLiteServer({ name: "ops", version: "1.0.0", secret: SECRET, inputRounds, codeMode: mode })
+    : createServer({ name: "ops", version: "1.0.0", secret: SECRET, codeMode: mode }))
     .tool(defineTool("count").describe("Counts a visit").handle(() => ++counted))
     .tool(
       defineTool("purge").describe("Deletes every draft").annotations({ destructiveHint: true }).handle(() => {
@@ -51,6 +55,8 @@ const executor = quickjsExecutor();
 const app = opsServer(
   codeMode({ executor, confirmDestructive: true, promiseAfterMs: 60_000, limits: { timeMs: 60_000 } }),
 );
+/** No long-running support (the lite entry without `longRunning`): a question is an input round. */
+const rounds = opsServer(codeMode({ executor, confirmDestructive: true, limits: { timeMs: 60_000 } }), true);
 /** A program still running is promised at once: the one that waits for the test always is. */
 const promising = opsServer(codeMode({ executor, promiseAfterMs: 0, limits: { timeMs: 60_000 } }));
 
@@ -68,16 +74,42 @@ function asked(outcome: CallOutcome): InputRequiredOutcome {
 }
 
 describe("codeMode() over more than one request", () => {
-  it("asks before a destructive call; accepted, it runs once and the calls made before the question are not made again", async () => {
+  it("pauses at a destructive call: redeem asks, and accepted, it runs once, the calls made before not made again", async () => {
     counted = purged = 0;
-    const first = asked(await app.call("execute_code", { code: PROGRAM }));
+    const first = await app.call("execute_code", { code: PROGRAM });
+    assert.equal(first.kind, "promise", JSON.stringify(first));
+    const token = (first as { token: string }).token;
+    let outcome: CallOutcome = first;
+    await waitFor(async () => (outcome = await app.call("redeem", { promise: token })).kind === "input_required");
+    const question = asked(outcome);
+    assert.deepEqual(Object.keys(question.requests), ["confirm-2"]);
+    assert.deepEqual([counted, purged], [1, 0]);
+    const answered = await app.call("redeem", { promise: token }, {
+      inputResponses: { "confirm-2": { action: "accept", content: {} } },
+      requestState: question.requestState,
+    });
+    outcome = answered;
+    await waitFor(async () =>
+      outcome.kind === "answer" || (outcome = await app.call("redeem", { promise: token })).kind === "answer"
+    );
+    const done = outcome as CallOutcome;
+    assert.deepEqual(done.kind === "answer" && done.result.structuredContent, {
+      result: { before: 1, said: "purged", after: 2 },
+      logs: [],
+    });
+    assert.deepEqual([counted, purged], [2, 1], "count ran once before the question and once after; purge once");
+  });
+
+  it("without long-running support, asks in an input round; the calls made before the question are not made again", async () => {
+    counted = purged = 0;
+    const first = asked(await rounds.call("execute_code", { code: PROGRAM }));
     assert.deepEqual(Object.keys(first.requests), ["confirm-2"]);
     assert.match(
       String(first.requests["confirm-2"].params.message),
       /^A program wants to call "purge", which may delete/,
     );
     assert.deepEqual([counted, purged], [1, 0]);
-    const done = await app.call("execute_code", { code: PROGRAM }, {
+    const done = await rounds.call("execute_code", { code: PROGRAM }, {
       inputResponses: { "confirm-2": { action: "accept", content: {} } },
       requestState: first.requestState,
     });
@@ -101,7 +133,7 @@ describe("codeMode() over more than one request", () => {
     assert.deepEqual([counted, purged], [2, 0]);
   });
 
-  it("asks mid-call over MCP 2025's stream (the official v1 client): the program runs once", async () => {
+  it("asks on the held call over MCP 2025's stream (the official v1 client): the program runs once", async () => {
     counted = purged = 0;
     const listener = await serve(app, { port: 0, hostname: "127.0.0.1", quiet: true });
     const v1 = new ClientV1({ name: "v1", version: "1.0.0" }, { capabilities: { elicitation: { form: {} } } });

@@ -2,7 +2,9 @@
  * Code mode on a server with a BullMQ queue, over a real redis-server and a real PostgreSQL: a program still running
  * at `promiseAfterMs` is handed to a `mcplite worker` process, each of its calls a journaled step there. Its worker is `kill -9`'d inside the third call; a second worker
  * resumes the program from the top, the first two calls read back, not made again, and the official v2 client's call
- * (held while the job runs) gets the program's answer: each tool's effect counted once.
+ * (held while the job runs) gets the program's answer: each tool's effect counted once. On Redis, a program whose third
+ * call is destructive pauses on the accepting side: its first two calls go to a worker with its job, which asks the
+ * user (the v2 client's held call answers the elicitation) and ends the program, each call made once.
  */
 import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
@@ -72,3 +74,81 @@ for (const { name: on, missing, backend } of BACKENDS) {
     });
   });
 }
+
+describe("code mode on a queue (redis-server): approval that pauses", () => {
+  it("a program paused at its third call goes to a worker, which asks the held call and ends it; a, b made once", {
+    timeout: 180_000,
+  }, async (t) => {
+    if (!servers.redis) return t.skip("needs redis-server");
+    const url = servers.redis.url;
+    const queue = `approvals-${crypto.randomUUID()}`;
+    // Programs answer inline for a minute: this one is handed over because its third call asks the user.
+    const web = codeModeServer({ url, counters: url, queue, lockMs: LOCK_MS, promiseAfterMs: 60_000 });
+    const listener = await serve(web.server, { port: 0, hostname: "127.0.0.1", quiet: true });
+    const client = new ClientV2({ name: "v2", version: "2.4.0" }, { capabilities: { elicitation: { form: {} } } });
+    const asked: string[] = [];
+    client.setRequestHandler("elicitation/create", (request) => {
+      asked.push(String((request.params as { message: string }).message));
+      return { action: "accept", content: {} } as never;
+    });
+    try {
+      const spec = { module: "tests/helpers/code-mode-server.ts", env: { COUNTER_URL: url } };
+      const worker = await startWorkerOf(spec, { url, variable: "REDIS_URL", queue, lockMs: LOCK_MS });
+      await client.connect(new TransportV2(new URL(`${listener.url}/mcp`)));
+      const code = "const a = await tools.a({ n: 2 });\nconst b = await tools.b({ n: 2 });\n" +
+        "const d = await tools.d({ n: 2 });\nreturn { a, b, d, pid: await tools.pid() };";
+      const result = await client.callTool({ name: "execute_code", arguments: { code } });
+      assert.deepEqual(result.structuredContent, { result: { a: 1, b: 1, d: 1, pid: worker.pid }, logs: [] });
+      assert.equal(asked.length, 1);
+      assert.match(asked[0], /^A program wants to call "d", which may delete or overwrite data/);
+      assert.match(worker.log(), /^program 2 called d$/m);
+      assert.doesNotMatch(worker.log(), /called [ab]$/m, "a and b were made on the accepting side, read back here");
+      const counts = await Promise.all(["a", "b", "d"].map((name) => web.counters.get(countKey(queue, 2, name))));
+      assert.deepEqual(counts, ["1", "1", "1"]);
+    } finally {
+      await client.close();
+      await listener.close();
+      await web.close();
+    }
+  });
+  it("a worker killed after an allowed call: the next one reads the call and its answer back, and does not ask again", {
+    timeout: 180_000,
+  }, async (t) => {
+    if (!servers.redis) return t.skip("needs redis-server");
+    const url = servers.redis.url;
+    const queue = `approvals-${crypto.randomUUID()}`;
+    const web = codeModeServer({ url, counters: url, queue, lockMs: LOCK_MS }); // promised at once: on a worker
+    const listener = await serve(web.server, { port: 0, hostname: "127.0.0.1", quiet: true });
+    const client = new ClientV2({ name: "v2", version: "2.4.0" }, { capabilities: { elicitation: { form: {} } } });
+    let asked = 0;
+    client.setRequestHandler("elicitation/create", () => {
+      asked++;
+      return { action: "accept", content: {} } as never;
+    });
+    try {
+      const spec = { module: "tests/helpers/code-mode-server.ts", env: { COUNTER_URL: url } };
+      const processes: QueueBackend = { url, variable: "REDIS_URL", queue, lockMs: LOCK_MS };
+      const first = await startWorkerOf(spec, processes);
+      await client.connect(new TransportV2(new URL(`${listener.url}/mcp`)));
+      const code = "const a = await tools.a({ n: 3 });\nconst d = await tools.d({ n: 3 });\n" +
+        "const c = await tools.c({ n: 3 });\nreturn { a, d, c, pid: await tools.pid() };";
+      const answered = client.callTool({ name: "execute_code", arguments: { code } });
+      answered.catch(() => {}); // awaited below
+      await logged([first], /^program 3 called c$/gm, 1); // d was allowed and made: c waits at its gate
+      first.kill("SIGKILL");
+      await first.exited;
+      const second = await startWorkerOf(spec, processes);
+      await web.counters.set(openKey(queue), "1");
+      const result = await answered;
+      assert.deepEqual(result.structuredContent, { result: { a: 1, d: 1, c: 1, pid: second.pid }, logs: [] });
+      assert.equal(asked, 1, "the answer was read back with d's step");
+      assert.doesNotMatch(second.log(), /called [ad]$/m);
+      const counts = await Promise.all(["a", "d", "c"].map((name) => web.counters.get(countKey(queue, 3, name))));
+      assert.deepEqual(counts, ["1", "1", "1"]);
+    } finally {
+      await client.close();
+      await listener.close();
+      await web.close();
+    }
+  });
+});

@@ -1,9 +1,10 @@
 /**
  * A server with code mode, a BullMQ queue and a shared result store (on Redis or on PostgreSQL, as
  * tests/helpers/jobs-server.ts), for the tests of promised programs on workers (tests/code-mode/). Its programs
- * are promised at once (`promiseAfterMs: 0`) and start again after a death (`retry`). Tools `a`, `b` and `c` count
- * their calls in Redis (`COUNTER_URL`, else `REDIS_URL`) and write `program N called X` on stderr; `c` first waits
- * for the gate key, and `pid` answers the process id. Exports `server` made from the environment for `mcplite worker`.
+ * are promised at once (`promiseAfterMs: 0`, unless told) and start again after a death (`retry`). Tools `a`, `b`, `c`
+ * and `d` count their calls in Redis (`COUNTER_URL`, else `REDIS_URL`) and write `program N called X` on stderr; `c`
+ * first waits for the gate key, `d` is destructive (the user is asked first), and `pid` answers the process id.
+ * Exports `server` made from the environment for `mcplite worker`.
  */
 import process from "node:process";
 import * as v from "valibot";
@@ -26,6 +27,8 @@ const GATE_MS = 60_000;
 export interface CodeModeServerOptions extends QueueStoreOptions {
   /** The Redis that counts the tools' calls and holds the gate (default `url`, which must then be Redis). */
   readonly counters?: string;
+  /** After how long a program is promised (default 0: at once). */
+  readonly promiseAfterMs?: number;
 }
 
 /** A program that calls `a`, `b` and `c` in turn for call `n`, and answers their counts and the process of its end. */
@@ -38,6 +41,7 @@ export function codeModeServer(options: CodeModeServerOptions) {
   const { resultStore, queue, counters, close, ready } = countedQueueAndStore(options);
   const counted = (name: string, gated = false) =>
     defineTool(name).describe(`Counts a call of ${name}`).input(v.object({ n: v.number() }))
+      .annotations({ destructiveHint: name === "d" })
       .handle(async ({ n }, ctx) => {
         process.stderr.write(`program ${n} called ${name}\n`); // on the worker: the tests wait for these lines
         const deadline = Date.now() + GATE_MS;
@@ -54,11 +58,19 @@ export function codeModeServer(options: CodeModeServerOptions) {
     resultStore,
     queue,
     bindings: [mcpLiteBinding(), mcpBinding()],
-    codeMode: codeMode({ promiseAfterMs: 0, retry: { attempts: 3 } }),
+    codeMode: codeMode({
+      promiseAfterMs: options.promiseAfterMs ?? 0,
+      retry: { attempts: 3 },
+      confirmDestructive: true,
+      // These programs compute next to nothing; a worker's program thread, at nice 10 on a loaded machine, can count
+      // a second of waiting for a core as CPU (issue 86's open risk, seen once here under Deno): a limit far from it.
+      limits: { cpuMs: 10_000 },
+    }),
   })
     .tool(counted("a"))
     .tool(counted("b"))
     .tool(counted("c", true))
+    .tool(counted("d"))
     .tool(defineTool("pid").describe("Answers the process id").handle(() => process.pid));
   return {
     server,
