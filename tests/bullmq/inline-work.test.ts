@@ -4,7 +4,7 @@
  * and a real PostgreSQL (BullMQ's Postgres backend, the results in `postgresResultStore`). Instance A takes an inline
  * call and is `kill -9`'d while its work runs; a redeem on instance B answers "not done yet" while A holds the lease,
  * then "stopped" once the lease has lapsed, each read bounded; the worker, which runs a declared call meanwhile,
- * never runs the inline work.
+ * never runs the inline work. A cancellation on B of inline work running on A ends it.
  */
 import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
@@ -91,6 +91,11 @@ describe("inline work on a server with a queue: in process, its instance killed"
         const token = tokenOf(await call(a, "inline", { n: 1, ms: 120_000, gate: shut.path }));
         await logged([a], /^job 1 started$/gm, 1); // the work runs on A, in process
         assert.equal((await call(b, "redeem", { promise: token })).result?._meta?.response_type, "promise");
+        // A cancellation on B reaches inline work on A (through the store: nothing to take out of the queue).
+        const cancelled = tokenOf(await call(a, "inline", { n: 3, ms: 120_000, gate: shut.path }));
+        await logged([a], /^job 3 started$/gm, 1);
+        assert.match(JSON.stringify(await call(b, "redeem", { promise: cancelled, cancel: true })), /"cancelled"/);
+        assert.match(JSON.stringify(await ended(a, cancelled)), /cancelled/);
         a.kill("SIGKILL");
         await a.exited;
         const stopped = await ended(b, token);
