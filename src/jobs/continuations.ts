@@ -195,18 +195,23 @@ export class Continuations implements Tokens {
    * whose lease has stayed missing for a whole lease (its instance stopped) is started again here when
    * `again` allows another start, else ends here as failed: first writer wins, so a result written
    * meanwhile stands instead, and every instance answers the same. An entry the store lost (it came
-   * back empty) whose job no instance holds for a whole lease ends as lost, likewise (`lapsed-jobs.ts`).
+   * back empty) whose job no instance holds for a whole lease ends as lost, likewise (`lapsed-jobs.ts`). With a
+   * queue, only a job run in process (inline work, `inProcess`) is read so.
    *
    * @param id The entry id.
    * @param ttlMs How long a failure written here (or a restarted job's entry) lasts.
    * @param again How to deliver the job again (a tool's `retry`); without it, a stopped job fails.
+   * @param inProcess The job is inline work a server with a queue runs in process (its token says so).
    * @returns The entry, or `undefined` when the store does not hold it and has no lease (one process).
    * @throws {ProtocolError} `unavailable` while the store is out of reach.
    */
-  async read(id: string, ttlMs: number, again?: Redelivery): Promise<StoredResult | undefined> {
+  async read(id: string, ttlMs: number, again?: Redelivery, inProcess?: boolean): Promise<StoredResult | undefined> {
     const entry = await this.results.get(id);
-    // With a queue, the queue delivers the job of a worker that stopped to another: no lease to watch.
-    if (this.leaseMs === undefined || this.queue !== undefined || (entry !== undefined && hasEnded(entry))) {
+    // With a queue, the queue delivers the job of a worker that stopped to another: no lease to watch, except for
+    // inline work, which runs in process (holding a lease) and never meets the queue.
+    if (
+      this.leaseMs === undefined || (this.queue !== undefined && !inProcess) || (entry !== undefined && hasEnded(entry))
+    ) {
       return entry;
     }
     // A shared store that restarted empty lost the entry of a job still running (its heartbeat writes

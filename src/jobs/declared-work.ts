@@ -194,19 +194,18 @@ export class WorkCallContext extends ToolCallContext implements WorkContext {
 }
 
 /**
- * Checks a long-running tool as a server adds it: a worker, and a retry, run only declared work (`.defer()`), so a
- * tool whose handler can only defer inline work (`ctx.defer(async () => …)`: no `.defer()`, no `.redeem()`) is refused
- * where it would need its handler run again.
+ * Checks a long-running tool as a server adds it: a retry runs only declared work (`.defer()`) again, on any instance,
+ * so a tool whose handler can only defer inline work (`ctx.defer(async () => …)`: no `.defer()`, no `.redeem()`) is
+ * refused with `retry`, which would need its handler run again. Inline work runs in process, with a queue too.
  *
  * @param tool The tool, long-running.
- * @param continuations The server's deferred-work machinery (its queue).
- * @throws {TypeError} When the tool asks for `retry`, or the server has a queue, and it declares no work; a
- *   `RangeError` or `TypeError` for `.longRunning()` options out of their ranges (`checkLongRunning()`).
+ * @throws {TypeError} When the tool asks for `retry` and declares no work; a `RangeError` or `TypeError` for
+ *   `.longRunning()` options out of their ranges (`checkLongRunning()`).
  */
-export function admitTool(tool: AnyTool, continuations: { readonly queue?: unknown }): void {
+export function admitTool(tool: AnyTool): void {
   checkLongRunning(tool.name, tool.longRunning!);
   if (tool.mode !== "handle" || tool.work !== undefined || tool.onRedeem !== undefined) return;
-  if (tool.longRunning?.retry !== undefined || continuations.queue !== undefined) {
-    throw new TypeError(`tool "${tool.name}": with retry or a queue, declare its work with .defer()`);
+  if (tool.longRunning?.retry !== undefined) {
+    throw new TypeError(`tool "${tool.name}": with retry, declare its work with .defer()`);
   }
 }

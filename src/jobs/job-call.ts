@@ -1,7 +1,7 @@
 /**
- * A queued job as the call its errors are reported with (`onError(error, call)`, the server's error line): the
- * tool, the request id and the trace of the call that queued it, and the job and start it ran as, so that a worker's
- * line names them as a handler's does in process (docs/concepts/errors.md).
+ * A job as the call its errors are reported with (`onError(error, call)`, the server's error line): the tool, the
+ * request id and the trace of the call that queued it (or of the read that restarted it), and the job and start it ran
+ * as, so that a worker's line, and an in-process restart's, names them as a handler's does (docs/concepts/errors.md).
  *
  * @module
  */
@@ -10,29 +10,12 @@ import type { ToolCall } from "../core/call/middleware.ts";
 import { ToolCallContext } from "../core/call/tool-call-context.ts";
 import { TRACE_PARENT } from "../core/call/trace-context.ts";
 
-/** The context of a job's call as its reports carry it: a call's, with the job's id and its start. */
-class JobCallContext extends ToolCallContext {
-  /** The job's id (its result-store entry). */
-  declare readonly jobId: string;
-  /** Which start of the job, from 1. */
-  declare readonly attempt: number;
-  /** What the server's error line names of the job (`error-log.ts`): its id and start. */
-  declare readonly job: { readonly job: string; readonly attempt: number };
-
-  constructor(tool: string, meta: CallMeta, job: { readonly id: string; readonly attempt: number }) {
-    super(tool, new AbortController().signal, meta);
-    this.jobId = job.id;
-    this.attempt = job.attempt;
-    this.job = { job: job.id, attempt: job.attempt };
-  }
-}
-
 /**
  * The call a job's failure is reported with.
  *
  * @param tool The job's tool.
  * @param input The job's input.
- * @param meta The metadata of the call that queued it (its request id).
+ * @param meta The metadata of the call that queued it (its request id), or of the read that restarted it.
  * @param job The job's id and which start of it ran.
  * @param traceparent The trace the job runs in (its span's, else the call's).
  * @returns The call, for `onError` and `reportUnexpected()`.
@@ -44,7 +27,13 @@ export function jobCall(
   job: { readonly id: string; readonly attempt: number },
   traceparent: string | undefined,
 ): ToolCall {
-  const ctx = new JobCallContext(tool, meta, job);
+  // A call's context, with the job's id and start (`call.ctx.jobId`, `call.ctx.attempt` for an `onError`), and what
+  // the server's error line names of them (`job`, `error-log.ts`).
+  const ctx = Object.assign(new ToolCallContext(tool, new AbortController().signal, meta), {
+    jobId: job.id,
+    attempt: job.attempt,
+    job: { job: job.id, attempt: job.attempt },
+  });
   if (traceparent !== undefined) ctx.set(TRACE_PARENT, traceparent);
   return { name: tool, arguments: input, ctx };
 }

@@ -13,6 +13,7 @@ import type { Redelivery } from "./lapsed-jobs.ts";
 import type { Registry } from "../core/definitions/registry.ts";
 import type { AnyTool } from "../core/definitions/tool.ts";
 import { jobStart } from "./job-start.ts";
+import { jobCall } from "./job-call.ts";
 
 /**
  * Gives what a read needs to deliver a stopped job of `owner` again, when the tool asks for retries and the token
@@ -20,7 +21,7 @@ import { jobStart } from "./job-start.ts";
  *
  * @param registry The registry, for the server's middleware, settings and error reporter.
  * @param owner The tool that deferred the work.
- * @param state The token's state: `a` holds the arguments of a call whose work may be retried.
+ * @param state The token's state: `a` holds the arguments of a call whose work may be retried, `t` its trace.
  * @param reader The context of the request reading the job (`redeem`, `tasks/get`): its metadata,
  *   `ctx.env` and caller (the token's own) become the work's, its host's `waitUntil` the work's.
  * @returns The redelivery, or `undefined` when the job is not retried.
@@ -28,7 +29,7 @@ import { jobStart } from "./job-start.ts";
 export function restartOf(
   registry: Registry,
   owner: AnyTool,
-  state: { readonly a?: unknown },
+  state: { readonly a?: unknown; readonly t?: string },
   reader: CallContext,
 ): Redelivery | undefined {
   const retry = owner.longRunning?.retry;
@@ -38,7 +39,9 @@ export function restartOf(
   return {
     retry,
     start: (start) => {
-      const { work, options } = jobStart(registry, owner, origin, { ...start, fresh: false, queued: false });
+      // Its failure's line names the tool, the reading request, the call's trace and the job's start, as a worker's.
+      const call = jobCall(owner.name, origin.input, origin.meta, start, state.t);
+      const { work, options } = jobStart(registry, owner, origin, { ...start, fresh: false, queued: false }, call);
       return { work, options: { ...options, waitUntil: waitUntilOf(reader) } };
     },
   };

@@ -1,8 +1,8 @@
 /**
- * With a shared store and no queue, the in-process queue of a job that no instance holds (its lease missing for a
- * whole lease): the claims on its starts are its start count, as a queue's, and the instance whose claim on the next
- * start wins delivers it there, which `start-rule.ts` decides as it does a worker's: the job runs again, or ends
- * stopped. A job whose entry the store lost too ends lost. Each end is written first writer wins.
+ * With a shared store and no queue (or inline work, which never meets one), the in-process queue of a job that no
+ * instance holds (its lease missing for a whole lease): the claims on its starts are its start count, as a queue's, and
+ * the instance whose claim on the next start wins delivers it there, which `start-rule.ts` decides as it does a
+ * worker's: the job runs again, or ends stopped. A job whose entry the store lost too ends lost. First writer wins.
  *
  * @module
  */

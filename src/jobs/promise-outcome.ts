@@ -58,8 +58,6 @@ export async function promiseOutcome(
     ? " answered with ctx.promise() but has no .redeem() handler to continue it"
     : work !== undefined && owner.longRunning === undefined
     ? " called ctx.defer(): declare it .longRunning() so the server lists redeem"
-    : work !== undefined && c.queue !== undefined && owner === tool
-    ? ": with a queue, declare its work with .defer(), and call ctx.defer(input)"
     : declared !== undefined && (owner.work === undefined || owner !== tool)
     ? " called ctx.defer(input) but declares no work with .defer()"
     : undefined;
@@ -73,7 +71,7 @@ export async function promiseOutcome(
     continued = { d: started = await enqueueJob(c, { owner, args: input, ctx: call.ctx }, ttlMs) };
   } else if (work !== undefined || declared !== undefined) {
     // The job's first start, here: the declared work with the input, or the inline work (`ctx.defer(fn)`), its sugar
-    // in process, whose handler's context asks through the job from then on (`~bind`).
+    // in process (with a queue too: its closure cannot travel), whose handler's context asks through the job (`~bind`).
     const { auth, meta, env } = call.ctx;
     const origin = { input, auth, meta, env, traceparent, work };
     const id = newJobId();
@@ -85,8 +83,13 @@ export async function promiseOutcome(
       first.work,
       (counted) => c.start(counted, ttlMs, { ...first.options, waitUntil, id }),
     );
-    // Declared work that may start again needs its input on any instance: it travels in the token.
-    continued = declared !== undefined && owner.longRunning?.retry !== undefined ? { d, a: input } : { d };
+    // Declared work that may start again needs its input on any instance: it travels in the token. Inline work on a
+    // server with a queue is marked in it: a read watches its lease, as the queue holds no such job.
+    continued = declared !== undefined && owner.longRunning?.retry !== undefined
+      ? { d, a: input }
+      : work !== undefined && c.queue !== undefined
+      ? { d, i: 1 }
+      : { d };
   } else continued = entry ?? { s: promise.state };
   const state = traceparent === undefined ? continued : { ...continued, t: traceparent };
   const issuedAt = c.codec.now();

@@ -15,6 +15,7 @@ import { resultNotHeld } from "./result-not-held.ts";
 import { ErrorCode, ProtocolError } from "../errors/error.ts";
 import { restartOf } from "./job-restart.ts";
 import type { PromiseOutcome } from "../core/call/outcome.ts";
+import type { DeferredState } from "../core/call/tool-promise.ts";
 import { PROMISE_KIND, type PromiseState } from "./promise-outcome.ts";
 import { runCancellation, runContinuation } from "./promise-runs.ts";
 import { continuationOwner } from "./redeem.ts";
@@ -111,7 +112,7 @@ export async function getTask(registry: Registry, taskId: unknown, caller: CallC
   const c = continuationsOf(registry.runtime);
   if ("d" in task.state) {
     const restart = restartOf(registry, task.owner, task.state, caller);
-    return viewOf(task, await heldEntry(registry, task.state.d, task.expiresAt, restart));
+    return viewOf(task, await heldEntry(registry, task.state, task.expiresAt, restart));
   }
   const kept = await c.results.get(task.key);
   if (kept !== undefined && hasEnded(kept)) return viewOf(task, kept);
@@ -215,7 +216,7 @@ export async function cancelTask(registry: Registry, taskId: unknown, caller: Ca
   const c = continuationsOf(registry.runtime);
   const ttlMs = Math.max(1, task.expiresAt - c.codec.now());
   if ("d" in task.state) {
-    await heldEntry(registry, task.state.d, task.expiresAt);
+    await heldEntry(registry, task.state, task.expiresAt);
     await c.cancel(task.state.d, ttlMs);
     return;
   }
@@ -288,12 +289,12 @@ async function openTask(registry: Registry, taskId: unknown, caller: CallContext
 
 async function heldEntry(
   registry: Registry,
-  id: string,
+  state: DeferredState,
   expiresAt: number,
   restart?: Redelivery,
 ): Promise<StoredResult> {
   const c = continuationsOf(registry.runtime);
-  const entry = await c.read(id, Math.max(1, expiresAt - c.codec.now()), restart);
+  const entry = await c.read(state.d, Math.max(1, expiresAt - c.codec.now()), restart, state.i === 1);
   if (entry === undefined) throw notHeld();
   return entry;
 }

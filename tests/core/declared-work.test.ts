@@ -51,9 +51,9 @@ describe("declared work (.defer())", () => {
     assert.throws(() => defineTool("bad").defer("not a function" as never), /\.defer\(\) needs a function/);
   });
 
-  it("refuses a .longRunning() tool that can only defer inline work, with a queue or with retry", () => {
+  it("refuses a .longRunning() tool that can only defer inline work with retry; with a queue, it serves it", () => {
     // With retry, the types refuse it too (tests/jobs/long-running-combinations.test-d.ts); the server refuses it for
-    // code the types do not check.
+    // code the types do not check. With a queue, its work runs in process (tests/bullmq/inline-work.test.ts).
     const inline = (retry?: { attempts: number }) =>
       defineTool("inline").describe("Defers inline").longRunning(retry && { retry })
         .handle((_, ctx) => (ctx as CallContext).defer(() => "done"));
@@ -66,10 +66,11 @@ describe("declared work (.defer())", () => {
         queue: memoryQueue().queue,
       });
     const plain = () => createServer({ name: "p", version: "1", secret: SECRET });
-    const message = /tool "inline": with retry or a queue, declare its work with \.defer\(\)/;
-    assert.throws(() => queued().tool(inline()), message);
+    const message = /tool "inline": with retry, declare its work with \.defer\(\)/;
     assert.throws(() => plain().tool(inline({ attempts: 2 })), message);
+    assert.throws(() => queued().tool(inline({ attempts: 2 })), message);
     plain().tool(inline()); // in process, at most once: inline work keeps working
+    queued().tool(inline()); // with a queue too
     queued().tool(
       defineTool("promised").describe("Continues").handle((_, ctx) => ctx.promise({ state: 1 }))
         .redeem(() => "continued"),

@@ -14,6 +14,8 @@ import type { CallOutcome, ResultStore } from "../../mod.ts";
 import type { WorkQueue } from "../../src/types.ts";
 import { memoryQueue } from "../helpers/memory-queue.ts";
 import { describeWorkQueue } from "../helpers/work-queue-conformance.ts";
+import { killable } from "../helpers/instances.ts";
+import { waitFor } from "../helpers/long-running.ts";
 
 const SECRET = "queued jobs in process: thirty-two bytes or more";
 const OTHER_SECRET = "another deployment's secret, also 32+ bytes";
@@ -351,6 +353,40 @@ describe("createServer({ queue }) and runWorker() in one process", () => {
     } finally {
       await worker.close();
     }
+  });
+
+  it("runs inline work (ctx.defer(fn)) in process, never queued; a read on another instance finds its lapsed lease", async () => {
+    const { queue, jobs } = memoryQueue();
+    const shared = createMemoryResultStore();
+    const dying = killable(shared);
+    let release: (rows: number) => void = () => {};
+    const hold = () => new Promise<number>((resolve) => release = resolve);
+    const instance = (resultStore: ResultStore) =>
+      createServer({ name: "queued", version: "1.0.0", secret: SECRET, resultStore, queue, leaseMs: 100 })
+        .tool(defineTool("inline").describe("Inline work").longRunning().handle((_, ctx) => ctx.defer(hold)))
+        .tool(
+          // Inline work beside declared work, with retry: in process too, and not started again (its function
+          // cannot travel; only the declared work's input does).
+          defineTool("beside").describe("Inline work beside declared work").longRunning({ retry: { attempts: 2 } })
+            .defer(() => 1).handle((_, ctx) => ctx.defer(hold)),
+        );
+    const [a, b] = [instance(dying.store), instance(shared)];
+    const done = tokenOf(await a.call("inline", {}));
+    release(3);
+    const answered = await redeemed(b, done); // read on B, run on A
+    assert.equal(answered.kind, "answer", JSON.stringify(answered));
+    const tokens = [tokenOf(await a.call("inline", {})), tokenOf(await a.call("beside", {}))];
+    for (const token of tokens) {
+      assert.equal((await b.call("redeem", { promise: token })).kind, "promise"); // A holds its lease
+    }
+    dying.kill(); // A stops: nobody renews the leases
+    for (const token of tokens) {
+      let outcome: CallOutcome | undefined;
+      await waitFor(async () => (outcome = await b.call("redeem", { promise: token })).kind !== "promise", 10_000);
+      assert.equal(outcome?.kind, "failure");
+      assert.match(JSON.stringify(outcome), /instance running this job stopped before it finished"/);
+    }
+    assert.deepEqual(jobs, [], "no job was queued: no worker could run it");
   });
 
   it("needs a result store its workers share, and runWorker() a server with a queue", () => {

@@ -3,12 +3,12 @@
  * BullMQ's Redis backend, `redisResultStore` on ioredis) or on PostgreSQL (BullMQ's `createPostgresBackend`,
  * `postgresResultStore` on node-postgres). The module web instances and workers (`mcplite worker
  * tests/helpers/queued-server.ts`) load alike. Exports `server` made from the environment (`REDIS_URL` or
- * `DATABASE_URL`, `QUEUE`, `LOCK_MS`) and `queuedServer()` to make one in a test.
+ * `DATABASE_URL`, `QUEUE`, `LOCK_MS`, `LEASE_MS`) and `queuedServer()` to make one in a test.
  *
  * Tools: `slow` (`retry`: three starts) and `fragile` (no `retry`) wait `ms` (with `gate`, a file's path: until the
  * test makes that file, `ms` at most) and answer `{ n, pid }` (the worker's process id), writing `job N started` and
- * `job N finished` on stderr; `asks` asks the client a question
- * from the worker; `steps` reports each of `n` steps (200 ms apart) as progress. With `events` (from the
+ * `job N finished` on stderr; `inline` does the same as inline work (`ctx.defer(fn)`: in process, never queued);
+ * `asks` asks the client a question from the worker; `steps` reports each of `n` steps (200 ms apart) as progress. With `events` (from the
  * environment: `EVENTS_ALLOW`, the callbacks' origins, and `EVENTS_RETRY_MS`, comma-separated), it serves the event
  * `order.shipped` and the tool `emit_shipped`, which emits it (tests/events/durable-delivery.test.ts).
  */
@@ -53,6 +53,8 @@ const shipped = defineEvent("order.shipped")
 export interface QueuedServerOptions extends QueueStoreOptions {
   /** Serve `order.shipped` (and `emit_shipped`), callbacks allowed from these origins, retried after these waits. */
   readonly events?: { readonly allowCallbacks: readonly string[]; readonly retryDelaysMs?: readonly number[] };
+  /** The lease of the jobs run in process (inline work), in ms (default 5 000). */
+  readonly leaseMs?: number;
 }
 
 /** A server with the queue and store, and `close()` for their connections. */
@@ -64,6 +66,7 @@ export function queuedServer(options: QueuedServerOptions) {
     secret: QUEUED_SECRET,
     resultStore,
     queue,
+    leaseMs: options.leaseMs,
     events: options.events,
     bindings: [mcpLiteBinding(), mcpBinding(), grpcBinding()],
   })
@@ -74,6 +77,10 @@ export function queuedServer(options: QueuedServerOptions) {
     )
     .tool(
       defineTool("fragile").describe("Waits, then answers (one start)").input(args).longRunning().defer(work),
+    )
+    .tool(
+      defineTool("inline").describe("Waits, then answers (inline work, in process)").input(args).longRunning()
+        .handle((input, ctx) => ctx.defer(() => work(input, ctx))),
     )
     .tool(
       defineTool("steps").describe("Reports each of n steps, from the worker").input(v.object({ n: v.number() }))
@@ -119,6 +126,7 @@ const fromEnvironment = url === undefined ? undefined : queuedServer({
   url,
   queue: process.env.QUEUE ?? "mcplite",
   lockMs: Number(process.env.LOCK_MS ?? 30_000),
+  leaseMs: process.env.LEASE_MS === undefined ? undefined : Number(process.env.LEASE_MS),
   events: process.env.EVENTS_ALLOW === undefined ? undefined : {
     allowCallbacks: process.env.EVENTS_ALLOW.split(","),
     retryDelaysMs: process.env.EVENTS_RETRY_MS?.split(",").map(Number),

@@ -174,6 +174,31 @@ describe("a tool's retry of thrown errors, in process", () => {
     assert.deepEqual(effects, { a: 1, tries: 3, b: 1 });
   });
 
+  it("a restart in process that fails reports one error naming the tool, the job and its start, as a worker's", async () => {
+    const effects = { a: 0, tries: 0, b: 0 };
+    const errors: Record<string, unknown>[] = [];
+    const logger = {
+      debug() {},
+      info() {},
+      warn() {},
+      error: (fields: Record<string, unknown>) => void errors.push(fields),
+    };
+    const shared = createMemoryResultStore();
+    const dying = killable(shared);
+    const flaky: Flaky = { tool: { attempts: 2 }, hangsOn: 1, throwsOn: [2] };
+    const a = flakyServer(effects, flaky, { resultStore: dying.store, leaseMs: LEASE_MS });
+    const b = flakyServer(effects, flaky, { resultStore: shared, leaseMs: LEASE_MS, logger });
+    const token = tokenOf(await a.call("flaky", {}));
+    await waitFor(() => effects.tries === 1); // try 1 runs on A, which stops inside it
+    dying.kill();
+    const outcome = await redeemedWithin(b, token, 30_000); // B restarts it (attempt 2), where it throws
+    assert.equal(outcome.kind, "failure", JSON.stringify(outcome));
+    assert.equal(errors.length, 1, JSON.stringify(errors));
+    const { err, ...fields } = errors[0];
+    assert.match(String(err), /503 from the ledger \(try 2\)/);
+    assert.deepEqual({ ...fields, job: typeof fields.job }, { tool: "flaky", job: "string", attempt: 2 });
+  });
+
   it("a death after a throw with 2 attempts: the job ends stopped, the work not run a third time", async () => {
     const { outcome, effects } = await diedOnTry2(flakyServer, "flaky", {
       tool: { attempts: 2 },

@@ -26,14 +26,19 @@ export type DeferOptions = Omit<PromiseOptions<unknown>, "state">;
 export type DeferredWork = (signal: AbortSignal) => unknown;
 
 /**
- * What a promise token carries for deferred work: its result-store entry, and the call's arguments
- * when the tool's `retry` may run its handler again on another instance.
+ * What a promise token carries for deferred work: its result-store entry, the call's arguments when the tool's
+ * `retry` may run its declared work again on another instance, and whether a server with a queue runs it in process.
  */
 export interface DeferredState {
   /** The result-store id. */
   readonly d: string;
   /** The call's arguments. */
   readonly a?: unknown;
+  /**
+   * Set on a server with a queue for inline work (`ctx.defer(fn)`), which runs in process and never meets the queue:
+   * a read watches its lease, as without a queue.
+   */
+  readonly i?: 1;
 }
 
 /** Hands deferred work the sink of its job (questions become the task's `input_required`), as it starts. */

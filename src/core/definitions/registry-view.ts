@@ -182,9 +182,9 @@ export interface LongRunning {
   /**
    * Checks a long-running tool as it is added.
    *
-   * @throws {TypeError} When it can only defer inline work where only declared work runs (`retry`, a queue).
+   * @throws {TypeError} When it can only defer inline work and asks for `retry`, which only declared work has.
    */
-  admit(tool: AnyTool, continuations: JobEngine): void;
+  admit(tool: AnyTool): void;
   /**
    * Turns a handler's pending answer into a `promise` outcome (starts deferred work, signs the token).
    *

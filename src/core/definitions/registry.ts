@@ -136,7 +136,7 @@ export class Definitions implements Registry {
    */
   add(tool: AnyTool): void {
     if (this.get(tool.name)) throw new TypeError(`a tool named "${tool.name}" is registered already`);
-    if (tool.longRunning !== undefined) this.longRunning?.admit(tool, this.runtime.continuations);
+    if (tool.longRunning !== undefined) this.longRunning?.admit(tool);
     this.#bring(tool);
     for (const view of tool.resources ?? []) this.#addView(view, tool.scopes);
     this.#tools.set(tool.name, tool);
