@@ -169,14 +169,20 @@ export class Continuations implements Tokens {
     // it runs again (after a wake-up, a restart): a report not above the highest is dropped (MCP 2025-11-25,
     // Progress: "The progress value MUST increase with each notification").
     let top = -Infinity;
-    return this.#jobs.get(id)?.watch(sink) ??
-      this.queue?.watch?.(
-        id,
-        (u) =>
-          "log" in u
-            ? sink.log?.(u.log.level, u.log.data, u.log.logger)
-            : u.progress > top && sink.progress?.(top = u.progress, u.total, u.message),
-      );
+    const rising = (progress: number, total?: number, message?: string) =>
+      progress > top && sink.progress?.(top = progress, total, message);
+    const job = this.#jobs.get(id);
+    // A run in this process is followed here too (what it reported so far comes at once), and its lines from here
+    // only; it ends at a durable sleep, and the queue carries the later runs', here or on another worker.
+    const queued = this.queue?.watch?.(
+      id,
+      (u) =>
+        "log" in u
+          ? (!job || this.#jobs.get(id) !== job) && sink.log?.(u.log.level, u.log.data, u.log.logger)
+          : rising(u.progress, u.total, u.message),
+    );
+    const here = job?.watch(queued ? { progress: rising, log: sink.log?.bind(sink) } : sink);
+    return here && queued ? () => (here(), queued()) : here ?? queued;
   }
 
   /**

@@ -11,6 +11,7 @@ import { serve } from "../../mod.ts";
 import { authorizationServer } from "../../src/auth-server/mod.ts";
 import type { AuthorizationServerOptions } from "../../src/auth-server/mod.ts";
 import { createMemoryResultStore, type ResultStore } from "../../src/jobs/result-store.ts";
+import { memoryStart } from "../../src/server/dpop-epoch.ts";
 import {
   AS_ISSUER,
   basic,
@@ -32,6 +33,16 @@ const jwksListener = await serve({ fetch: () => Response.json(idp.jwks) }, {
 after(() => jwksListener.close());
 const { privateKey } = await generateKeyPair("ES256", { extractable: true });
 const signingKey = await exportJWK(privateKey);
+
+/**
+ * A store whose memory of used assertions has begun, as on servers that have been running: an ID-JAG issued in the
+ * second before it began is refused (src/auth-server/replay.ts), as one issued before an instance is made could be.
+ */
+async function begunStore(): Promise<ResultStore> {
+  const store = createMemoryResultStore();
+  await memoryStart(store);
+  return store;
+}
 
 /** An instance over `store`, with the shared signing key. */
 function instance(store: ResultStore, overrides: Partial<AuthorizationServerOptions> = {}) {
@@ -61,7 +72,7 @@ async function redeem(
 
 describe("authorizationServer(): one use per ID-JAG across instances and restarts", () => {
   it("refuses on a second instance sharing the store an ID-JAG the first redeemed", async () => {
-    const store = createMemoryResultStore();
+    const store = await begunStore();
     const [first, second] = [instance(store), instance(store)];
     const jag = await idJag(idp, idJagClaims("desktop"));
     const answers = await Promise.all([redeem(first, jag), redeem(second, jag)]); // at once: one wins
@@ -71,7 +82,7 @@ describe("authorizationServer(): one use per ID-JAG across instances and restart
   });
 
   it("refuses after a restart (a new instance over the same store) what was redeemed before it", async () => {
-    const store = createMemoryResultStore();
+    const store = await begunStore();
     const jag = await idJag(idp, idJagClaims("desktop"));
     assert.equal((await redeem(instance(store), jag)).status, 200);
     const restarted = instance(store);

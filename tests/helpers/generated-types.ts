@@ -16,6 +16,14 @@ import { scratchDir } from "./scratch-dir.ts";
 
 const DENO = `${ROOT}node_modules/.bin/deno`;
 
+/**
+ * The first root of a test's `deno check` of code that uses the SDK: the repository's mod.ts, as in the type check's
+ * lane (`npm run test:types`). Deno keeps what a check learned (tsc's build info) under its first root and starts
+ * the next check with that root from it: the SDK's modules are not type-checked anew (type-errors.test.ts's check,
+ * 19 CPU-s alone: 14 after the lane's whole check, 5 after a check of the SDK or another such test's).
+ */
+export const SDK_CHECK_ROOT = `${ROOT}mod.ts`;
+
 /** A fresh directory for a generated module, removed after the test or suite that made it (`scratchDir()`). */
 export function typesDir(): string {
   return scratchDir("mcplite-types-");
@@ -35,17 +43,23 @@ export async function assertFormatted(file: string): Promise<void> {
 export async function assertConsumerChecks(dir: string, consumer: string): Promise<void> {
   writeFileSync(join(dir, "consumer.ts"), consumer);
   if (ONCE_PER_RUN) return;
-  const checked = await run(DENO, ["check", "--config", `${ROOT}deno.json`, "consumer.ts"], 170_000, dir, {
-    ...process.env,
-    NO_COLOR: "1",
-  });
+  const checked = await run(
+    DENO,
+    ["check", "--config", `${ROOT}deno.json`, SDK_CHECK_ROOT, "consumer.ts"],
+    170_000,
+    dir,
+    {
+      ...process.env,
+      NO_COLOR: "1",
+    },
+  );
   assert.equal(checked.code, 0, `deno check consumer.ts:\n${checked.stderr}`);
 }
 
 /**
- * Consumers of several generated modules, type-checked together: each `deno check` checks the SDK's client anew
- * (about 20 s of CPU on a CI machine), so a file's tests write their consumers as they run, and its last test
- * checks them all in one `deno check`, as {@link assertConsumerChecks} checks one.
+ * Consumers of several generated modules, type-checked together: each `deno check` costs a start and its own
+ * files' check (the SDK's from SDK_CHECK_ROOT's build info), so a file's tests write their consumers as they run,
+ * and its last test checks them all in one `deno check`, as {@link assertConsumerChecks} checks one.
  */
 export class Consumers {
   readonly #written: { file: string; label: string }[] = [];
@@ -79,10 +93,16 @@ export class Consumers {
       if (ONCE_PER_RUN) return;
       assert.ok(this.#written.length > 0, "no consumer was written");
       const files = this.#written.map((written) => written.file);
-      const checked = await run(DENO, ["check", "--config", `${ROOT}deno.json`, ...files], 170_000, tmpdir(), {
-        ...process.env,
-        NO_COLOR: "1",
-      });
+      const checked = await run(
+        DENO,
+        ["check", "--config", `${ROOT}deno.json`, SDK_CHECK_ROOT, ...files],
+        170_000,
+        tmpdir(),
+        {
+          ...process.env,
+          NO_COLOR: "1",
+        },
+      );
       const where = this.#written.map((written) => `${written.file}: ${written.label}`).join("\n");
       assert.equal(checked.code, 0, `deno check of the consumers:\n${checked.stderr}\n${where}`);
     } finally {
