@@ -162,15 +162,17 @@ export class Continuations implements Tokens {
    *
    * @param id The entry id.
    * @param sink Where the progress and logs go.
-   * @returns Stops following; `undefined` when no such job runs here and the queue cannot follow it.
+   * @returns Stops following (nothing to stop when no such job runs here and the queue cannot follow it).
    */
-  watch(id: string, sink: CallSink): (() => void) | undefined {
+  watch(id: string, sink: CallSink): () => void {
     // A job on a worker: the queue carries its progress and logs, when it can. Its work reports progress again when
     // it runs again (after a wake-up, a restart): a report not above the highest is dropped (MCP 2025-11-25,
     // Progress: "The progress value MUST increase with each notification").
     let top = -Infinity;
-    const rising = (progress: number, total?: number, message?: string) =>
-      progress > top && sink.progress?.(top = progress, total, message);
+    const rising: CallSink = {
+      progress: (progress, total, message) => progress > top && sink.progress?.(top = progress, total, message),
+      log: sink.log?.bind(sink),
+    };
     const job = this.#jobs.get(id);
     // A run in this process is followed here too (what it reported so far comes at once), and its lines from here
     // only; it ends at a durable sleep, and the queue carries the later runs', here or on another worker.
@@ -178,11 +180,11 @@ export class Continuations implements Tokens {
       id,
       (u) =>
         "log" in u
-          ? (!job || this.#jobs.get(id) !== job) && sink.log?.(u.log.level, u.log.data, u.log.logger)
-          : rising(u.progress, u.total, u.message),
+          ? (!job || this.#jobs.get(id) !== job) && rising.log?.(u.log.level, u.log.data, u.log.logger)
+          : rising.progress!(u.progress, u.total, u.message),
     );
-    const here = job?.watch(queued ? { progress: rising, log: sink.log?.bind(sink) } : sink);
-    return here && queued ? () => (here(), queued()) : here ?? queued;
+    const here = job?.watch(rising);
+    return () => (here?.(), queued?.());
   }
 
   /**
@@ -211,7 +213,7 @@ export class Continuations implements Tokens {
    * @returns The entry, or `undefined` when the store does not hold it and has no lease (one process).
    * @throws {ProtocolError} `unavailable` while the store is out of reach.
    */
-  async read(id: string, ttlMs: number, again?: Redelivery, inProcess?: boolean): Promise<StoredResult | undefined> {
+  async read(id: string, ttlMs: number, again?: Redelivery, inProcess?: 1): Promise<StoredResult | undefined> {
     const entry = await this.results.get(id);
     // With a queue, the queue delivers the job of a worker that stopped to another: no lease to watch, except for
     // inline work, which runs in process (holding a lease) and never meets the queue.

@@ -294,7 +294,7 @@ async function heldEntry(
   restart?: Redelivery,
 ): Promise<StoredResult> {
   const c = continuationsOf(registry.runtime);
-  const entry = await c.read(state.d, Math.max(1, expiresAt - c.codec.now()), restart, state.i === 1);
+  const entry = await c.read(state.d, Math.max(1, expiresAt - c.codec.now()), restart, state.i);
   if (entry === undefined) throw notHeld();
   return entry;
 }

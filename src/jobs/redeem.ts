@@ -177,7 +177,7 @@ async function redeemDeferred(
   };
   let entry;
   try {
-    entry = await c.read(id, ttlMs, restartOf(registry, owner, state, ctx), state.i === 1);
+    entry = await c.read(id, ttlMs, restartOf(registry, owner, state, ctx), state.i);
   } catch (error) {
     // The store is out of reach: the job may still run, or its result wait to be stored. "Not done
     // yet" on the same token keeps the client polling (MCP-lite spec v0.042 §3.6); never a failure.

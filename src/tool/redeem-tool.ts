@@ -9,6 +9,7 @@ import { redeemPromise } from "../jobs/redeem.ts";
 import { defineTool } from "./define-tool.ts";
 import type { AnyTool } from "../core/definitions/tool.ts";
 import type { ValidationIssue, ValidationResult } from "../core/schema.ts";
+import { _stringify } from "valibot"; // a received value as valibot's own messages show it
 
 /**
  * Creates the `redeem` tool of a registry: `@type: "system"`, a required string `promise`, and an
@@ -42,7 +43,7 @@ export function createRedeemTool(registry: Registry): AnyTool {
     const args = value as Partial<RedeemArgs> | null;
     const issues: ValidationIssue[] = [];
     const expected = (path: string, what: string, got: unknown, kind = "type") =>
-      issues.push({ path, message: `Invalid ${kind}: Expected ${what} but received ${shown(got)}` });
+      issues.push({ path, message: `Invalid ${kind}: Expected ${what} but received ${_stringify(got)}` });
     if (typeof args !== "object" || args === null) expected("", "Object", args);
     else {
       const { promise, cancel } = args;
@@ -54,11 +55,4 @@ export function createRedeemTool(registry: Registry): AnyTool {
     return issues.length === 0 ? { ok: true, value } : { ok: false, issues };
   };
   return Object.freeze({ ...tool, input: { jsonSchema: tool.input.jsonSchema, validate } });
-}
-
-/** A received value as valibot's messages show it: a string quoted, an object by its constructor's name. */
-function shown(value: unknown): string {
-  if (typeof value === "string") return `"${value}"`;
-  if (typeof value !== "object" && typeof value !== "function") return `${value}`;
-  return (value && Object.getPrototypeOf(value)?.constructor?.name) ?? "null";
 }
