@@ -1,0 +1,180 @@
+/**
+ * Signals: declared work that waits for the outside world (`work.waitFor(name)`) and what answers it (`server.signal()`,
+ * a POST to `work.signalUrl(name)`). A signal is an entry of the job's journal (`~signal:<name>`, first writer wins:
+ * one answer per name, kept when it comes before the wait), and the wait's end another (`~got:<name>`), so every later
+ * start of the job reads the same answer; a queued wait hands its job back to the queue until its deadline, which a
+ * signal brings forward (`WorkQueue.wake`). Why: docs/concepts/long-running.md, "Waiting for the outside world".
+ *
+ * @module
+ */
+import type { CallMeta } from "../core/call/call-meta.ts";
+import type { InferSchemaOutput } from "../core/schema.ts";
+import type { SignalUrlOptions, WaitOptions, WaitSchema } from "../core/long-running/work-context.ts";
+import { WaitTimeoutError } from "../errors/wait-timeout-error.ts";
+import type { Continuations } from "./continuations.ts";
+import type { WorkCallContext, WorkStart } from "./declared-work.ts";
+import { isUnavailable } from "./guarded-store.ts";
+import type { Journal } from "./journal.ts";
+import type { JournalEntry } from "./journal-store.ts";
+import { hasEnded } from "./result-store.ts";
+import { stepJson } from "./step-json.ts";
+
+/** The token kind of a signal URL: never accepted as a promise, task, input or job token. */
+export const SIGNAL_KIND = "signal";
+
+/**
+ * How a signal was taken (`server.signal()`): kept for the job's wait (`"taken"`), or refused as a second one of its
+ * name (`"signalled"`), after its wait timed out (`"timed_out"`), or for a job that ended or that the store does not
+ * hold (`"ended"`).
+ *
+ * @example
+ * ```ts
+ * import type { SignalDelivery } from "@mcplite/sdk";
+ * const answers: Record<SignalDelivery, number> = { taken: 202, signalled: 409, timed_out: 410, ended: 410 };
+ * ```
+ */
+export type SignalDelivery = "taken" | "signalled" | "timed_out" | "ended";
+
+/** What a signal's slot in the journal holds: the payload (`p`), or the mark of a wait that timed out (`t`). */
+interface Slot {
+  readonly p?: unknown;
+  readonly t?: 1;
+}
+
+/** How often an in-process wait reads its journal again where the store is shared (another instance may signal). */
+const SHARED_POLL_MS = 1_000;
+
+/** The signals of one server's jobs: sending them, and the waits of the jobs running here. */
+export class JobSignals {
+  readonly #c: Continuations;
+  readonly #url: (meta: CallMeta) => string;
+  readonly #onError: (error: unknown) => void;
+  /** The waits of the jobs running in this process, by job and name: a signal sent here wakes them at once. */
+  readonly #waiting = new Map<string, Set<() => void>>();
+
+  /**
+   * Makes the signals of a server.
+   *
+   * @param c The server's engine: its codec, stores and queue.
+   * @param url The URL of the signal route (ending in `/`), for a job started by a call with this metadata.
+   * @param onError Receives what failed as a queued job was woken (the job still wakes at its deadline).
+   */
+  constructor(c: Continuations, url: (meta: CallMeta) => string, onError: (error: unknown) => void) {
+    this.#c = c;
+    this.#url = url;
+    this.#onError = onError;
+  }
+
+  /**
+   * Signals a job: keeps the payload in its journal (first writer wins) and wakes its wait.
+   *
+   * @param id The job's id.
+   * @param name The signal's name.
+   * @param payload Its payload: JSON.
+   * @param ttlMs How long the signal is kept for a wait that has not begun (default: the promise lifetime).
+   * @returns How it was taken.
+   * @throws {TypeError} For a payload with no JSON form.
+   */
+  async send(id: string, name: string, payload: unknown, ttlMs = this.#c.promiseTtlMs): Promise<SignalDelivery> {
+    const json = stepJson(`signal "${name}"`, payload);
+    const entry = await this.#c.results.get(id);
+    if (entry === undefined || hasEnded(entry)) return "ended";
+    const slot: Slot = json === undefined ? {} : { p: JSON.parse(json) };
+    const mine: JournalEntry = { name: `~signal:${name}`, position: 0, value: slot, at: this.#c.codec.now() };
+    const kept = await this.#c.journals.append(id, mine, ttlMs);
+    if (kept !== mine) return (kept.value as Slot).t === 1 ? "timed_out" : "signalled";
+    for (const wake of this.#waiting.get(`${id}\n${name}`) ?? []) wake();
+    // A queued job asleep until its deadline runs now; one still running meets the signal in its journal.
+    this.#c.queue?.wake?.(id).catch(this.#onError);
+    return "taken";
+  }
+
+  /**
+   * Gives one run's work context its `waitFor()` and `signalUrl()`.
+   *
+   * @param work The context.
+   * @param journal The run's journal.
+   * @param start The job and this start of it.
+   * @param meta The metadata of the call that started the job (its `Host`, for the signal URL).
+   */
+  attach(work: WorkCallContext, journal: Journal, start: WorkStart, meta: CallMeta): void {
+    const c = this.#c;
+    const now = c.codec.now;
+    Object.assign(work, {
+      waitFor: async <S extends WaitSchema>(name: string, options: WaitOptions<S> = {}) => {
+        checkName(name);
+        const { timeoutMs = start.expiresAt - now() - 1_000, schema } = options;
+        if (!(timeoutMs >= 0) || now() + timeoutMs >= start.expiresAt) {
+          throw new RangeError("work.waitFor(): the job expires first; give the tool a longer .longRunning({ ttlMs })");
+        }
+        const until = await journal.step(`~wait:${name}`, () => now() + timeoutMs) as number;
+        const slot = await journal.step(`~got:${name}`, () => this.#arrival(journal, start, name, until, work.signal)) as Slot;
+        if (slot.t === 1) throw new WaitTimeoutError(name, timeoutMs);
+        return await valid(name, slot.p, schema) as InferSchemaOutput<S>;
+      },
+      signalUrl: async (name: string, options: SignalUrlOptions = {}) => {
+        checkName(name);
+        const ttlMs = Math.min(options.ttlMs ?? Infinity, start.expiresAt - now());
+        const token = await c.codec.sign({ kind: SIGNAL_KIND, scope: name, state: { d: start.id }, ttlMs });
+        return this.#url(meta) + token;
+      },
+    });
+  }
+
+  /**
+   * What ends a wait: the signal's slot once it is filled, else the mark of its timeout (written first writer wins,
+   * so a signal that raced it stands instead). Queued, the run suspends until the deadline (a signal wakes it
+   * sooner); in process it waits here, for a signal sent here, its deadline, or (a shared store) a signal another
+   * instance wrote.
+   */
+  async #arrival(journal: Journal, start: WorkStart, name: string, until: number, signal: AbortSignal): Promise<Slot> {
+    const c = this.#c, now = c.codec.now, key = `${start.id}\n${name}`;
+    for (;;) {
+      let slot: Slot | undefined;
+      try {
+        slot = (await c.journals.load(start.id)).find((e) => e.name === `~signal:${name}`)?.value as Slot | undefined;
+        if (slot === undefined && now() >= until) {
+          const mark: JournalEntry = { name: `~signal:${name}`, position: 0, value: { t: 1 }, at: now() };
+          slot = (await c.journals.append(start.id, mark, Math.max(1, start.expiresAt - now()))).value as Slot;
+        }
+      } catch (error) {
+        if (!isUnavailable(error)) throw error;
+        return await journal.suspension.suspend(start.queued ? now() + c.retryAfterMs : undefined);
+      }
+      if (slot !== undefined) return slot;
+      if (start.queued) return await journal.suspension.suspend(until);
+      // In process: a signal sent here, the deadline, or (a shared store) the next look at the journal.
+      const left = Math.min(until - now(), c.leaseMs === undefined ? Infinity : SHARED_POLL_MS);
+      await new Promise<void>((resolve, reject) => {
+        const waits = this.#waiting.get(key) ?? this.#waiting.set(key, new Set()).get(key)!;
+        const done = () => {
+          clearTimeout(timer);
+          waits.delete(done);
+          if (waits.size === 0) this.#waiting.delete(key);
+          signal.removeEventListener("abort", done);
+          if (signal.aborted) reject(signal.reason);
+          else resolve();
+        };
+        const timer = setTimeout(done, Math.max(0, left));
+        waits.add(done);
+        signal.addEventListener("abort", done);
+      });
+    }
+  }
+}
+
+/** Refuses a signal name that is empty or too long (it is a journal entry's name, and a token's scope). */
+function checkName(name: string): void {
+  if (!(typeof name === "string" && /^.{1,200}$/s.test(name))) {
+    throw new TypeError("work.waitFor(): a signal's name is 1–200 characters");
+  }
+}
+
+/** A payload as the wait's schema gives it back; refused with its issues. */
+async function valid(name: string, payload: unknown, schema: WaitSchema | undefined): Promise<unknown> {
+  if (schema === undefined) return payload;
+  const result = await schema["~standard"].validate(payload);
+  if (result.issues === undefined) return result.value;
+  const issues = result.issues.map((issue) => issue.message).join("; ");
+  throw new TypeError(`work.waitFor(): signal "${name}" has a payload its schema refuses: ${issues}`);
+}
