@@ -75,7 +75,9 @@ const SIGNAL_BODY_MS = 30_000;
  */
 export function signals(options: SignalsOptions = {}): Capability<"signals"> {
   const maxBodyBytes = options.maxBodyBytes ?? MAX_SIGNAL_BYTES;
-  if (!(Number.isSafeInteger(maxBodyBytes) && maxBodyBytes > 0)) throw new RangeError("maxBodyBytes is a positive integer");
+  if (!(Number.isSafeInteger(maxBodyBytes) && maxBodyBytes > 0)) {
+    throw new RangeError("maxBodyBytes is a positive integer");
+  }
   const publicUrl = options.publicUrl?.replace(/\/+$/, "");
   if (publicUrl !== undefined && !URL.canParse(publicUrl)) throw new TypeError(`publicUrl is no URL: ${publicUrl}`);
   const mount = (core: ServerCore): MountedBinding => {

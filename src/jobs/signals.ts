@@ -78,10 +78,13 @@ export class JobSignals {
   async send(id: string, name: string, payload: unknown, ttlMs = this.#c.promiseTtlMs): Promise<SignalDelivery> {
     const json = stepJson(`signal "${name}"`, payload);
     const entry = await this.#c.results.get(id);
-    if (entry === undefined || hasEnded(entry)) return "ended";
     const slot: Slot = json === undefined ? {} : { p: JSON.parse(json) };
     const mine: JournalEntry = { name: `~signal:${name}`, position: 0, value: slot, at: this.#c.codec.now() };
-    const kept = await this.#c.journals.append(id, mine, ttlMs);
+    // A job that ended: a signal it took says so (a replay), else it ended (nothing written for a job that is gone).
+    const kept = entry === undefined || hasEnded(entry)
+      ? (await this.#c.journals.load(id)).find((each) => each.name === mine.name)
+      : await this.#c.journals.append(id, mine, ttlMs);
+    if (kept === undefined) return "ended";
     if (kept !== mine) return (kept.value as Slot).t === 1 ? "timed_out" : "signalled";
     for (const wake of this.#waiting.get(`${id}\n${name}`) ?? []) wake();
     // A queued job asleep until its deadline runs now; one still running meets the signal in its journal.
@@ -108,7 +111,10 @@ export class JobSignals {
           throw new RangeError("work.waitFor(): the job expires first; give the tool a longer .longRunning({ ttlMs })");
         }
         const until = await journal.step(`~wait:${name}`, () => now() + timeoutMs) as number;
-        const slot = await journal.step(`~got:${name}`, () => this.#arrival(journal, start, name, until, work.signal)) as Slot;
+        const slot = await journal.step(
+          `~got:${name}`,
+          () => this.#arrival(journal, start, name, until, work.signal),
+        ) as Slot;
         if (slot.t === 1) throw new WaitTimeoutError(name, timeoutMs);
         return await valid(name, slot.p, schema) as InferSchemaOutput<S>;
       },
