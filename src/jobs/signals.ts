@@ -35,9 +35,10 @@ export const SIGNAL_KIND = "signal";
  */
 export type SignalDelivery = "taken" | "signalled" | "timed_out" | "ended";
 
-/** What a signal's slot in the journal holds: the payload (`p`), or the mark of a wait that timed out (`t`). */
+/** What a signal's slot in the journal holds: the payload (`p`) and its sender's id (`i`), or the mark of a wait that timed out (`t`). */
 interface Slot {
   readonly p?: unknown;
+  readonly i?: string;
   readonly t?: 1;
 }
 
@@ -78,14 +79,15 @@ export class JobSignals {
   async send(id: string, name: string, payload: unknown, ttlMs = this.#c.promiseTtlMs): Promise<SignalDelivery> {
     const json = stepJson(`signal "${name}"`, payload);
     const entry = await this.#c.results.get(id);
-    const slot: Slot = json === undefined ? {} : { p: JSON.parse(json) };
+    // Its own id: a store answers the entry it keeps as read back (Redis: parsed), not the very object given it.
+    const slot: Slot = { ...json === undefined ? {} : { p: JSON.parse(json) }, i: crypto.randomUUID() };
     const mine: JournalEntry = { name: `~signal:${name}`, position: 0, value: slot, at: this.#c.codec.now() };
     // A job that ended: a signal it took says so (a replay), else it ended (nothing written for a job that is gone).
     const kept = entry === undefined || hasEnded(entry)
       ? (await this.#c.journals.load(id)).find((each) => each.name === mine.name)
       : await this.#c.journals.append(id, mine, ttlMs);
     if (kept === undefined) return "ended";
-    if (kept !== mine) return (kept.value as Slot).t === 1 ? "timed_out" : "signalled";
+    if ((kept.value as Slot).i !== slot.i) return (kept.value as Slot).t === 1 ? "timed_out" : "signalled";
     for (const wake of this.#waiting.get(`${id}\n${name}`) ?? []) wake();
     // A queued job asleep until its deadline runs now; one still running meets the signal in its journal.
     this.#c.queue?.wake?.(id).catch(this.#onError);
