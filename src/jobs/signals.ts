@@ -11,8 +11,11 @@ import type { CallMeta } from "../core/call/call-meta.ts";
 import type { InferSchemaOutput } from "../core/schema.ts";
 import type { SignalUrlOptions, WaitOptions, WaitSchema } from "../core/long-running/work-context.ts";
 import { WaitTimeoutError } from "../errors/wait-timeout-error.ts";
-import type { Continuations } from "./continuations.ts";
-import type { WorkCallContext, WorkStart } from "./declared-work.ts";
+import type { TokenCodec } from "../codec/token.ts";
+import type { WorkContext } from "../core/long-running/work-context.ts";
+import type { JournalStore } from "./journal-store.ts";
+import type { ResultStore } from "./result-store.ts";
+import type { WorkQueue } from "./work-queue.ts";
 import { isUnavailable } from "./guarded-store.ts";
 import type { Journal } from "./journal.ts";
 import type { JournalEntry } from "./journal-store.ts";
@@ -42,12 +45,31 @@ interface Slot {
   readonly t?: 1;
 }
 
+/** What signals read of the server's engine (`Continuations`, which holds them). */
+export interface SignalEngine {
+  readonly codec: TokenCodec;
+  readonly results: ResultStore;
+  readonly journals: JournalStore;
+  readonly queue: WorkQueue | undefined;
+  readonly promiseTtlMs: number;
+  readonly retryAfterMs: number;
+  /** Set where the store is shared by instances (without a queue, a wait then looks at its journal again). */
+  readonly leaseMs: number | undefined;
+}
+
+/** The job and the start of it that a wait belongs to (`WorkStart`). */
+interface Start {
+  readonly id: string;
+  readonly expiresAt: number;
+  readonly queued: boolean;
+}
+
 /** How often an in-process wait reads its journal again where the store is shared (another instance may signal). */
 const SHARED_POLL_MS = 1_000;
 
 /** The signals of one server's jobs: sending them, and the waits of the jobs running here. */
 export class JobSignals {
-  readonly #c: Continuations;
+  readonly #c: SignalEngine;
   readonly #url: (meta: CallMeta) => string;
   readonly #onError: (error: unknown) => void;
   /** The waits of the jobs running in this process, by job and name: a signal sent here wakes them at once. */
@@ -60,7 +82,7 @@ export class JobSignals {
    * @param url The URL of the signal route (ending in `/`), for a job started by a call with this metadata.
    * @param onError Receives what failed as a queued job was woken (the job still wakes at its deadline).
    */
-  constructor(c: Continuations, url: (meta: CallMeta) => string, onError: (error: unknown) => void) {
+  constructor(c: SignalEngine, url: (meta: CallMeta) => string, onError: (error: unknown) => void) {
     this.#c = c;
     this.#url = url;
     this.#onError = onError;
@@ -102,7 +124,7 @@ export class JobSignals {
    * @param start The job and this start of it.
    * @param meta The metadata of the call that started the job (its `Host`, for the signal URL).
    */
-  attach(work: WorkCallContext, journal: Journal, start: WorkStart, meta: CallMeta): void {
+  attach(work: WorkContext, journal: Journal, start: Start, meta: CallMeta): void {
     const c = this.#c;
     const now = c.codec.now;
     Object.assign(work, {
@@ -135,7 +157,7 @@ export class JobSignals {
    * sooner); in process it waits here, for a signal sent here, its deadline, or (a shared store) a signal another
    * instance wrote.
    */
-  async #arrival(journal: Journal, start: WorkStart, name: string, until: number, signal: AbortSignal): Promise<Slot> {
+  async #arrival(journal: Journal, start: Start, name: string, until: number, signal: AbortSignal): Promise<Slot> {
     const c = this.#c, now = c.codec.now, key = `${start.id}\n${name}`;
     for (;;) {
       let slot: Slot | undefined;

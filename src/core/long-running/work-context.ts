@@ -10,10 +10,9 @@ import type { CallContext } from "../call/call-context.ts";
 import type { PromiseRetry } from "../definitions/retry-options.ts";
 import type { Jsonify } from "./jsonify.ts";
 import type { InferSchemaOutput, StandardSchemaV1 } from "../schema.ts";
-import type * as v from "valibot";
 
-/** A schema a signal's payload is checked against: valibot's, or any Standard Schema. */
-export type WaitSchema = v.GenericSchema | v.GenericSchemaAsync | StandardSchemaV1;
+/** A schema a signal's payload is checked against: any Standard Schema, valibot's included. */
+export type WaitSchema = StandardSchemaV1;
 
 /**
  * Options of a wait for a signal (`work.waitFor(name, options)`).
