@@ -135,10 +135,12 @@ export class JobSignals {
           throw new RangeError("work.waitFor(): the job expires first; give the tool a longer .longRunning({ ttlMs })");
         }
         const until = await journal.step(`~wait:${name}`, () => now() + timeoutMs) as number;
-        const slot = await journal.step(
-          `~got:${name}`,
-          () => this.#arrival(journal, start, name, until, work.signal),
-        ) as Slot;
+        let waited = false; // this run took the wait's end (not its journal): its task no longer says it waits
+        const slot = await journal.step(`~got:${name}`, () => {
+          waited = true;
+          return this.#arrival(journal, start, name, until, work.signal);
+        }) as Slot;
+        if (waited) await this.#say(start, undefined);
         if (slot.t === 1) throw new WaitTimeoutError(name, timeoutMs);
         return await valid(name, slot.p, schema) as InferSchemaOutput<S>;
       },
@@ -152,6 +154,17 @@ export class JobSignals {
   }
 
   /**
+   * Says in the job's entry what it waits for (its MCP task's `statusMessage`), or that it waits no longer. A
+   * running job's entry is `working` (an end written meanwhile stands: first writer wins); a failure here fails nothing.
+   */
+  async #say(start: Start, waiting: string | undefined): Promise<true> {
+    const entry = { status: "working" as const, ...waiting === undefined ? {} : { waiting }, at: this.#c.codec.now() };
+    await this.#c.results.set(start.id, entry, Math.max(1, start.expiresAt - entry.at))
+      .catch((error) => isUnavailable(error) || this.#onError(error)); // an outage: told once, by the store's guard
+    return true;
+  }
+
+  /**
    * What ends a wait: the signal's slot once it is filled, else the mark of its timeout (written first writer wins,
    * so a signal that raced it stands instead). Queued, the run suspends until the deadline (a signal wakes it
    * sooner); in process it waits here, for a signal sent here, its deadline, or (a shared store) a signal another
@@ -159,6 +172,7 @@ export class JobSignals {
    */
   async #arrival(journal: Journal, start: Start, name: string, until: number, signal: AbortSignal): Promise<Slot> {
     const c = this.#c, now = c.codec.now, key = `${start.id}\n${name}`;
+    let said = false;
     for (;;) {
       let slot: Slot | undefined;
       try {
@@ -172,6 +186,7 @@ export class JobSignals {
         return await journal.suspension.suspend(start.queued ? now() + c.retryAfterMs : undefined);
       }
       if (slot !== undefined) return slot;
+      if (!said) said = await this.#say(start, `Waiting for the signal "${name}"`);
       if (start.queued) return await journal.suspension.suspend(until);
       // In process: a signal sent here, the deadline, or (a shared store) the next look at the journal.
       const left = Math.min(until - now(), c.leaseMs === undefined ? Infinity : SHARED_POLL_MS);

@@ -24,6 +24,15 @@ import { memoryQueue } from "../helpers/memory-queue.ts";
 import { queueBackends } from "../helpers/queue-backends.ts";
 import { queueAndStore } from "../helpers/queue-store.ts";
 import { answered, ended } from "../helpers/outcome.ts";
+import { postWithTasks, taskEnded } from "../helpers/request.ts";
+import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client";
+
+// The v1 SDK maps its subpaths with `./*` to `*.d.ts`, which Deno's type checker does not resolve for a
+// `.js` specifier: load it by a computed specifier (typed here by hand), as tests/bullmq/clients.test.ts does.
+const V1 = "@modelcontextprotocol/sdk";
+const { StreamableHTTPClientTransport: TransportV1 } = await import(`${V1}/client/streamableHttp.js`) as {
+  StreamableHTTPClientTransport: new (url: URL) => Parameters<ClientV1["connect"]>[0];
+};
 
 const SECRET = "queued signals' secret: thirty-two bytes or more";
 /** How long a job may take to end once signalled: a bound for a loaded machine, not a measure. */
@@ -154,5 +163,50 @@ for (const backend of BACKENDS) {
         }
       },
     );
+
+    it("MCP: a task says what it waits for (tasks/get), and the official v1 client's held call sees the job end", {
+      timeout: 120_000,
+    }, async (t) => {
+      if (backend.needs !== undefined && servers[backend.needs] === undefined) return t.skip(`needs ${backend.needs}`);
+      inMemory = memory();
+      const name = `signals-mcp-${crypto.randomUUID()}`;
+      const [a, w] = [backend.open(name), backend.open(name)];
+      web = instance(a, listener!.url);
+      const worker = runWorker(instance(w, listener!.url), { concurrency: 1 });
+      const v1 = new ClientV1({ name: "v1", version: "1.32.2" });
+      try {
+        const base = 100 * Math.floor(Math.random() * 1e6);
+        // MCP 2026-07-28 with the tasks extension: the task, working, says it waits for the signal.
+        const endpoint = `${listener!.url}/mcp`;
+        const created = await postWithTasks(endpoint, "tools/call", {
+          name: "approve",
+          arguments: { n: base + 1, timeoutMs: 60_000 },
+        });
+        assert.equal(created.result?.resultType, "task", JSON.stringify(created));
+        const deadline = Date.now() + 20_000;
+        let task = created.result;
+        while (task.statusMessage === undefined) {
+          assert.ok(Date.now() < deadline, JSON.stringify(task));
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          task = (await postWithTasks(endpoint, "tasks/get", { taskId: created.result.taskId })).result;
+        }
+        assert.deepEqual([task.status, task.statusMessage], ["working", 'Waiting for the signal "approved"']);
+        assert.equal((await fetch(await urlOf(base + 1), { method: "POST", body: '{"by":"ada"}' })).status, 202);
+        const done = await taskEnded(endpoint, created.result.taskId);
+        assert.equal(done.status, "completed", JSON.stringify(done));
+        assert.deepEqual(done.result?.structuredContent, { n: base + 1, by: "ada" });
+        // MCP 2025-11-25, the official v1 client (no tasks): its call is held while the job waits, and ends with it.
+        await v1.connect(new TransportV1(new URL(endpoint)));
+        const held = v1.callTool({ name: "approve", arguments: { n: base + 2, timeoutMs: 60_000 } }, undefined, {
+          timeout: 60_000,
+        });
+        assert.equal((await fetch(await urlOf(base + 2), { method: "POST", body: '{"by":"bob"}' })).status, 202);
+        assert.deepEqual((await held).structuredContent, { n: base + 2, by: "bob" });
+      } finally {
+        await v1.close();
+        await worker.close();
+        await Promise.all([a.close(), w.close()]);
+      }
+    });
   });
 }
