@@ -126,6 +126,7 @@ export function signals(options: SignalsOptions = {}): Capability<"signals"> {
         handle,
         refuse: (error) => answer(error.code === "unauthenticated" ? 401 : 403, error.message),
         methods: "POST",
+        capability: true, // the token in its URL is the credential: the server's `auth` asks for none
       }]]),
     };
   };

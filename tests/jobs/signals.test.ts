@@ -10,6 +10,7 @@ import * as v from "valibot";
 import { type CallOutcome, createServer, defineTool, serve, signals } from "../../mod.ts";
 import type { Listener } from "../../src/types.ts";
 import { WaitTimeoutError } from "../../src/errors/mod.ts";
+import { protectedResource } from "../../src/auth/mod.ts";
 import { answered, ended, failedWith } from "../helpers/outcome.ts";
 
 const SECRET = "signals' secret: thirty-two bytes or more, surely";
@@ -105,6 +106,37 @@ describe("work.waitFor() in process", () => {
     await urlOf(3);
     assert.equal(await server.signal(jobOf(first), "approved", { by: 7 }), "taken");
     assert.match(failedWith(await ended(server, first)), /signal "approved" has a payload its schema refuses/);
+  });
+
+  it("serves its URLs on a server with auth without a token (the URL is the credential); the rest still asks one", async () => {
+    const server = createServer({
+      name: "guarded",
+      version: "1.0.0",
+      secret: SECRET,
+      signals: signals({ publicUrl: "http://localhost" }),
+      auth: protectedResource({
+        resource: "http://localhost",
+        authorizationServers: ["https://auth.example.com"],
+        verify: (token) => (token === "good" ? { subject: "ada", scopes: [] } : undefined),
+      }),
+    }).tool(
+      defineTool("wait").describe("Waits for go").input(v.object({})).longRunning().defer(async (_, work) => {
+        await work.step("url", async () => {
+          urls.set(-2, await work.signalUrl("go"));
+          made.get(-2)?.();
+        });
+        return await work.waitFor("go", { timeoutMs: 20_000 });
+      }),
+    );
+    const first = await server.call("wait", {});
+    const url = await urlOf(-2);
+    const posted = await server.fetch(new Request(url, { method: "POST", body: '{"go":true}' }));
+    assert.equal(posted.status, 202, await posted.text());
+    assert.deepEqual(answered(await ended(server, first)), { go: true });
+    const listed = await server.fetch(
+      new Request("http://localhost/mcp-lite/v1/listtools", { method: "POST", body: "{}" }),
+    );
+    assert.equal(listed.status, 401);
   });
 
   it("refuses server.signal() without signals()", async () => {
