@@ -12,7 +12,8 @@ import { registryOf } from "../core/definitions/registry.ts";
 import { ProtocolError } from "../errors/error.ts";
 import { pathOf } from "../internal/url.ts";
 import { continuationsOf } from "../jobs/continuations.ts";
-import { JobSignals, SIGNAL_KIND, type SignalDelivery } from "../jobs/signals.ts";
+import { checkPayload, JobSignals, SIGNAL_KIND, type SignalDelivery } from "../jobs/signals.ts";
+import type { WaitSchema } from "../core/long-running/work-context.ts";
 import type { MountedBinding, ServerCore } from "../server/binding-contract.ts";
 import { readBody } from "../server/read-body.ts";
 import { type Capability, capability } from "../server/server-capability.ts";
@@ -24,7 +25,12 @@ import type { SignalsSupport } from "../server/server-options.ts";
  * @example
  * ```ts
  * import type { SignalsOptions } from "@mcplite/sdk";
- * const options: SignalsOptions = { publicUrl: "https://api.example.com", maxBodyBytes: 16_384 };
+ * import * as v from "valibot";
+ * const options: SignalsOptions = {
+ *   publicUrl: "https://api.example.com",
+ *   maxBodyBytes: 16_384,
+ *   schemas: { approved: v.object({ by: v.string() }) },
+ * };
  * ```
  */
 export interface SignalsOptions {
@@ -36,6 +42,12 @@ export interface SignalsOptions {
   readonly publicUrl?: string;
   /** The largest payload a signal URL takes, in bytes (default 65 536); a larger one is answered 413. */
   readonly maxBodyBytes?: number;
+  /**
+   * The payload of each signal, by name, where the server knows it: a POST to a signal URL whose payload its schema
+   * refuses is answered 400 (the signal not taken), `server.signal()` throws a `TypeError`, and it is the schema of a
+   * `work.waitFor(name)` given none. Without one, the wait's `schema` checks the payload as the wait takes it.
+   */
+  readonly schemas?: Readonly<Record<string, WaitSchema>>;
 }
 
 /** The default bound on a signal's body, in bytes. */
@@ -79,6 +91,7 @@ export function signals(options: SignalsOptions = {}): Capability<"signals"> {
     throw new RangeError("maxBodyBytes is a positive integer");
   }
   const publicUrl = options.publicUrl?.replace(/\/+$/, "");
+  const schemas = options.schemas ?? {};
   if (publicUrl !== undefined && !URL.canParse(publicUrl)) throw new TypeError(`publicUrl is no URL: ${publicUrl}`);
   const mount = (core: ServerCore): MountedBinding => {
     const runtime = registryOf(core).runtime;
@@ -86,7 +99,7 @@ export function signals(options: SignalsOptions = {}): Capability<"signals"> {
     if (c === undefined) throw new TypeError("signals() needs long-running support (createServer({ longRunning }))");
     const path = `${core.options.basePath}/signals/`;
     const url = (meta: CallMeta) => `${publicUrl ?? originOf(meta)}${path}`;
-    const jobs = c.signals = new JobSignals(c, url, (error) => runtime.onError?.(error));
+    const jobs = c.signals = new JobSignals(c, url, (error) => runtime.onError?.(error), schemas);
     const handle = async (request: Request): Promise<Response> => {
       if (request.method !== "POST") return answer(405, "POST the signal's payload to its URL", { allow: "POST" });
       let claims;
@@ -107,6 +120,8 @@ export function signals(options: SignalsOptions = {}): Capability<"signals"> {
         }
         return answer(400, "A signal's payload is JSON");
       }
+      const checked = await checkPayload(schemas[claims.scope], payload);
+      if ("issues" in checked) return answer(400, `The signal's payload is refused: ${checked.issues}`);
       let taken: SignalDelivery;
       try {
         const ttlMs = Math.max(1, claims.expiresAt - c.codec.now());
@@ -130,10 +145,14 @@ export function signals(options: SignalsOptions = {}): Capability<"signals"> {
       }]]),
     };
   };
-  const send = (runtime: Runtime, job: string, name: string, payload: unknown) => {
+  const send = async (runtime: Runtime, job: string, name: string, payload: unknown) => {
     const c = runtime.continuations === undefined ? undefined : continuationsOf(runtime).signals;
     if (c === undefined) throw new TypeError("server.signal() needs createServer({ signals: signals() })");
-    return c.send(job, name, payload);
+    const checked = await checkPayload(schemas[name], payload);
+    if ("issues" in checked) {
+      throw new TypeError(`server.signal(): the payload of "${name}" is refused: ${checked.issues}`);
+    }
+    return await c.send(job, name, payload);
   };
   return capability("signals", Object.assign(mount, { send }) satisfies SignalsSupport);
 }

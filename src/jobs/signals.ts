@@ -72,6 +72,7 @@ export class JobSignals {
   readonly #c: SignalEngine;
   readonly #url: (meta: CallMeta) => string;
   readonly #onError: (error: unknown) => void;
+  readonly #schemas: Readonly<Record<string, WaitSchema>>;
   /** The waits of the jobs running in this process, by job and name: a signal sent here wakes them at once. */
   readonly #waiting = new Map<string, Set<() => void>>();
 
@@ -81,11 +82,18 @@ export class JobSignals {
    * @param c The server's engine: its codec, stores and queue.
    * @param url The URL of the signal route (ending in `/`), for a job started by a call with this metadata.
    * @param onError Receives what failed as a queued job was woken (the job still wakes at its deadline).
+   * @param schemas The server's schemas of signals, by name (`signals({ schemas })`): a wait's default.
    */
-  constructor(c: SignalEngine, url: (meta: CallMeta) => string, onError: (error: unknown) => void) {
+  constructor(
+    c: SignalEngine,
+    url: (meta: CallMeta) => string,
+    onError: (error: unknown) => void,
+    schemas: Readonly<Record<string, WaitSchema>> = {},
+  ) {
     this.#c = c;
     this.#url = url;
     this.#onError = onError;
+    this.#schemas = schemas;
   }
 
   /**
@@ -142,7 +150,7 @@ export class JobSignals {
         }) as Slot;
         if (waited) await this.#say(start, undefined);
         if (slot.t === 1) throw new WaitTimeoutError(name, timeoutMs);
-        return await valid(name, slot.p, schema) as InferSchemaOutput<S>;
+        return await valid(name, slot.p, schema ?? this.#schemas[name]) as InferSchemaOutput<S>;
       },
       signalUrl: async (name: string, options: SignalUrlOptions = {}) => {
         checkName(name);
@@ -217,9 +225,25 @@ function checkName(name: string): void {
 
 /** A payload as the wait's schema gives it back; refused with its issues. */
 async function valid(name: string, payload: unknown, schema: WaitSchema | undefined): Promise<unknown> {
-  if (schema === undefined) return payload;
+  const checked = await checkPayload(schema, payload);
+  if (!("issues" in checked)) return checked.value;
+  throw new TypeError(`work.waitFor(): signal "${name}" has a payload its schema refuses: ${checked.issues}`);
+}
+
+/**
+ * Checks a signal's payload against a schema (none: any payload).
+ *
+ * @param schema The schema.
+ * @param payload The payload.
+ * @returns Its value as the schema gives it back, or the schema's issues, in one line.
+ */
+export async function checkPayload(
+  schema: WaitSchema | undefined,
+  payload: unknown,
+): Promise<{ readonly value: unknown } | { readonly issues: string }> {
+  if (schema === undefined) return { value: payload };
   const result = await schema["~standard"].validate(payload);
-  if (result.issues === undefined) return result.value;
-  const issues = result.issues.map((issue) => issue.message).join("; ");
-  throw new TypeError(`work.waitFor(): signal "${name}" has a payload its schema refuses: ${issues}`);
+  return result.issues === undefined
+    ? { value: result.value }
+    : { issues: result.issues.map((issue) => issue.message).join("; ") };
 }

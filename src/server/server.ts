@@ -142,7 +142,8 @@ export class Server<TTools extends ToolMap = {}, TEvents extends { [name: string
    * @param name The signal's name.
    * @param payload Its payload, JSON (checked against the wait's `schema` as the wait takes it).
    * @returns `"taken"`, or why not: `"signalled"` (it had one), `"timed_out"`, `"ended"` (or unknown).
-   * @throws {TypeError} Without `signals`, or for a payload with no JSON form; a `ProtocolError` `unavailable` while
+   * @throws {TypeError} Without `signals`, for a payload with no JSON form, or one its schema in `signals({ schemas })`
+   *   refuses; a `ProtocolError` `unavailable` while
    *   the store is out of reach.
    *
    * @example

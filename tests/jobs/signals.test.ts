@@ -139,6 +139,34 @@ describe("work.waitFor() in process", () => {
     assert.equal(listed.status, 401);
   });
 
+  it("refuses a payload its server-wide schema refuses: a POST 400, server.signal() a TypeError; the wait's default", async () => {
+    const server = createServer({
+      name: "schemas",
+      version: "1.0.0",
+      secret: SECRET,
+      signals: signals({
+        publicUrl: "http://localhost",
+        schemas: { go: v.pipe(v.object({ by: v.string() }), v.transform(({ by }) => ({ by: by.toUpperCase() }))) },
+      }),
+    }).tool(
+      defineTool("wait").describe("Waits for go").input(v.object({})).longRunning().defer(async (_, work) => {
+        await work.step("url", async () => {
+          urls.set(-3, await work.signalUrl("go"));
+          made.get(-3)?.();
+        });
+        return await work.waitFor("go", { timeoutMs: 20_000 }); // the server's schema: its output
+      }),
+    );
+    const first = await server.call("wait", {});
+    const url = await urlOf(-3);
+    const refused = await server.fetch(new Request(url, { method: "POST", body: '{"by":7}' }));
+    assert.equal(refused.status, 400, await refused.text());
+    await assert.rejects(server.signal(jobOf(first), "go", { by: 7 }), /the payload of "go" is refused/);
+    const posted = await server.fetch(new Request(url, { method: "POST", body: '{"by":"ada"}' }));
+    assert.equal(posted.status, 202, await posted.text());
+    assert.deepEqual(answered(await ended(server, first)), { by: "ADA" });
+  });
+
   it("refuses server.signal() without signals()", async () => {
     const plain = createServer({ name: "plain", version: "1.0.0", secret: SECRET });
     await assert.rejects(async () => await plain.signal("job", "approved", {}), TypeError);
