@@ -75,6 +75,8 @@ export type { ContentBlock, ToolResult } from "./src/core/results/result.ts";
 export { createMemoryResultStore } from "./src/jobs/result-store.ts";
 export type { ResultStore } from "./src/jobs/result-store.ts";
 export type { JournalEntry, JournalStore } from "./src/jobs/journal-store.ts";
+export { signals, type SignalsOptions } from "./src/assembly/signals-support.ts";
+export type { SignalDelivery } from "./src/jobs/signals.ts";
 export { runWorker } from "./src/jobs/worker/run-worker.ts";
 export type { RunWorkerOptions } from "./src/jobs/worker/run-worker.ts";
 export type { Notifier } from "./src/core/instance/notifier.ts";

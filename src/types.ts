@@ -28,7 +28,13 @@ export type { HeadersLike } from "./internal/headers-like.ts";
 export type { MessageMiddleware } from "./message-middleware/message-middleware.ts";
 export type { Fetchable, Listener, ServeOptions } from "./server/serve.ts";
 export type { RedeemArgs } from "./core/long-running/redeem-args.ts";
-export type { StepOptions, WorkContext } from "./core/long-running/work-context.ts";
+export type {
+  SignalUrlOptions,
+  StepOptions,
+  WaitOptions,
+  WaitSchema,
+  WorkContext,
+} from "./core/long-running/work-context.ts";
 export type { PromiseRetry, RetryBackoff } from "./core/definitions/retry-options.ts";
 export type { Jsonify } from "./core/long-running/jsonify.ts";
 export type {

@@ -38,6 +38,9 @@ const EVENTS_KEPT = 10_000;
 const LOCK_LOST = /^(could not renew lock for job|Missing lock for job|Lock mismatch for job)/;
 /** BullMQ's message of an update to a job it no longer holds (removed once finished). */
 const JOB_GONE = /^Missing key for job/;
+/** How often, and how many times, `wake` looks at a job still running (its wait handing it back): 5 s at most. */
+const WAKE_EVERY_MS = 50;
+const WAKE_LOOKS = 100;
 
 /**
  * The options of {@link bullmqQueue}: where the queue lives, its name, its lock, and what it keeps.
@@ -255,6 +258,18 @@ export function bullmqQueue(options: BullmqQueueOptions): WorkQueue & { close():
           workers.delete(worker);
         },
       };
+    },
+    async wake(id) {
+      // Its run may still be ending (the signal came as its wait handed it back): looked at again, a while at most.
+      for (let look = 0; look < WAKE_LOOKS; look++) {
+        const job = await queueOf().getJob(id) as Job | undefined;
+        const state = await job?.getState();
+        if (state === "delayed") {
+          const promoted = await job!.promote().then(() => true, () => false); // it moved meanwhile: looked at again
+          if (promoted) return;
+        } else if (state !== "active") return;
+        await new Promise((resolve) => setTimeout(resolve, WAKE_EVERY_MS));
+      }
     },
     async remove(id) {
       // BullMQ refuses a locked job (a worker runs it) with 0, as it answers for one it no longer has.

@@ -24,6 +24,7 @@ import type { DeferredWork } from "../core/call/tool-promise.ts";
 import type { WorkQueue } from "./work-queue.ts";
 import { queueUnavailable } from "./queue-unavailable.ts";
 import type { Suspension } from "./suspension.ts";
+import type { JobSignals } from "./signals.ts";
 
 /**
  * The engine a server's runtime holds, as this layer made it: the core keeps it typed by its contract (`JobEngine`,
@@ -82,6 +83,8 @@ export class Continuations implements Tokens {
   declare readonly queue: WorkQueue | undefined;
   /** How long a job's lease lasts unless its holder renews it (every third of it), with a shared store. */
   declare readonly leaseMs: number | undefined;
+  /** What signals jobs and gives work its `waitFor()`, where the server has `signals()` (`signals.ts`). */
+  declare signals?: JobSignals;
   readonly #jobs: RunningJobs;
 
   /**

@@ -107,12 +107,14 @@ export async function runDeclaredWork(
   // The first run shares the journal the retries read (one load to resume); a retry opens it again, as it now stands.
   const first = journalOf(start.fresh);
   const once = async (attempt: number, fresh: boolean) => {
+    const journal = attempt === start.attempt ? first : journalOf(fresh);
     const work = new WorkCallContext(
       { name: owner.name, signal, meta: origin.meta, host },
       sink,
       registry.runtime.logger,
-      { id: start.id, attempt, journal: attempt === start.attempt ? first : journalOf(fresh), retried },
+      { id: start.id, attempt, journal, retried },
     );
+    c.signals?.attach(work, journal, start, origin.meta); // `work.waitFor()`, where the server has `signals()`
     if (origin.traceparent !== undefined) work.set(TRACE_PARENT, origin.traceparent);
     if (owner.config !== undefined || registry.runtime.config !== undefined) {
       setConfig(work, await configFor(registry, owner, undefined)); // the server's settings, as a handler reads them
@@ -152,6 +154,8 @@ export interface WorkRun {
 export class WorkCallContext extends ToolCallContext implements WorkContext {
   declare readonly jobId: string;
   declare readonly attempt: number;
+  declare readonly waitFor: WorkContext["waitFor"]; // `signals()` gives them (`signals.ts`), outside the default bundle
+  declare readonly signalUrl: WorkContext["signalUrl"];
   readonly #journal: Journal;
   readonly #retried: WorkRun["retried"];
 
@@ -174,6 +178,9 @@ export class WorkCallContext extends ToolCallContext implements WorkContext {
   // Typed `never` to fit both its base's `step` (`ctx.step()`, once per call across input rounds, `T`) and
   // WorkContext's (a journaled step, `Jsonify<T>`, which the work sees): the value is the journal's, as JSON gives it.
   override step<T>(name: string, run: (key: string) => T | Promise<T>, options?: StepOptions): Promise<never> {
+    if (!(typeof name === "string" && /^[^~].{0,199}$/s.test(name))) {
+      throw new TypeError("work.step(): a name is 1–200 characters, not starting with ~");
+    }
     const retry = options?.retry;
     const retrying = retry && retryingStep(this.#journal, name, run, retry, this.signal, this.#retried?.(name));
     return this.#journal.step(name, retrying ?? run) as Promise<never>;

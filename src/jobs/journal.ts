@@ -70,18 +70,14 @@ export class Journal {
    * Runs a step once per job: its recorded value when an earlier start completed it, else `run`'s, recorded
    * (first writer wins: two starts racing both return the first value stored).
    *
-   * @param name The step's name, unique within the job.
+   * @param name The step's name, unique within the job (the work's are checked by its context: `~` is the engine's).
    * @param run The step; its key (`<job>:<name>`) is stable across starts, for idempotent APIs.
    * @returns The step's value, as JSON gives it back; once the run suspended, a promise that never settles.
-   * @throws {TypeError} For a name used twice in one run, empty, too long or starting with `~`, or a value with no
-   *   JSON form.
+   * @throws {TypeError} For a name used twice in one run, or a value with no JSON form.
    * @throws {RangeError} Past {@link MAX_STEPS} steps, or for a value over {@link MAX_STEP_BYTES}.
    */
   async step<T>(name: string, run: (key: string) => T | Promise<T>): Promise<T> {
     if (this.suspension.suspended) return pending(); // a branch of a suspended run: nothing more of it runs
-    if (!(typeof name === "string" && /^[^~].{0,199}$/s.test(name))) {
-      throw new TypeError("work.step(): a name is 1–200 characters, not starting with ~");
-    }
     const place = this.#claim(name, true);
     const recorded = await this.#recorded(name, place);
     if (recorded !== undefined) return recorded.value as T;

@@ -47,6 +47,8 @@ export interface TaskView {
   readonly expiresAt: number;
   /** How often to poll it, in ms. */
   readonly pollIntervalMs: number;
+  /** `working`: what it waits for, when it says (a signal: `work.waitFor()`), for MCP's `statusMessage`. */
+  readonly statusMessage?: string;
   /** `input_required`: the outstanding questions, by key. */
   readonly requests?: Readonly<Record<string, InputRequest>>;
   /** `completed`: the result (an `isError` result included). */
@@ -334,7 +336,8 @@ function viewOf(task: OpenTask, entry: StoredResult): TaskView {
     pollIntervalMs: task.state.p,
   };
   switch (entry.status) {
-    case "working":
+    case "working": // with what it waits for, if it says (`work.waitFor()`)
+      return { ...base, status: "working", statusMessage: entry.waiting };
     case "cancelled":
       return { ...base, status: entry.status };
     case "input_required":

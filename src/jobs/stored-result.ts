@@ -23,6 +23,8 @@ export type StoredResult =
       readonly answers?: Readonly<Record<string, unknown>>;
       /** A continuation task's latest state, from the promise its `.redeem()` last re-issued. */
       readonly continued?: { readonly state: unknown };
+      /** What the job waits for, as its task's `statusMessage` says it (`work.waitFor()`: a signal). */
+      readonly waiting?: string;
     }
     | {
       readonly status: "input_required";

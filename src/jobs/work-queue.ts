@@ -198,6 +198,17 @@ export interface WorkQueue {
    */
   remove?(id: string): Promise<boolean>;
   /**
+   * Optional: delivers an asleep job now, not at its wake time: a signal came for the job, whose `work.waitFor()`
+   * handed it back until its deadline (`take`'s `{ delayMs }`). A job a taker still runs is woken once it is handed
+   * back (the signal came as its run was ending); a job the queue does not hold, or holds waiting, is left as it is.
+   * Without it, a waiting job on this queue wakes at its deadline only.
+   *
+   * @param id The job's id.
+   * @returns When the job was woken (or left); rejects when the queue is out of reach (the job then wakes at its
+   *   deadline, and meets the signal in its journal).
+   */
+  wake?(id: string): Promise<void>;
+  /**
    * Optional: adds to what an operator may read of a job (nothing secret), once it is known: the id of the MCP task
    * its call became (MCP 2026-07-28, Tasks), which the web instance that made the task tells. A queue may show it
    * beside `add`'s `about` (BullMQ's job data). Fire and forget: it reports its own failures.

@@ -44,6 +44,7 @@ export {
   runWorker,
   serve,
   sessionStreams,
+  signals,
   SUPPORTED_PROTOCOL_VERSIONS,
   text,
   toolResult,

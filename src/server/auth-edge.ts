@@ -127,7 +127,7 @@ function isMetadataPath(path: string): boolean {
 }
 
 /**
- * Protects every route with authentication and adds the metadata routes: at the root
+ * Protects every route with authentication (but those whose URLs are capabilities) and adds the metadata routes: at the root
  * well-known path, and at the well-known path followed by each endpoint's path (RFC 9728 §3.1).
  */
 function protectRoutes(
@@ -138,7 +138,7 @@ function protectRoutes(
   const metadata = metadataRoute(gate);
   const protectedRoutes = new Map<string, Route>([[METADATA_PATH, metadata]]);
   for (const [path, route] of routes) {
-    protectedRoutes.set(path, protect(route, gate, reported));
+    protectedRoutes.set(path, route.capability ? route : protect(route, gate, reported)); // its URL is the credential
     protectedRoutes.set(METADATA_PATH + path, metadata);
   }
   return protectedRoutes;

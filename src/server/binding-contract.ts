@@ -85,6 +85,11 @@ export interface Route {
    * read (a small body only, `src/server/refused-id.ts`) and echoed in the error.
    */
   readonly jsonRpc?: boolean;
+  /**
+   * A route whose URLs are capabilities (signal URLs: signed, expiring, single use): the server's `auth` does not ask
+   * its callers for a token, as a webhook's sender has none; the Host and Origin guard still applies.
+   */
+  readonly capability?: true;
   /** The HTTP methods it answers (`"POST"`, `"GET, HEAD"`), for CORS preflights; the one asked for when absent. */
   readonly methods?: string;
   /**

@@ -15,7 +15,9 @@ import type { ContinuationsOptions } from "../jobs/continuations.ts";
 import type { EventsOptions } from "../core/definitions/event.ts";
 import type { Tokens, TokensOptions } from "../core/instance/tokens.ts";
 import type { Capability } from "./server-capability.ts";
-import type { Binding, ResolvedOptions } from "./binding-contract.ts";
+import type { Binding, MountedBinding, ResolvedOptions, ServerCore } from "./binding-contract.ts";
+import type { Runtime } from "../core/instance/runtime.ts";
+import type { SignalDelivery } from "../jobs/signals.ts";
 import { PUSH_MS } from "../core/call/follow-options.ts";
 import type { Limits } from "../core/instance/budgets.ts";
 import type { Definitions, LongRunning } from "../core/definitions/registry.ts";
@@ -24,6 +26,14 @@ import { checkIcons, type Icon } from "../core/definitions/icon.ts";
 
 /** Tool search support: installs the search on the server's definitions (`toolSearch`). */
 export type ToolSearchSupport = (registry: Definitions) => void;
+
+/** Signal support (`signals`): a binding that serves the signal URLs, and the sending of signals (`server.signal()`). */
+export interface SignalsSupport {
+  /** Mounts the signal route on a server and gives its work `waitFor()` and `signalUrl()`. */
+  (core: ServerCore): MountedBinding;
+  /** Signals a job of the server whose runtime this is. */
+  send(runtime: Runtime, job: string, name: string, payload: unknown): Promise<SignalDelivery>;
+}
 
 /** Long-running support: builds the engine and what the wires call from the token, store and lease options (`longRunning`). */
 export type LongRunningSupport = (options: ContinuationsOptions) => LongRunning;
@@ -234,6 +244,12 @@ export interface ServerOptions {
    * `resultStore` that the workers share. Without it, deferred work runs in the process that took the call.
    */
   queue?: WorkQueue;
+  /**
+   * Signals for declared work (`signals()` from `@mcplite/sdk`): `work.waitFor(name)` waits for `server.signal()` or
+   * a POST to `work.signalUrl(name)`, which the server serves under its `basePath` at `/signals/`. Give it to every
+   * instance and worker.
+   */
+  signals?: Capability<"signals">;
   /**
    * With a shared `resultStore`, how long the lease of running deferred work lasts, in ms (default
    * 5 000): renewed while the work runs, so a redeem on any instance answers that the instance stopped

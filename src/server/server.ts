@@ -28,6 +28,7 @@ import {
   prefixed,
   resolveOptions,
   type ServerOptions,
+  type SignalsSupport,
   type ToolSearchSupport,
 } from "./server-options.ts";
 import { serverRuntime } from "./server-runtime.ts";
@@ -37,6 +38,7 @@ import type { CallArguments, ServerCallOptions, ToolMap } from "./server-types.t
 import { callInProcess, compileConfig } from "./server-types.ts";
 import type { skillFileResource as FileResource } from "./skill-files.ts";
 import type { GroupOptions, GroupSupport } from "./server-group.ts";
+import type { SignalDelivery } from "../jobs/signals.ts";
 
 export type { CallArguments, GroupOptions, ServerCallOptions, ToolMap };
 
@@ -109,7 +111,9 @@ export class Server<TTools extends ToolMap = {}, TEvents extends { [name: string
     const core: ServerCore = { registry, options: resolved };
     this.#core = core;
     const routes = new Map<string, Route>();
-    for (const binding of options.bindings ?? []) {
+    const bindings = options.bindings ?? [];
+    const signals = options.signals as SignalsSupport | undefined; // the signal URLs' route
+    for (const binding of signals ? [...bindings, signals] : bindings) {
       const mounted = binding(core);
       for (const [own, route] of mounted.routes) {
         const path = prefixed(resolved.basePath, own);
@@ -127,6 +131,31 @@ export class Server<TTools extends ToolMap = {}, TEvents extends { [name: string
     this.fetch = withHealth(carded, resolved, options.health);
     this.basePath = resolved.basePath; // own properties in the order declared: name, version, fetch, basePath
     declareBodyLimit(this.fetch, resolved.maxBodyBytes, resolved.bodyTimeoutMs); // for serve()'s listener
+  }
+
+  /**
+   * Signals a job whose declared work waits, or will wait, for it (`work.waitFor(name)`), from any instance sharing
+   * the job's store (and queue): the payload is kept in the job's journal, first come first kept, and the job resumes
+   * (on a queue, at once: the queue delivers it now). Needs `createServer({ signals: signals() })`.
+   *
+   * @param job The job's id (`work.jobId`; a call's `entry`).
+   * @param name The signal's name.
+   * @param payload Its payload, JSON (checked against the wait's `schema` as the wait takes it).
+   * @returns `"taken"`, or why not: `"signalled"` (it had one), `"timed_out"`, `"ended"` (or unknown).
+   * @throws {TypeError} Without `signals`, for a payload with no JSON form, or one its schema in `signals({ schemas })`
+   *   refuses; a `ProtocolError` `unavailable` while
+   *   the store is out of reach.
+   *
+   * @example
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { createServer, signals } from "../../mod.ts";
+   * const server = createServer({ name: "demo", version: "1.0.0", signals: signals() });
+   * assert.equal(await server.signal("no-such-job", "approved", { ok: true }), "ended");
+   * ```
+   */
+  signal(job: string, name: string, payload?: unknown): Promise<SignalDelivery> {
+    return (this.#options.signals as unknown as SignalsSupport).send(this.#runtime, job, name, payload);
   }
 
   /**

@@ -7,7 +7,7 @@
  */
 import process from "node:process";
 import * as v from "valibot";
-import { createServer, defineTool, mcpBinding, mcpLiteBinding } from "../../mod.ts";
+import { createServer, defineTool, mcpBinding, mcpLiteBinding, signals } from "../../mod.ts";
 import type { PromiseRetry, WorkContext } from "../../src/types.ts";
 import { NonRetryableError } from "../../src/errors/mod.ts";
 import { grpcBinding } from "../../src/bindings/grpc/mod.ts";
@@ -104,6 +104,7 @@ export function jobsServer(options: JobsServerOptions) {
     resultStore,
     queue,
     bindings: [mcpLiteBinding(), mcpBinding(), grpcBinding()],
+    signals: signals(),
   })
     .tool(
       defineTool("ab").describe("Step a, a durable wait, step b (three starts)").input(counted)
@@ -143,6 +144,17 @@ export function jobsServer(options: JobsServerOptions) {
       defineTool("refused").describe("Step b throws a NonRetryableError on try 1").input(counted)
         .longRunning({ retry: { attempts: 3 } })
         .defer(flaky({ throwsOn: [1], final: true, step: { attempts: 3 } })),
+    )
+    .tool(
+      defineTool("approval").describe("Step a, a wait for the signal approved (a minute at most), step b")
+        .input(counted).longRunning({ retry: { attempts: 3 } })
+        .defer(async ({ n }, work) => {
+          const a = await work.step("a", () => count(n, "a"));
+          say(`job ${n} waits`); // again on each run that reaches the wait
+          const { by } = await work.waitFor("approved", { timeoutMs: 60_000, schema: v.object({ by: v.string() }) });
+          const b = await work.step("b", () => count(n, "b"));
+          return { n, a, b, by, pid: process.pid, attempt: work.attempt };
+        }),
     )
     .tool(
       defineTool("nap").describe("Sleeps ms durably, then answers").input(v.object({ n: v.number(), ms: v.number() }))

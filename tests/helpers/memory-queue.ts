@@ -5,7 +5,7 @@
  * later (up to 20 rejections in all), each delivery with its start (one more than the times `stall` handed the job
  * on as a queue does a job whose worker died) and whether it is the job's first, `close()` resolving once its
  * taker's runs have, and a job's progress and logs carried to its watchers (`progress` and `watch`); with `removes`,
- * `remove` takes a job no taker runs (waiting, or asleep) out of it.
+ * `remove` takes a job no taker runs (waiting, or asleep) out of it; `wake` delivers an asleep job now.
  */
 import type { WorkQueue } from "../../src/types.ts";
 
@@ -26,6 +26,8 @@ export function memoryQueue(options: { refuseAdd?: boolean; removes?: boolean } 
   /** Each job's data by id, and the timers of the jobs asleep. */
   const byId = new Map<string, string>();
   const asleep = new Map<string, ReturnType<typeof setTimeout>>();
+  /** The jobs `wake` found running: delivered again at once if their run hands them back asleep. */
+  const woken = new Set<string>();
   const rejections: unknown[] = [];
   const delays: number[] = [];
   /** The jobs delivered at least once: a later delivery is not a job's first. */
@@ -70,6 +72,18 @@ export function memoryQueue(options: { refuseAdd?: boolean; removes?: boolean } 
         return Promise.resolve(waiting >= 0 || timer !== undefined);
       },
     },
+    wake(id) {
+      // Asleep: delivered now. Running: delivered at once when its run hands it back asleep (`woken`).
+      const data = byId.get(id);
+      const timer = data === undefined ? undefined : asleep.get(data);
+      if (data !== undefined && timer === undefined) woken.add(data);
+      if (timer !== undefined) {
+        clearTimeout(timer);
+        asleep.delete(data!);
+        push(data!);
+      }
+      return Promise.resolve();
+    },
     take(run, { concurrency }) {
       let open = true;
       const loop = async () => {
@@ -86,7 +100,8 @@ export function memoryQueue(options: { refuseAdd?: boolean; removes?: boolean } 
             if (ended === "again") push(data);
             else if (typeof ended === "object" && "delayMs" in ended) {
               delays.push(ended.delayMs);
-              asleep.set(data, setTimeout(() => (asleep.delete(data), push(data)), ended.delayMs));
+              if (woken.delete(data)) push(data);
+              else asleep.set(data, setTimeout(() => (asleep.delete(data), push(data)), ended.delayMs));
             }
           } catch (error) {
             rejections.push(error); // delivered again later, as BullMQ's backoff does

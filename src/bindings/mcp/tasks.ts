@@ -143,6 +143,7 @@ function taskFields(task: longRunning.TaskView): Record<string, unknown> {
     lastUpdatedAt: new Date(task.lastUpdatedAt).toISOString(),
     ttlMs: Math.max(1, Math.round(task.expiresAt - task.createdAt)),
     pollIntervalMs: task.pollIntervalMs,
+    statusMessage: task.statusMessage, // left out of the JSON when absent
   };
 }
 

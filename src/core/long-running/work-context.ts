@@ -9,6 +9,47 @@
 import type { CallContext } from "../call/call-context.ts";
 import type { PromiseRetry } from "../definitions/retry-options.ts";
 import type { Jsonify } from "./jsonify.ts";
+import type { InferSchemaOutput, StandardSchemaV1 } from "../schema.ts";
+
+/** A schema a signal's payload is checked against: any Standard Schema, valibot's included. */
+export type WaitSchema = StandardSchemaV1;
+
+/**
+ * Options of a wait for a signal (`work.waitFor(name, options)`).
+ *
+ * @typeParam S The payload's schema.
+ *
+ * @example Wait a day for an approval whose payload says who approved
+ * ```ts
+ * import * as v from "valibot";
+ * import type { WaitOptions } from "@mcplite/sdk/types";
+ * const approval = v.object({ by: v.string() });
+ * const options: WaitOptions<typeof approval> = { timeoutMs: 86_400_000, schema: approval };
+ * ```
+ */
+export interface WaitOptions<S extends WaitSchema = WaitSchema> {
+  /**
+   * How long to wait, in ms, after which `waitFor()` throws a `WaitTimeoutError` (`@mcplite/sdk/errors`); default: until
+   * a second before the job expires (the tool's `.longRunning({ ttlMs })`).
+   */
+  readonly timeoutMs?: number;
+  /** What the payload must be; `waitFor()` answers the schema's output. Default: any JSON, as sent. */
+  readonly schema?: S;
+}
+
+/**
+ * Options of a signal URL (`work.signalUrl(name, options)`).
+ *
+ * @example A URL good for ten minutes
+ * ```ts
+ * import type { SignalUrlOptions } from "@mcplite/sdk/types";
+ * const options: SignalUrlOptions = { ttlMs: 600_000 };
+ * ```
+ */
+export interface SignalUrlOptions {
+  /** How long the URL is good for, in ms; default, and at most: until the job expires. */
+  readonly ttlMs?: number;
+}
 
 /**
  * Options of one step (`work.step(name, fn, options)`).
@@ -88,4 +129,34 @@ export interface WorkContext<TConfig = unknown>
    *   nothing could collect its result then.
    */
   sleep(ms: number): Promise<void>;
+  /**
+   * Waits for the outside world: for the signal `name`, sent by `server.signal(work.jobId, name, payload)` on any
+   * instance sharing the store (and queue), or POSTed to a URL from {@link WorkContext.signalUrl}. Durable as a sleep:
+   * its deadline is journaled, and on a queue the run ends here and the job goes back to the queue until the signal
+   * (or the deadline) wakes it, holding no worker slot; the promise then never settles in this run. A signal sent
+   * before the wait began is kept, and answers it at once. Needs `createServer({ signals: signals() })`.
+   *
+   * @param name The signal's name (1–200 characters), waited for once per job.
+   * @param options How long to wait (`timeoutMs`) and the payload's `schema`.
+   * @returns The signal's payload, as its schema gives it back (as sent, as JSON, without one).
+   * @throws {WaitTimeoutError} When no signal came within `timeoutMs` (`@mcplite/sdk/errors`): catch it to go on.
+   * @throws {TypeError} For a name waited for twice in one job, or a payload the schema refuses.
+   * @throws {RangeError} When the job would expire before the wait ends.
+   */
+  waitFor<S extends WaitSchema = StandardSchemaV1<unknown, unknown>>(
+    name: string,
+    options?: WaitOptions<S>,
+  ): Promise<InferSchemaOutput<S>>;
+  /**
+   * A URL that signals this job once: an outside system (a webhook, a person clicking a link) POSTs the payload, as
+   * JSON, to it. An unguessable capability, signed with the server's secret and expiring (default: with the job); the
+   * server answers 202 once, 403 to a forged or tampered URL, 410 to an expired one (or a job that ended, or a wait
+   * that timed out), 409 to a second POST, 413 past `signals({ maxBodyBytes })`, 400 to a body that is not JSON.
+   * Journal it with the message that carries it (`work.step("ask", async () => send(await work.signalUrl("approved")))`).
+   *
+   * @param name The signal's name.
+   * @param options How long the URL is good for.
+   * @returns The URL, under the server's `basePath` at `signals({ publicUrl })` (default: the calling request's host).
+   */
+  signalUrl(name: string, options?: SignalUrlOptions): Promise<string>;
 }

@@ -1,0 +1,172 @@
+/**
+ * `signals()`: the capability that lets declared work wait for the outside world (`work.waitFor()`), signalled by
+ * `server.signal()` or a POST to a signed, expiring URL (`work.signalUrl()`) that the server serves under its
+ * `basePath` at `/signals/<token>`. A capability, not a default: a server without it bundles none of it.
+ *
+ * @module
+ */
+import { isTokenError } from "../codec/token-error.ts";
+import type { CallMeta } from "../core/call/call-meta.ts";
+import type { Runtime } from "../core/instance/runtime.ts";
+import { registryOf } from "../core/definitions/registry.ts";
+import { ProtocolError } from "../errors/error.ts";
+import { pathOf } from "../internal/url.ts";
+import { continuationsOf } from "../jobs/continuations.ts";
+import { checkPayload, JobSignals, SIGNAL_KIND, type SignalDelivery } from "../jobs/signals.ts";
+import type { WaitSchema } from "../core/long-running/work-context.ts";
+import type { MountedBinding, ServerCore } from "../server/binding-contract.ts";
+import { readBody } from "../server/read-body.ts";
+import { type Capability, capability } from "../server/server-capability.ts";
+import type { SignalsSupport } from "../server/server-options.ts";
+
+/**
+ * Options of {@link signals}.
+ *
+ * @example
+ * ```ts
+ * import type { SignalsOptions } from "@mcplite/sdk";
+ * import * as v from "valibot";
+ * const options: SignalsOptions = {
+ *   publicUrl: "https://api.example.com",
+ *   maxBodyBytes: 16_384,
+ *   schemas: { approved: v.object({ by: v.string() }) },
+ * };
+ * ```
+ */
+export interface SignalsOptions {
+  /**
+   * The server's origin as outside systems reach it (`https://api.example.com`), which `work.signalUrl()` puts before
+   * the server's `basePath`; default: the `Host` of the request that started the job (`http:` for a loopback host,
+   * else `https:`). Set it behind a proxy, and for jobs started in process (`server.call()`), which have no request.
+   */
+  readonly publicUrl?: string;
+  /** The largest payload a signal URL takes, in bytes (default 65 536); a larger one is answered 413. */
+  readonly maxBodyBytes?: number;
+  /**
+   * The payload of each signal, by name, where the server knows it: a POST to a signal URL whose payload its schema
+   * refuses is answered 400 (the signal not taken), `server.signal()` throws a `TypeError`, and it is the schema of a
+   * `work.waitFor(name)` given none. Without one, the wait's `schema` checks the payload as the wait takes it.
+   */
+  readonly schemas?: Readonly<Record<string, WaitSchema>>;
+}
+
+/** The default bound on a signal's body, in bytes. */
+const MAX_SIGNAL_BYTES = 64 * 1024;
+/** How long a signal's body may take to arrive, in ms. */
+const SIGNAL_BODY_MS = 30_000;
+
+/**
+ * Signals for declared work: `createServer({ signals: signals() })` lets `.defer()` work wait for the outside world
+ * with `work.waitFor(name, { timeoutMs, schema })`, answered by `server.signal(jobId, name, payload)` on any instance
+ * sharing the store (and queue), or by a POST to `work.signalUrl(name)`. Give it to every instance and worker of the
+ * server (the same server module): a worker's work makes the URLs, a web instance serves them.
+ *
+ * @param options The public URL of the server, the bound on a payload.
+ * @returns The capability.
+ *
+ * @example A job that waits for an approval, signalled in process
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import * as v from "valibot";
+ * import { createServer, defineTool, signals } from "../../mod.ts";
+ *
+ * const publish = defineTool("publish")
+ *   .input(v.object({ post: v.string() }))
+ *   .longRunning({ ttlMs: 60_000 })
+ *   .defer(async ({ post }, work) => {
+ *     const { by } = await work.waitFor("approved", { timeoutMs: 30_000, schema: v.object({ by: v.string() }) });
+ *     return `${post} published, approved by ${by}`;
+ *   });
+ * const server = createServer({ name: "blog", version: "1.0.0", signals: signals() }).tool(publish);
+ * const called = await server.call("publish", { post: "hello" });
+ * assert.equal(called.kind, "promise");
+ * const job = called.kind === "promise" ? called.entry! : "";
+ * assert.equal(await server.signal(job, "approved", { by: "ada" }), "taken");
+ * assert.equal(await server.signal(job, "approved", { by: "bob" }), "signalled"); // once
+ * ```
+ */
+export function signals(options: SignalsOptions = {}): Capability<"signals"> {
+  const maxBodyBytes = options.maxBodyBytes ?? MAX_SIGNAL_BYTES;
+  if (!(Number.isSafeInteger(maxBodyBytes) && maxBodyBytes > 0)) {
+    throw new RangeError("maxBodyBytes is a positive integer");
+  }
+  const publicUrl = options.publicUrl?.replace(/\/+$/, "");
+  const schemas = options.schemas ?? {};
+  if (publicUrl !== undefined && !URL.canParse(publicUrl)) throw new TypeError(`publicUrl is no URL: ${publicUrl}`);
+  const mount = (core: ServerCore): MountedBinding => {
+    const runtime = registryOf(core).runtime;
+    const c = runtime.continuations === undefined ? undefined : continuationsOf(runtime);
+    if (c === undefined) throw new TypeError("signals() needs long-running support (createServer({ longRunning }))");
+    const path = `${core.options.basePath}/signals/`;
+    const url = (meta: CallMeta) => `${publicUrl ?? originOf(meta)}${path}`;
+    const jobs = c.signals = new JobSignals(c, url, (error) => runtime.onError?.(error), schemas);
+    const handle = async (request: Request): Promise<Response> => {
+      if (request.method !== "POST") return answer(405, "POST the signal's payload to its URL", { allow: "POST" });
+      let claims;
+      try {
+        claims = await c.codec.verify(pathOf(request.url).slice(path.length), { kind: SIGNAL_KIND });
+      } catch (error) {
+        if (!isTokenError(error)) throw error;
+        // Expired: it was one of ours (410). Anything else (tampered, forged, of another kind): refused (403).
+        return error.reason === "expired" ? answer(410, "This signal URL expired") : answer(403, "No signal URL");
+      }
+      let payload: unknown;
+      try {
+        const text = await readBody(request, { maxBodyBytes, bodyTimeoutMs: SIGNAL_BODY_MS });
+        payload = text.trim() === "" ? undefined : JSON.parse(text);
+      } catch (error) {
+        if (error instanceof ProtocolError && error.code === "payload_too_large") {
+          return answer(413, `A signal's payload is at most ${maxBodyBytes} bytes`);
+        }
+        return answer(400, "A signal's payload is JSON");
+      }
+      const checked = await checkPayload(schemas[claims.scope], payload);
+      if ("issues" in checked) return answer(400, `The signal's payload is refused: ${checked.issues}`);
+      let taken: SignalDelivery;
+      try {
+        const ttlMs = Math.max(1, claims.expiresAt - c.codec.now());
+        taken = await jobs.send((claims.state as { d: string }).d, claims.scope, payload, ttlMs);
+      } catch (error) {
+        if (!(error instanceof ProtocolError && error.code === "unavailable")) throw error;
+        return answer(503, "The server's store is out of reach: send it again later", { "retry-after": "1" });
+      }
+      return taken === "taken"
+        ? answer(202, "Signalled")
+        : taken === "signalled"
+        ? answer(409, "This job was signalled so already")
+        : answer(410, "This job no longer waits for the signal");
+    };
+    return {
+      routes: new Map([["/signals/*", {
+        handle,
+        refuse: (error) => answer(error.code === "unauthenticated" ? 401 : 403, error.message),
+        methods: "POST",
+        capability: true, // the token in its URL is the credential: the server's `auth` asks for none
+      }]]),
+    };
+  };
+  const send = async (runtime: Runtime, job: string, name: string, payload: unknown) => {
+    const c = runtime.continuations === undefined ? undefined : continuationsOf(runtime).signals;
+    if (c === undefined) throw new TypeError("server.signal() needs createServer({ signals: signals() })");
+    const checked = await checkPayload(schemas[name], payload);
+    if ("issues" in checked) {
+      throw new TypeError(`server.signal(): the payload of "${name}" is refused: ${checked.issues}`);
+    }
+    return await c.send(job, name, payload);
+  };
+  return capability("signals", Object.assign(mount, { send }) satisfies SignalsSupport);
+}
+
+/** A short JSON answer of the signal route. */
+function answer(status: number, message: string, headers: Record<string, string> = {}): Response {
+  return Response.json({ status, message }, { status, headers });
+}
+
+/** The origin of the request that started a job, from its `Host`: `http:` for a loopback host, else `https:`. */
+function originOf(meta: CallMeta): string {
+  const host = meta.headers.get("host");
+  if (host === null) {
+    throw new TypeError("work.signalUrl(): this job came from no request: give signals({ publicUrl })");
+  }
+  return `${/^(localhost|127\.[\d.]+|\[::1\])(:\d+)?$/.test(host) ? "http" : "https"}://${host}`;
+}

@@ -1,0 +1,234 @@
+/**
+ * Declared work that waits for the outside world, in process (no queue): `work.waitFor()` answered by
+ * `server.signal()` and by a POST (a real `fetch` over a listener on 127.0.0.1) to `work.signalUrl()`; a signal sent
+ * before the wait kept; one signal per name; a timeout the work catches; forged, expired and replayed URLs refused,
+ * a body too large or not JSON refused; a payload its schema refuses. The queued forms: tests/bullmq/signals.test.ts.
+ */
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import * as v from "valibot";
+import { type CallOutcome, createServer, defineTool, serve, signals } from "../../mod.ts";
+import type { Listener } from "../../src/types.ts";
+import { WaitTimeoutError } from "../../src/errors/mod.ts";
+import { protectedResource } from "../../src/auth/mod.ts";
+import { answered, ended, failedWith } from "../helpers/outcome.ts";
+
+const SECRET = "signals' secret: thirty-two bytes or more, surely";
+
+/** The signal URLs the work made, by the call's `n`, and a wait on one. */
+const urls = new Map<number, string>();
+const made = new Map<number, () => void>();
+function urlOf(n: number): Promise<string> {
+  if (urls.has(n)) return Promise.resolve(urls.get(n)!);
+  return new Promise((resolve) => made.set(n, () => resolve(urls.get(n)!)));
+}
+/** How many times each call's step before the wait ran. */
+const asked = new Map<number, number>();
+
+const approval = v.object({ by: v.string() });
+
+function makeServer(publicUrl?: string) {
+  return createServer({
+    name: "signals",
+    version: "1.0.0",
+    secret: SECRET,
+    signals: signals({ publicUrl, maxBodyBytes: 1_024 }),
+  })
+    .tool(
+      defineTool("approve").describe("Asks, waits for an approval, answers who approved")
+        .input(v.object({ n: v.number(), timeoutMs: v.optional(v.number(), 20_000), ttlMs: v.optional(v.number()) }))
+        .longRunning({ ttlMs: 60_000 })
+        .defer(async ({ n, timeoutMs, ttlMs }, work) => {
+          await work.step("ask", async () => {
+            asked.set(n, (asked.get(n) ?? 0) + 1);
+            urls.set(n, await work.signalUrl("approved", ttlMs === undefined ? {} : { ttlMs }));
+            made.get(n)?.();
+          });
+          try {
+            const { by } = await work.waitFor("approved", { timeoutMs, schema: approval });
+            return { n, by, job: work.jobId };
+          } catch (error) {
+            if (error instanceof WaitTimeoutError) return { n, by: `nobody in ${error.timeoutMs} ms`, job: work.jobId };
+            throw error;
+          }
+        }),
+    );
+}
+
+/** The job id of a promise outcome. */
+function jobOf(outcome: CallOutcome): string {
+  assert.equal(outcome.kind, "promise", JSON.stringify(outcome));
+  return (outcome as Extract<CallOutcome, { kind: "promise" }>).entry!;
+}
+
+describe("work.waitFor() in process", () => {
+  it("is answered by server.signal(), once; a signal before the wait is kept", async () => {
+    const server = makeServer("https://api.example.com");
+    const first = await server.call("approve", { n: 1 });
+    const job = jobOf(first);
+    await urlOf(1);
+    assert.equal(await server.signal(job, "approved", { by: "ada" }), "taken");
+    assert.equal(await server.signal(job, "approved", { by: "bob" }), "signalled");
+    assert.deepEqual(answered(await ended(server, first)), { n: 1, by: "ada", job });
+    assert.equal(await server.signal(job, "approved", { by: "eve" }), "signalled"); // after the job's end too
+    assert.equal(await server.signal("no-such-job", "approved", {}), "ended");
+    assert.equal(asked.get(1), 1);
+    assert.match(urls.get(1)!, /^https:\/\/api\.example\.com\/signals\/[\w.~-]+$/);
+  });
+
+  it("answers at once a signal that came before the wait", async () => {
+    let release!: () => void;
+    const told = new Promise<void>((resolve) => release = resolve);
+    const server = createServer({ name: "early", version: "1.0.0", secret: SECRET, signals: signals() }).tool(
+      defineTool("late").describe("Waits for a signal once told").input(v.object({})).longRunning()
+        .defer(async (_, work) => {
+          await work.step("told", () => told); // the signal comes meanwhile
+          return await work.waitFor("go", { timeoutMs: 20_000 });
+        }),
+    );
+    const first = await server.call("late", {});
+    assert.equal(await server.signal(jobOf(first), "go", { at: "once" }), "taken");
+    release();
+    assert.deepEqual(answered(await ended(server, first)), { at: "once" });
+  });
+
+  it("ends a wait nobody answers with a WaitTimeoutError the work catches; a later signal is refused", async () => {
+    const server = makeServer("https://api.example.com");
+    const first = await server.call("approve", { n: 2, timeoutMs: 100 });
+    const job = jobOf(first);
+    assert.deepEqual(answered(await ended(server, first)), { n: 2, by: "nobody in 100 ms", job });
+    assert.equal(await server.signal(job, "approved", { by: "ada" }), "timed_out");
+  });
+
+  it("fails the job on a payload its schema refuses", async () => {
+    const server = makeServer("https://api.example.com");
+    const first = await server.call("approve", { n: 3 });
+    await urlOf(3);
+    assert.equal(await server.signal(jobOf(first), "approved", { by: 7 }), "taken");
+    assert.match(failedWith(await ended(server, first)), /signal "approved" has a payload its schema refuses/);
+  });
+
+  it("serves its URLs on a server with auth without a token (the URL is the credential); the rest still asks one", async () => {
+    const server = createServer({
+      name: "guarded",
+      version: "1.0.0",
+      secret: SECRET,
+      signals: signals({ publicUrl: "http://localhost" }),
+      auth: protectedResource({
+        resource: "http://localhost",
+        authorizationServers: ["https://auth.example.com"],
+        verify: (token) => (token === "good" ? { subject: "ada", scopes: [] } : undefined),
+      }),
+    }).tool(
+      defineTool("wait").describe("Waits for go").input(v.object({})).longRunning().defer(async (_, work) => {
+        await work.step("url", async () => {
+          urls.set(-2, await work.signalUrl("go"));
+          made.get(-2)?.();
+        });
+        return await work.waitFor("go", { timeoutMs: 20_000 });
+      }),
+    );
+    const first = await server.call("wait", {});
+    const url = await urlOf(-2);
+    const posted = await server.fetch(new Request(url, { method: "POST", body: '{"go":true}' }));
+    assert.equal(posted.status, 202, await posted.text());
+    assert.deepEqual(answered(await ended(server, first)), { go: true });
+    const listed = await server.fetch(
+      new Request("http://localhost/mcp-lite/v1/listtools", { method: "POST", body: "{}" }),
+    );
+    assert.equal(listed.status, 401);
+  });
+
+  it("refuses a payload its server-wide schema refuses: a POST 400, server.signal() a TypeError; the wait's default", async () => {
+    const server = createServer({
+      name: "schemas",
+      version: "1.0.0",
+      secret: SECRET,
+      signals: signals({
+        publicUrl: "http://localhost",
+        schemas: { go: v.pipe(v.object({ by: v.string() }), v.transform(({ by }) => ({ by: by.toUpperCase() }))) },
+      }),
+    }).tool(
+      defineTool("wait").describe("Waits for go").input(v.object({})).longRunning().defer(async (_, work) => {
+        await work.step("url", async () => {
+          urls.set(-3, await work.signalUrl("go"));
+          made.get(-3)?.();
+        });
+        return await work.waitFor("go", { timeoutMs: 20_000 }); // the server's schema: its output
+      }),
+    );
+    const first = await server.call("wait", {});
+    const url = await urlOf(-3);
+    const refused = await server.fetch(new Request(url, { method: "POST", body: '{"by":7}' }));
+    assert.equal(refused.status, 400, await refused.text());
+    await assert.rejects(server.signal(jobOf(first), "go", { by: 7 }), /the payload of "go" is refused/);
+    const posted = await server.fetch(new Request(url, { method: "POST", body: '{"by":"ada"}' }));
+    assert.equal(posted.status, 202, await posted.text());
+    assert.deepEqual(answered(await ended(server, first)), { by: "ADA" });
+  });
+
+  it("refuses server.signal() without signals()", async () => {
+    const plain = createServer({ name: "plain", version: "1.0.0", secret: SECRET });
+    await assert.rejects(async () => await plain.signal("job", "approved", {}), TypeError);
+  });
+});
+
+describe("work.signalUrl() over HTTP", () => {
+  let listener: Listener | undefined;
+  let server: ReturnType<typeof makeServer>;
+  before(async () => {
+    // The listener first (its port is the URL's), the server behind it.
+    listener = await serve({ fetch: (request: Request) => server.fetch(request) }, {
+      port: 0,
+      hostname: "127.0.0.1",
+      quiet: true,
+    });
+    server = makeServer(listener.url);
+  });
+  after(async () => await listener?.close());
+
+  const post = (url: string, body: string) =>
+    fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body });
+
+  it("answers 202 once to a POST (curl -X POST), then 409; the job answers the payload", async () => {
+    const first = await server.call("approve", { n: 10 });
+    const url = await urlOf(10);
+    assert.ok(url.startsWith(`${listener!.url}/signals/`), url);
+    const taken = await post(url, JSON.stringify({ by: "ada" }));
+    assert.equal(taken.status, 202, await taken.text());
+    const again = await post(url, JSON.stringify({ by: "bob" }));
+    assert.equal(again.status, 409, await again.text());
+    assert.deepEqual(answered(await ended(server, first)), { n: 10, by: "ada", job: jobOf(first) });
+    const late = await post(url, JSON.stringify({ by: "eve" }));
+    assert.equal(late.status, 409, await late.text()); // replayed after the job ended, too
+  });
+
+  it("refuses a forged URL (403), another token kind (403), a GET (405), a body not JSON (400) or too large (413)", async () => {
+    const first = await server.call("approve", { n: 11 });
+    const url = await urlOf(11);
+    const token = url.slice(url.lastIndexOf("/") + 1);
+    const flipped = token.slice(0, -2) + (token.at(-2) === "A" ? "B" : "A") + token.at(-1);
+    const forged = await post(`${listener!.url}/signals/${flipped}`, "{}");
+    assert.equal(forged.status, 403, await forged.text());
+    const promise = await post(`${listener!.url}/signals/${(first as { token: string }).token}`, "{}");
+    assert.equal(promise.status, 403, await promise.text());
+    const got = await fetch(url);
+    assert.equal(got.status, 405, await got.text());
+    const text = await post(url, "by ada");
+    assert.equal(text.status, 400, await text.text());
+    const large = await post(url, JSON.stringify({ by: "x".repeat(2_000) }));
+    assert.equal(large.status, 413, await large.text());
+    assert.equal((await post(url, JSON.stringify({ by: "ada" }))).status, 202); // none of these took the signal
+    assert.deepEqual(answered(await ended(server, first)), { n: 11, by: "ada", job: jobOf(first) });
+  });
+
+  it("refuses an expired URL (410)", async () => {
+    const first = await server.call("approve", { n: 12, ttlMs: 1, timeoutMs: 300 });
+    const url = await urlOf(12);
+    const deadline = Date.now() + 50;
+    while (Date.now() <= deadline) await new Promise((resolve) => setTimeout(resolve, 10)); // past its expiry
+    const expired = await post(url, JSON.stringify({ by: "ada" }));
+    assert.equal(expired.status, 410, await expired.text());
+    assert.deepEqual(answered(await ended(server, first)), { n: 12, by: "nobody in 300 ms", job: jobOf(first) });
+  });
+});
