@@ -7,9 +7,12 @@
  */
 
 /**
- * The dotted path of the first non-finite number in a value (arrays and plain objects are searched).
+ * The dotted path of the first non-finite number in a value (arrays and plain objects are searched, at most
+ * {@link MAX_DEPTH} levels down: a handler's output is not parsed, so nothing else bounds it).
  *
  * @param value The decoded value.
+ * @param path The path of `value` itself (`""`: the root).
+ * @param depth How deep `value` is.
  * @returns The path (`""` for the root, `items.0.price` below it), or `undefined` when every number is finite.
  *
  * @example
@@ -20,19 +23,15 @@
  * assert.equal(nonFinitePath({ a: 1, b: ["x", 2.5] }), undefined);
  * ```
  */
-export function nonFinitePath(value: unknown): string | undefined {
-  if (typeof value === "number") return Number.isFinite(value) ? undefined : "";
-  if (typeof value !== "object" || value === null) return undefined;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const below = nonFinitePath(value[i]);
-      if (below !== undefined) return below === "" ? String(i) : `${i}.${below}`;
-    }
-    return undefined;
-  }
-  for (const key in value) {
-    const below = nonFinitePath((value as Record<string, unknown>)[key]);
-    if (below !== undefined) return below === "" ? key : `${key}.${below}`;
+export function nonFinitePath(value: unknown, path = "", depth = 0): string | undefined {
+  if (typeof value === "number") return Number.isFinite(value) ? undefined : path;
+  if (typeof value !== "object" || value === null || depth > MAX_DEPTH) return undefined;
+  for (const key in value) { // an array's indices too
+    const found = nonFinitePath((value as Record<string, unknown>)[key], path ? `${path}.${key}` : key, depth + 1);
+    if (found !== undefined) return found;
   }
   return undefined;
 }
+
+/** Deeper than any JSON body the server parses (`maxJsonDepth`, 64 by default). */
+const MAX_DEPTH = 256;

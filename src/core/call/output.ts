@@ -12,6 +12,7 @@ import { resultFromValue, type ToolResult } from "../results/result.ts";
 import type { ValidationIssue } from "../schema.ts";
 import { formatIssues } from "../definitions/standard-result.ts";
 import type { AnyTool } from "../definitions/tool.ts";
+import { nonFinitePath } from "../../internal/non-finite.ts";
 
 /** Reported to `onError` when a tool's result does not conform to its output schema; never sent. */
 export class OutputMismatchError extends Error {
@@ -65,7 +66,7 @@ export function resultOf(
 }
 
 function conforming(tool: AnyTool, result: ToolResult, report: (error: unknown) => unknown): ToolResult {
-  const path = nonFinitePath(result.structuredContent, "", 0);
+  const path = nonFinitePath(result.structuredContent);
   return path === undefined
     ? result
     : mismatch(tool, [{ path, message: "a number JSON cannot carry (Infinity or NaN)" }], report);
@@ -76,15 +77,4 @@ function mismatch(tool: AnyTool, issues: readonly ValidationIssue[], report: (er
   const answer = report(error);
   const masked = answer instanceof Masked ? answer : undefined; // the mismatch names the server's schema
   throw replacementError(error, answer) ?? new ProtocolError("internal", masked?.message ?? "Internal error", masked);
-}
-
-/** The dotted path of the first non-finite number in a JSON value, if any (bounded depth). */
-function nonFinitePath(value: unknown, path: string, depth: number): string | undefined {
-  if (typeof value === "number") return Number.isFinite(value) ? undefined : path;
-  if (typeof value !== "object" || value === null || depth > 64) return undefined;
-  for (const key in value) {
-    const found = nonFinitePath((value as Record<string, unknown>)[key], path ? `${path}.${key}` : key, depth + 1);
-    if (found !== undefined) return found;
-  }
-  return undefined;
 }
