@@ -216,14 +216,18 @@ export class Continuations implements Tokens {
   }
 
   /**
-   * Cancels a job: aborts its work if it runs here and records it as cancelled. Idempotent: a job that
-   * ended already keeps its entry (first writer wins, on any instance).
+   * Cancels a job and its children (`invoke()`): aborts its work if it runs here and records it as cancelled.
+   * Idempotent: a job that ended already keeps its entry (first writer wins, on any instance).
    *
    * @param id The entry id.
    * @param ttlMs How long the cancelled entry lasts.
    * @returns Whether the cancellation won: the job was still running.
    */
   async cancel(id: string, ttlMs: number): Promise<boolean> {
+    // Its children (`invoke()`) go with it: their ids are in its journal, journaled before each starts.
+    for (const { name, value } of await this.journals.load(id)) {
+      if (name.startsWith("~child:")) await this.cancel(value as string, ttlMs);
+    }
     const entry = await this.results.get(id);
     const job = this.#jobs.get(id);
     this.#jobs.delete(id);
