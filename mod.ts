@@ -76,5 +76,6 @@ export { createMemoryResultStore } from "./src/jobs/result-store.ts";
 export type { ResultStore } from "./src/jobs/result-store.ts";
 export type { JournalEntry, JournalStore } from "./src/jobs/journal-store.ts";
 export { runWorker } from "./src/jobs/worker/run-worker.ts";
+export { invoke } from "./src/jobs/child-work.ts";
 export type { RunWorkerOptions } from "./src/jobs/worker/run-worker.ts";
 export type { Notifier } from "./src/core/instance/notifier.ts";

@@ -35,3 +35,4 @@ export { ErrorCode, McpliteError, ProtocolError, ToolError } from "./error.ts";
 export type { McpliteErrorOptions } from "./error.ts";
 export { UrlElicitationRequiredError } from "../core/call/elicitation.ts";
 export { NonRetryableError } from "./non-retryable-error.ts";
+export { ChildWorkError } from "./child-work-error.ts";

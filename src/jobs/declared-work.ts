@@ -111,14 +111,7 @@ export async function runDeclaredWork(
       { name: owner.name, signal, meta: origin.meta, host },
       sink,
       registry.runtime.logger,
-      {
-        id: start.id,
-        attempt,
-        journal: attempt === start.attempt ? first : journalOf(fresh),
-        retried,
-        registry,
-        origin,
-      },
+      { id: start.id, attempt, journal: attempt === start.attempt ? first : journalOf(fresh), retried, registry },
     );
     if (origin.traceparent !== undefined) work.set(TRACE_PARENT, origin.traceparent);
     if (owner.config !== undefined || registry.runtime.config !== undefined) {
