@@ -224,22 +224,26 @@ export class Continuations implements Tokens {
    * @returns Whether the cancellation won: the job was still running.
    */
   async cancel(id: string, ttlMs: number): Promise<boolean> {
-    // Its children (`invoke()`) go with it: their ids are in its journal, journaled before each starts.
-    for (const { name, value } of await this.journals.load(id)) {
-      if (name.startsWith("~child:")) await this.cancel(value as string, ttlMs);
-    }
     const entry = await this.results.get(id);
     const job = this.#jobs.get(id);
     this.#jobs.delete(id);
     job?.controller.abort(new Error("the promise was cancelled"));
-    if (entry === undefined || hasEnded(entry)) return false;
-    const cancelled: StoredResult = { status: "cancelled", at: this.codec.now() };
-    if (job !== undefined) return await job.settle(cancelled); // after any write the job made
-    // Out of its queue first, where the queue can (`WorkQueue.remove`): never delivered, and its worker reads nothing.
-    await this.queue?.remove?.(id).catch((cause) => {
-      throw queueUnavailable(cause, this.retryAfterMs);
-    });
-    return await this.results.set(id, cancelled, ttlMs);
+    try {
+      if (entry === undefined || hasEnded(entry)) return false;
+      const cancelled: StoredResult = { status: "cancelled", at: this.codec.now() };
+      if (job !== undefined) return await job.settle(cancelled); // after any write the job made
+      // Out of its queue first, where the queue can (`WorkQueue.remove`): never delivered, and its worker reads nothing.
+      await this.queue?.remove?.(id).catch((cause) => {
+        throw queueUnavailable(cause, this.retryAfterMs);
+      });
+      return await this.results.set(id, cancelled, ttlMs);
+    } finally {
+      // Then its children (`invoke()`): their ids are in its journal, each journaled before the child starts. A parent
+      // that meets a child cancelled finds itself ended first.
+      for (const { name, value } of await this.journals.load(id)) {
+        if (name.startsWith("~child:")) await this.cancel(value as string, ttlMs);
+      }
+    }
   }
 
   /**
