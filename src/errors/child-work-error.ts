@@ -5,6 +5,7 @@
  *
  * @module
  */
+import type { ErrorCode } from "./error.ts";
 import { NonRetryableError } from "./non-retryable-error.ts";
 
 /**
@@ -49,7 +50,7 @@ export class ChildWorkError extends NonRetryableError {
   /** How the child ended: `failed`, or `cancelled` (its parent was not). */
   readonly status: "failed" | "cancelled";
   /** The child's error code, when it failed with a protocol error (`deadline_exceeded` for a timeout). */
-  readonly code?: string | number;
+  readonly code?: ErrorCode | number;
   /** The data of the child's error, if any. */
   readonly data?: unknown;
 
@@ -63,7 +64,7 @@ export class ChildWorkError extends NonRetryableError {
   constructor(
     tool: string,
     message: string,
-    options: { readonly status: "failed" | "cancelled"; readonly code?: string | number; readonly data?: unknown },
+    options: { readonly status: "failed" | "cancelled"; readonly code?: ErrorCode | number; readonly data?: unknown },
   ) {
     super(`child work of tool "${tool}" ${options.status}: ${message}`);
     this.name = "ChildWorkError";

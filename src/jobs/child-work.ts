@@ -13,7 +13,7 @@ import type { Jsonify } from "../core/long-running/jsonify.ts";
 import type { ToolResult } from "../core/results/result.ts";
 import { TRACE_PARENT } from "../core/call/trace-context.ts";
 import { ChildWorkError } from "../errors/child-work-error.ts";
-import { ProtocolError } from "../errors/error.ts";
+import { type ErrorCode, ProtocolError } from "../errors/error.ts";
 import { sleep } from "../internal/sleep.ts";
 import { type Continuations, continuationsOf, newJobId } from "./continuations.ts";
 import { WorkCallContext, type WorkOrigin } from "./declared-work.ts";
@@ -29,7 +29,7 @@ const MAX_WAIT_MS = 5_000;
 /** What a parent's journal keeps of a child's end: its value, or why it gave none. */
 type ChildEnd =
   | { readonly v: unknown }
-  | { readonly e: { message: string; status: "failed" | "cancelled"; code?: string | number; data?: unknown } };
+  | { readonly e: { message: string; status: "failed" | "cancelled"; code?: ErrorCode | number; data?: unknown } };
 
 /** A run's children waiting on a queue: the run suspends once every one of them is waiting (all started). */
 interface Waiting {
