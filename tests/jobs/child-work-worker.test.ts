@@ -12,6 +12,8 @@ import { killQueueProcesses, logged, type QueueBackend, startWorkerOf } from "..
 import { queueBackends, type WorkerBackend, workerBackends } from "../helpers/queue-backends.ts";
 import { answered, redeemedWithin } from "../helpers/outcome.ts";
 import { tokenOf } from "../helpers/instances.ts";
+import { node22, NODE22_MISSING } from "../helpers/node22.ts";
+import { ONCE_PER_RUN } from "../helpers/once-per-run.ts";
 
 /** BullMQ's lock on a running job: a killed worker's jobs move on within one to two of these. */
 const LOCK_MS = 3_000;
@@ -30,7 +32,10 @@ interface ParentAnswer {
 const servers = queueBackends("child work");
 after(killQueueProcesses);
 
-/** A web instance and two workers of concurrency 4 on `on`, for `run`; everything closed after it. */
+/**
+ * A web instance and two workers of concurrency 4 on `on` (`runtime`: a binary running the SDK's TypeScript as is,
+ * default the tests' own), for `run`; everything closed after it.
+ */
 async function deployment<T>(
   on: WorkerBackend,
   run: (
@@ -38,12 +43,13 @@ async function deployment<T>(
     workers: Awaited<ReturnType<typeof startWorkerOf>>[],
     queue: string,
   ) => Promise<T>,
+  runtime?: string,
 ): Promise<T> {
   const queue = `child-${crypto.randomUUID()}`;
   const backend: QueueBackend = { url: on.url, variable: on.variable, queue, lockMs: LOCK_MS };
   const web = jobsServer({ url: on.url, counters: on.counters, queue, lockMs: LOCK_MS });
   try {
-    const spec = { module: "tests/helpers/jobs-server.ts", env: { COUNTER_URL: on.counters } };
+    const spec = { module: "tests/helpers/jobs-server.ts", runtime, env: { COUNTER_URL: on.counters } };
     const workers = await Promise.all([
       startWorkerOf(spec, backend, "--concurrency", "4"),
       startWorkerOf(spec, backend, "--concurrency", "4"),
@@ -52,6 +58,40 @@ async function deployment<T>(
   } finally {
     await web.close();
   }
+}
+
+/**
+ * Two calls of `parent` on `on` (its workers on `runtime`), worker A killed once every child waits inside its step;
+ * then the gate opens: each parent answers its three children's values, each child's effect counted once.
+ */
+async function parentsKilled(on: WorkerBackend, runtime?: string): Promise<void> {
+  const calls = 2;
+  await deployment(on, async (web, [a, b], queue) => {
+    const tokens: string[] = [];
+    for (let n = 0; n < calls; n++) tokens.push(tokenOf(await web.server.call("parent", { n })));
+    // Every child started and waits inside its step, its effect not yet done; A holds some of them.
+    await logged([a, b], /^child \d+\.\d at gate$/gm, calls * 3, FAILED);
+    assert.match(a.log() + b.log(), /^parent 0 started$/m);
+    const held = [...a.log().matchAll(/^child (\d+\.\d) at gate$/gm)].map((line) => line[1]);
+    assert.ok(held.length > 0, `worker A holds no child:\n${a.log()}\n${b.log()}`);
+    a.kill("SIGKILL");
+    await a.exited;
+    await web.counters.set(gateKey(queue), "open");
+    const answers = await Promise.all(
+      tokens.map(async (token) => answered<ParentAnswer>(await redeemedWithin(web.server, token, END_MS))),
+    );
+    const report = JSON.stringify({ answers, held });
+    assert.deepEqual(answers.map((answer) => answer.n), [0, 1], report);
+    for (const answer of answers) {
+      // In the order of the calls, each child's value its own effect's count: 1.
+      assert.deepEqual(answer.results.map(({ k, made }) => ({ k, made })), [1, 2, 3].map((k) => ({ k, made: 1 })));
+      for (const k of [1, 2, 3]) {
+        assert.equal(Number(await web.counters.get(counterKey(queue, answer.n, `child${k}`))), 1, report);
+      }
+    }
+    // Every child held by A ended on B, from its step (A died before its effect).
+    assert.ok(answers.every((answer) => answer.results.every((each) => each.pid === b.pid)), report);
+  }, runtime);
 }
 
 for (const { name: on, missing, backend } of workerBackends(servers)) {
@@ -64,38 +104,17 @@ for (const { name: on, missing, backend } of workerBackends(servers)) {
       async (t) => {
         const reason = missing();
         if (reason) return t.skip(reason);
-        const calls = 2;
-        await deployment(backend(), async (web, [a, b], queue) => {
-          const tokens: string[] = [];
-          for (let n = 0; n < calls; n++) tokens.push(tokenOf(await web.server.call("parent", { n })));
-          // Every child started and waits inside its step, its effect not yet done; A holds some of them.
-          await logged([a, b], /^child \d+\.\d at gate$/gm, calls * 3, FAILED);
-          assert.match(a.log() + b.log(), /^parent 0 started$/m);
-          const held = [...a.log().matchAll(/^child (\d+\.\d) at gate$/gm)].map((line) => line[1]);
-          assert.ok(held.length > 0, `worker A holds no child:\n${a.log()}\n${b.log()}`);
-          a.kill("SIGKILL");
-          await a.exited;
-          await web.counters.set(gateKey(queue), "open");
-          const answers = await Promise.all(
-            tokens.map(async (token) => answered<ParentAnswer>(await redeemedWithin(web.server, token, END_MS))),
-          );
-          const report = JSON.stringify({ answers, held });
-          assert.deepEqual(answers.map((answer) => answer.n), [0, 1], report);
-          for (const answer of answers) {
-            // In the order of the calls, each child's value its own effect's count: 1.
-            assert.deepEqual(
-              answer.results.map(({ k, made }) => ({ k, made })),
-              [1, 2, 3].map((k) => ({ k, made: 1 })),
-            );
-            for (const k of [1, 2, 3]) {
-              assert.equal(Number(await web.counters.get(counterKey(queue, answer.n, `child${k}`))), 1, report);
-            }
-          }
-          // Every child held by A ended on B, from its step (A died before its effect).
-          assert.ok(answers.every((answer) => answer.results.every((each) => each.pid === b.pid)), report);
-        });
+        await parentsKilled(backend());
       },
     );
+
+    it("the same with the workers on Node 22", { skip: ONCE_PER_RUN, timeout: 180_000 }, async (t) => {
+      const reason = missing();
+      if (reason) return t.skip(reason);
+      const node = await node22();
+      if (node === undefined) return t.skip(NODE22_MISSING);
+      await parentsKilled(backend(), node);
+    });
 
     it("cancelling a parent cancels its running children: each stops at the gate, its effect never done", {
       timeout: 180_000,
