@@ -36,3 +36,4 @@ export type { McpliteErrorOptions } from "./error.ts";
 export { UrlElicitationRequiredError } from "../core/call/elicitation.ts";
 export { NonRetryableError } from "./non-retryable-error.ts";
 export { WaitTimeoutError } from "./wait-timeout-error.ts";
+export { ChildWorkError } from "./child-work-error.ts";

@@ -232,8 +232,8 @@ export class Continuations implements Tokens {
   }
 
   /**
-   * Cancels a job: aborts its work if it runs here and records it as cancelled. Idempotent: a job that
-   * ended already keeps its entry (first writer wins, on any instance).
+   * Cancels a job and its children (`invoke()`): aborts its work if it runs here and records it as cancelled.
+   * Idempotent: a job that ended already keeps its entry (first writer wins, on any instance).
    *
    * @param id The entry id.
    * @param ttlMs How long the cancelled entry lasts.
@@ -244,14 +244,22 @@ export class Continuations implements Tokens {
     const job = this.#jobs.get(id);
     this.#jobs.delete(id);
     job?.controller.abort(new Error("the promise was cancelled"));
-    if (entry === undefined || hasEnded(entry)) return false;
-    const cancelled: StoredResult = { status: "cancelled", at: this.codec.now() };
-    if (job !== undefined) return await job.settle(cancelled); // after any write the job made
-    // Out of its queue first, where the queue can (`WorkQueue.remove`): never delivered, and its worker reads nothing.
-    await this.queue?.remove?.(id).catch((cause) => {
-      throw queueUnavailable(cause, this.retryAfterMs);
-    });
-    return await this.results.set(id, cancelled, ttlMs);
+    try {
+      if (entry === undefined || hasEnded(entry)) return false;
+      const cancelled: StoredResult = { status: "cancelled", at: this.codec.now() };
+      if (job !== undefined) return await job.settle(cancelled); // after any write the job made
+      // Out of its queue first, where the queue can (`WorkQueue.remove`): never delivered, and its worker reads nothing.
+      await this.queue?.remove?.(id).catch((cause) => {
+        throw queueUnavailable(cause, this.retryAfterMs);
+      });
+      return await this.results.set(id, cancelled, ttlMs);
+    } finally {
+      // Then its children (`invoke()`): their ids are in its journal, each journaled before the child starts. A parent
+      // that meets a child cancelled finds itself ended first.
+      for (const { name, value } of await this.journals.load(id)) {
+        if (name.startsWith("~child:")) await this.cancel(value as string, ttlMs);
+      }
+    }
   }
 
   /**

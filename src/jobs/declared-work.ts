@@ -112,7 +112,7 @@ export async function runDeclaredWork(
       { name: owner.name, signal, meta: origin.meta, host },
       sink,
       registry.runtime.logger,
-      { id: start.id, attempt, journal, retried },
+      { id: start.id, attempt, journal, retried, registry },
     );
     c.signals?.attach(work, journal, start, origin.meta); // `work.waitFor()`, where the server has `signals()`
     if (origin.traceparent !== undefined) work.set(TRACE_PARENT, origin.traceparent);
@@ -148,6 +148,8 @@ export interface WorkRun {
   readonly journal: Journal;
   /** Hears the retries of a step (`work.step(name, fn, { retry })`), given its name. */
   readonly retried?: (step: string) => OnRetry;
+  /** The server's registry, where the work's children (`invoke()`) are found and started. */
+  readonly registry?: Registry;
 }
 
 /** The {@link WorkContext} of one start of a job: a call context whose steps and sleeps are journaled. */
@@ -156,8 +158,8 @@ export class WorkCallContext extends ToolCallContext implements WorkContext {
   declare readonly attempt: number;
   declare readonly waitFor: WorkContext["waitFor"]; // `signals()` gives them (`signals.ts`), outside the default bundle
   declare readonly signalUrl: WorkContext["signalUrl"];
-  readonly #journal: Journal;
-  readonly #retried: WorkRun["retried"];
+  /** This start of the job, for the engine (`invoke()`). */
+  declare readonly run: WorkRun;
 
   /**
    * Makes the context.
@@ -171,8 +173,7 @@ export class WorkCallContext extends ToolCallContext implements WorkContext {
     super(source.name, source.signal, source.meta, sink, source.host, logger);
     this.jobId = run.id;
     this.attempt = run.attempt;
-    this.#journal = run.journal;
-    this.#retried = run.retried;
+    this.run = run;
   }
 
   // Typed `never` to fit both its base's `step` (`ctx.step()`, once per call across input rounds, `T`) and
@@ -182,21 +183,22 @@ export class WorkCallContext extends ToolCallContext implements WorkContext {
       throw new TypeError("work.step(): a name is 1–200 characters, not starting with ~");
     }
     const retry = options?.retry;
-    const retrying = retry && retryingStep(this.#journal, name, run, retry, this.signal, this.#retried?.(name));
-    return this.#journal.step(name, retrying ?? run) as Promise<never>;
+    const { journal, retried } = this.run;
+    const retrying = retry && retryingStep(journal, name, run, retry, this.signal, retried?.(name));
+    return journal.step(name, retrying ?? run) as Promise<never>;
   }
 
   sleep(ms: number): Promise<void> {
-    return this.#journal.sleep(ms, this.signal);
+    return this.run.journal.sleep(ms, this.signal);
   }
 
   // What a branch of a suspended run reports goes nowhere: that run has ended, and a later one reports again.
   override progress(progress: number, total?: number, message?: string): void {
-    if (!this.#journal.suspension.suspended) super.progress(progress, total, message);
+    if (!this.run.journal.suspension.suspended) super.progress(progress, total, message);
   }
 
   override log(level: LogLevel, data: unknown, logger?: string): void {
-    if (!this.#journal.suspension.suspended) super.log(level, data, logger);
+    if (!this.run.journal.suspension.suspended) super.log(level, data, logger);
   }
 }
 

@@ -28,8 +28,7 @@ export class JournalMismatch extends Error {
       : `recorded "${recorded.name}" there`;
     super(
       `this run of job ${job} takes "${taken.name}" at place ${taken.position} of its steps and sleeps, where its ` +
-        `journal ${there}: the work changed since the job began. A job takes its steps and sleeps in the same ` +
-        "order on every start: this start is refused, not replayed",
+        `journal ${there}: the work changed since the job began: refused, not replayed`,
     );
   }
 }

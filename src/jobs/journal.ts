@@ -130,7 +130,9 @@ export class Journal {
 
   /** Takes a name for this run; its place in the run's order (0: outside it). */
   #claim(name: string, ordered: boolean): number {
-    if (this.#names.has(name)) throw new TypeError(`work.step(): "${name}" is used twice in one job`);
+    if (this.#names.has(name)) {
+      throw new TypeError(`work.step(): "${name}" is used twice in one job: name each by what it works on`);
+    }
     if (this.#names.size >= MAX_STEPS) throw new RangeError(`a job takes at most ${MAX_STEPS} steps`);
     this.#names.add(name);
     return ordered ? ++this.#places : 0;
@@ -140,11 +142,13 @@ export class Journal {
   async #recorded(name: string, place: number): Promise<JournalEntry | undefined> {
     if (this.#options.fresh) return undefined;
     const { byName, byPlace } = await this.#load();
-    const there = place > 0 ? byPlace.get(place) : undefined;
-    if (there !== undefined && there.name !== name) {
+    const there = place > 0 ? byPlace.get(place) : undefined, entry = byName.get(name);
+    // A step the journal recorded is its own wherever it comes (branches of a `Promise.all` reach theirs in any
+    // order); one it did not record, or a sleep (known by its place), must not take the place of another.
+    if (there !== undefined && there.name !== name && (entry === undefined || name.startsWith("~sleep"))) {
       throw new JournalMismatch(this.#options.id, { name, position: place }, there);
     }
-    return this.#inOrder(byName.get(name), place);
+    return this.#inOrder(entry, place);
   }
 
   /** The journal as this start loaded it: once, at its first step or sleep. */
@@ -157,7 +161,10 @@ export class Journal {
 
   /** The entry recorded for a step, refused when the journal holds it at another place of the run's order. */
   #inOrder(entry: JournalEntry | undefined, place: number): JournalEntry | undefined {
-    if (entry === undefined || place === 0 || entry.position === 0 || entry.position === place) return entry;
+    if (
+      entry === undefined || place === 0 || entry.position === 0 || entry.position === place ||
+      !entry.name.startsWith("~sleep")
+    ) return entry;
     throw new JournalMismatch(this.#options.id, { name: entry.name, position: place }, entry);
   }
 

@@ -75,11 +75,11 @@ export interface QueuedCall {
  * @param c The server's continuations, with a queue.
  * @param call The tool, the arguments and the call's context.
  * @param ttlMs How long the entry (and the job) lasts.
+ * @param id Its id: a new one, or the one a parent journaled for its child (`invoke()`).
  * @returns The entry id.
  * @throws {ProtocolError} `unavailable` when the store or the queue is out of reach (nothing runs).
  */
-export async function enqueueJob(c: Continuations, call: QueuedCall, ttlMs: number): Promise<string> {
-  const id = newJobId();
+export async function enqueueJob(c: Continuations, call: QueuedCall, ttlMs: number, id = newJobId()): Promise<string> {
   await c.results.set(id, { status: "working", at: c.codec.now() }, ttlMs);
   const { auth, meta } = call.ctx;
   // Never the raw credential (MCP 2025-11-25, Authorization: no token passthrough): the caller travels as `u`.

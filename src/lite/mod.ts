@@ -38,6 +38,7 @@ export {
   env,
   fail,
   image,
+  invoke,
   mcpBinding,
   mcpLiteBinding,
   resourceLink,

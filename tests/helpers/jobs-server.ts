@@ -7,7 +7,7 @@
  */
 import process from "node:process";
 import * as v from "valibot";
-import { createServer, defineTool, mcpBinding, mcpLiteBinding, signals } from "../../mod.ts";
+import { createServer, defineTool, invoke, mcpBinding, mcpLiteBinding, signals } from "../../mod.ts";
 import type { PromiseRetry, WorkContext } from "../../src/types.ts";
 import { NonRetryableError } from "../../src/errors/mod.ts";
 import { grpcBinding } from "../../src/bindings/grpc/mod.ts";
@@ -77,6 +77,32 @@ export function jobsServer(options: JobsServerOptions) {
   const counted = v.object({ n: v.number() });
 
   /**
+   * A child of `parent`: its step `effect` says it is in (`child N.K at gate`), waits for the gate (saying
+   * `child N.K stopped` when its signal aborts there: its job cancelled), then counts `child<K>` of call `n`.
+   */
+  const child = defineTool("child").describe("Waits at the gate inside a step, then counts its effect")
+    .input(v.object({ n: v.number(), k: v.number() }))
+    .output(v.object({ k: v.number(), made: v.number(), pid: v.number() }))
+    .longRunning({ retry: { attempts: 3 } })
+    .defer(async ({ n, k }, work) => {
+      const made = await work.step("effect", async () => {
+        say(`child ${n}.${k} at gate`);
+        const deadline = Date.now() + GATE_MS;
+        try {
+          while ((await counters.exists(gateKey(options.queue))) === 0) {
+            if (Date.now() > deadline) throw new Error(`child ${n}.${k}: the gate stayed shut ${GATE_MS} ms`);
+            await sleep(50, work.signal);
+          }
+        } catch (error) {
+          if (work.signal.aborted) say(`child ${n}.${k} stopped`);
+          throw error;
+        }
+        return await count(n, `child${k}`);
+      });
+      return { k, made, pid: process.pid };
+    });
+
+  /**
    * Step `a`, then step `b`, whose fn counts its tries (`tries`) and says each (`job N try T`): it throws a transient
    * 503 on the tries `throwsOn` (a `NonRetryableError` with `final`), and on try `hangsOn` waits until its worker is
    * killed; once it succeeds, its effect. `step` is b's own retry.
@@ -144,6 +170,17 @@ export function jobsServer(options: JobsServerOptions) {
       defineTool("refused").describe("Step b throws a NonRetryableError on try 1").input(counted)
         .longRunning({ retry: { attempts: 3 } })
         .defer(flaky({ throwsOn: [1], final: true, step: { attempts: 3 } })),
+    )
+    .tool(child)
+    .tool(
+      defineTool("parent").describe("Invokes three children in parallel and answers their results").input(counted)
+        .longRunning({ retry: { attempts: 3 } })
+        .defer(async ({ n }, work) => {
+          say(`parent ${n} started`);
+          const results = await Promise.all([1, 2, 3].map((k) => invoke(work, `child:${k}`, child, { n, k })));
+          say(`parent ${n} finished`);
+          return { n, results, pid: process.pid, attempt: work.attempt };
+        }),
     )
     .tool(
       defineTool("approval").describe("Step a, a wait for the signal approved (a minute at most), step b")
