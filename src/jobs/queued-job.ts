@@ -28,6 +28,8 @@ import { startRule } from "./start-rule.ts";
 import { jobStart } from "./job-start.ts";
 import type { JobOutcome, JobWatch, WarnOnce } from "../core/long-running/job-kinds.ts";
 import { queueUnavailable } from "./queue-unavailable.ts";
+import { MAX_PRIORITY } from "./check-long-running.ts";
+import { enterFlow } from "./flow-gate.ts";
 
 /** The token kind of a queued job: never accepted as a promise, task or input token. */
 const JOB_KIND = "job";
@@ -79,9 +81,10 @@ export interface QueuedCall {
  * @throws {ProtocolError} `unavailable` when the store or the queue is out of reach (nothing runs).
  */
 export async function enqueueJob(c: Continuations, call: QueuedCall, ttlMs: number): Promise<string> {
+  const { auth, meta } = call.ctx;
+  const flow = jobFlow(call.owner, call.args ?? {}, auth); // a key that throws fails the call, before anything is kept
   const id = newJobId();
   await c.results.set(id, { status: "working", at: c.codec.now() }, ttlMs);
-  const { auth, meta } = call.ctx;
   // Never the raw credential (MCP 2025-11-25, Authorization: no token passthrough): the caller travels as `u`.
   const { token: _token, ...u } = auth ?? {};
   const headers = [...meta.headers].filter(([name]) => !UNCARRIED_HEADERS.test(name));
@@ -95,7 +98,18 @@ export async function enqueueJob(c: Continuations, call: QueuedCall, ttlMs: numb
   let data: string | undefined;
   try {
     data = await c.codec.sign({ kind: JOB_KIND, scope: call.owner.name, state, ttlMs });
-    await c.queue!.add(id, data, { tool: call.owner.name, callId: meta.requestId ?? undefined });
+    const kept = await c.queue!.add(
+      id,
+      data,
+      { tool: call.owner.name, callId: meta.requestId ?? undefined },
+      flow,
+    );
+    if (typeof kept === "string" && kept !== id) {
+      // Deduplicated: the call joins the job kept, and answers its result; its own entry is not needed.
+      await c.results.delete(id).catch(() => {});
+      call.ctx.set(QUEUED_JOB, kept);
+      return kept;
+    }
   } catch (error) {
     // Kept all the same (its answer lost), a job its queue cannot remove runs: as the job of a call sent again would.
     if (data !== undefined) await c.queue!.remove?.(id).catch(() => {});
@@ -234,6 +248,18 @@ async function runJob(
   // Its steps, to the job's own log, where the queue keeps one (Bull Board shows BullMQ's).
   const observe = queue.log && stepLog((line) => queue.log!(state.d, line), start);
   const begun = { id: state.d, attempt: start, expiresAt, fresh: first === true, queued: true, observe, ...rule };
+  // Within its key's concurrency and rate (held in the store, across workers), or back to the queue until it is.
+  const { concurrency, rateLimit } = owner.longRunning;
+  const pass = concurrency ?? rateLimit
+    ? await enterFlow(
+      { results: c.results, now: () => c.codec.now(), leaseMs: c.leaseMs! },
+      scope,
+      owner.longRunning,
+      state.a,
+      state.u,
+    )
+    : undefined;
+  if (pass !== undefined && "delayMs" in pass) return { outcome: "delayed", attempt: start, delayMs: pass.delayMs };
   const { work, options } = jobStart(registry, owner, origin, begun, call);
   let end: { entry: StoredResult; cause?: unknown } | undefined;
   const slept = await c.runQueued(state.d, work, ttlMs, {
@@ -241,7 +267,7 @@ async function runJob(
     bind: (job) => options.bind(sharing(job, queue, state.d)),
     stop,
     onEnd: (entry, cause) => end = { entry, cause },
-  });
+  }).finally(() => pass?.release());
   if (slept !== undefined) return { outcome: "delayed", attempt: start, delayMs: delayOf(slept, c.codec.now()) };
   const failed = end === undefined ? undefined : failureOf(end.entry);
   if (failed !== undefined) {
@@ -257,6 +283,23 @@ async function runJob(
   // Stopped through its signal as the worker shut down, not cut off: given back with the job, which the next worker
   // starts as this one (the queue counts no start for it).
   return { outcome: "again", attempt: start };
+}
+
+/** How a tool's job is ordered and deduplicated in the queue (`.longRunning({ priority, dedupe })`), if it is. */
+function jobFlow(owner: AnyTool, args: unknown, auth: AuthInfo | undefined): Parameters<WorkQueue["add"]>[3] {
+  const { priority, dedupe } = owner.longRunning ?? {};
+  if (priority === undefined && dedupe === undefined) return undefined;
+  const order = typeof priority === "function" ? (priority as (input: unknown) => number)(args) : priority;
+  if (order !== undefined && !(Number.isInteger(order) && order >= 1 && order <= MAX_PRIORITY)) {
+    throw new RangeError(`tool "${owner.name}": its priority of these arguments must be from 1 to ${MAX_PRIORITY}`);
+  }
+  const key = dedupe && (dedupe.key as (input: unknown, auth: AuthInfo | undefined) => string)(args, auth);
+  return {
+    ...(order === undefined ? {} : { priority: order }),
+    ...(key === undefined
+      ? {}
+      : { dedupe: { id: `${owner.name}:${key}`, ...(dedupe!.ttlMs ? { ttlMs: dedupe!.ttlMs } : {}) } }),
+  };
 }
 
 /** The request metadata a job carries, its headers made `Headers` again. */

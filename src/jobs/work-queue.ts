@@ -152,10 +152,25 @@ export interface WorkQueue {
    * @param about What an operator may read of the job, beside the sealed `data` (nothing secret): its tool,
    *   and the id of the call that queued it (its JSON-RPC id, when it had one). A queue may show it (BullMQ's
    *   job name and data) and need not keep it.
-   * @returns When the queue keeps the job; rejects when it cannot (the call then fails as retryable,
-   *   and the job is not run).
+   * @param flow How the job is ordered and deduplicated (only given to a queue with `flowControl`): its `priority`
+   *   (from 1, taken first, to 2 097 152; jobs without one are taken before any with one), and its `dedupe` id: while
+   *   a job added with that id has not finished (or, with `ttlMs`, for `ttlMs` after it was added), a job added with
+   *   it is not kept, and `add` resolves the id of the one kept instead.
+   * @returns When the queue keeps the job, or the id of the job it keeps instead (deduplicated); rejects when it
+   *   cannot (the call then fails as retryable, and the job is not run).
    */
-  add(id: string, data: string, about?: { readonly tool: string; readonly callId?: string | number }): Promise<void>;
+  add(
+    id: string,
+    data: string,
+    about?: { readonly tool: string; readonly callId?: string | number },
+    flow?: { readonly priority?: number; readonly dedupe?: { readonly id: string; readonly ttlMs?: number } },
+  ): Promise<void | string>;
+  /**
+   * Optional: `true` when `add` honours its `flow` (priority and deduplication), as `bullmqQueue()` does; a tool with
+   * `dedupe` or `priority` needs it. Per-key concurrency and rate limits need no more of a queue than `{ delayMs }`:
+   * the server holds them in the shared result store.
+   */
+  readonly flowControl?: true;
   /**
    * Takes jobs, at most `options.concurrency` at once, until the returned consumer is closed. Any number
    * of takers, on any number of handles, share the jobs.

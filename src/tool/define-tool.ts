@@ -328,7 +328,7 @@ export class ToolBuilder<
    *   .defer(async () => ({ indexed: true }));
    * ```
    */
-  longRunning<const O extends LongRunningOptions = Record<never, never>>(
+  longRunning<const O extends LongRunningOptions<TArgs> = Record<never, never>>(
     options?: O,
   ): ToolBuilder<TName, TInput, TArgs, TOutput, TConfig, O extends { readonly retry: object } ? "declare" : "inline"> {
     return this.#with({ longRunning: { ...options } }) as never; // the signature's type: what ctx.defer() may start
