@@ -204,7 +204,7 @@ export class WorkCallContext extends ToolCallContext implements WorkContext {
  * @throws {TypeError} When the tool asks for `retry`, or the server has a queue, and it declares no work; a
  *   `RangeError` or `TypeError` for `.longRunning()` options out of their ranges (`checkLongRunning()`).
  */
-export function admitTool(tool: AnyTool, continuations: { readonly queue?: WorkQueue }): void {
+export function admitTool(tool: AnyTool, continuations: { readonly queue?: object }): void {
   checkLongRunning(tool.name, tool.longRunning!);
   const { concurrency, rateLimit, dedupe, priority } = tool.longRunning!;
   // Flow control holds across workers: the queue orders and deduplicates, the shared store holds slots and rates.
@@ -214,7 +214,9 @@ export function admitTool(tool: AnyTool, continuations: { readonly queue?: WorkQ
         "createServer({ queue, resultStore }) (bullmqQueue() from @mcplite/sdk/bullmq)",
     );
   }
-  if ((dedupe ?? priority) !== undefined && continuations.queue?.flowControl !== true) {
+  if (
+    (dedupe ?? priority) !== undefined && (continuations.queue as Partial<WorkQueue> | undefined)?.flowControl !== true
+  ) {
     throw new TypeError(
       `tool "${tool.name}": dedupe and priority need a queue that orders and deduplicates jobs ` +
         "(WorkQueue.flowControl, as bullmqQueue() has)",
