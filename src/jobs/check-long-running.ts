@@ -9,8 +9,6 @@ import { checkRetry } from "./retries.ts";
 
 /** The longest `timeoutMs` of deferred work: the longest delay a timer takes (about 24.8 days). */
 const MAX_TIMEOUT_MS = 2 ** 31 - 1;
-/** The last priority BullMQ takes (2^21). */
-export const MAX_PRIORITY = 2 ** 21;
 
 /**
  * Checks a tool's long-running options.
@@ -31,38 +29,5 @@ export function checkLongRunning(name: string, options: LongRunningOptions): voi
   const timeoutMs = options.timeoutMs;
   if (timeoutMs !== undefined && !(timeoutMs >= 1 && timeoutMs <= MAX_TIMEOUT_MS)) {
     throw new RangeError(`tool "${name}": timeoutMs must be from 1 to ${MAX_TIMEOUT_MS}`);
-  }
-  checkFlow(`tool "${name}"`, options);
-}
-
-/** Whether `n` is an integer from `min` to `max`. */
-const within = (n: unknown, min: number, max: number) =>
-  Number.isInteger(n) && (n as number) >= min && n as number <= max;
-
-/** Checks a tool's flow control: its limits within their ranges, its keys functions. */
-function checkFlow(tool: string, { concurrency, rateLimit, dedupe, priority }: LongRunningOptions): void {
-  const keyed = (what: string, key: unknown, required = false) => {
-    if (key === undefined ? required : typeof key !== "function") {
-      throw new TypeError(`${tool}: ${what}.key must be a function of the arguments and caller that returns a string`);
-    }
-  };
-  if (concurrency !== undefined) {
-    if (!within(concurrency.limit, 1, 1_000)) throw new RangeError(`${tool}: concurrency.limit must be from 1 to 1000`);
-    keyed("concurrency", concurrency.key);
-  }
-  if (rateLimit !== undefined) {
-    if (!within(rateLimit.limit, 1, 1_000) || !within(rateLimit.periodMs, 1, 86_400_000)) {
-      throw new RangeError(`${tool}: rateLimit needs a limit from 1 to 1000 and a periodMs from 1 to 86400000`);
-    }
-    keyed("rateLimit", rateLimit.key);
-  }
-  if (dedupe !== undefined) {
-    keyed("dedupe", dedupe.key, true);
-    if (dedupe.ttlMs !== undefined && !within(dedupe.ttlMs, 1, MAX_TIMEOUT_MS)) {
-      throw new RangeError(`${tool}: dedupe.ttlMs must be from 1 to ${MAX_TIMEOUT_MS}`);
-    }
-  }
-  if (priority !== undefined && typeof priority !== "function" && !within(priority, 1, MAX_PRIORITY)) {
-    throw new RangeError(`${tool}: priority must be from 1 (first) to ${MAX_PRIORITY}, or a function of the arguments`);
   }
 }

@@ -26,7 +26,6 @@ import { Suspension } from "./suspension.ts";
 import { checkLongRunning } from "./check-long-running.ts";
 import type { StepOptions, WorkContext } from "../core/long-running/work-context.ts";
 import type { ServerLogger } from "../core/instance/logger.ts";
-import type { WorkQueue } from "./work-queue.ts";
 
 /** Where a job's work comes from: the call that started it. */
 export interface WorkOrigin {
@@ -204,24 +203,8 @@ export class WorkCallContext extends ToolCallContext implements WorkContext {
  * @throws {TypeError} When the tool asks for `retry`, or the server has a queue, and it declares no work; a
  *   `RangeError` or `TypeError` for `.longRunning()` options out of their ranges (`checkLongRunning()`).
  */
-export function admitTool(tool: AnyTool, continuations: { readonly queue?: object }): void {
+export function admitTool(tool: AnyTool, continuations: { readonly queue?: unknown }): void {
   checkLongRunning(tool.name, tool.longRunning!);
-  const { concurrency, rateLimit, dedupe, priority } = tool.longRunning!;
-  // Flow control holds across workers: the queue orders and deduplicates, the shared store holds slots and rates.
-  if ((concurrency ?? rateLimit ?? dedupe ?? priority) !== undefined && continuations.queue === undefined) {
-    throw new TypeError(
-      `tool "${tool.name}": concurrency, rateLimit, dedupe and priority hold across the workers of a queue: ` +
-        "createServer({ queue, resultStore }) (bullmqQueue() from @mcplite/sdk/bullmq)",
-    );
-  }
-  if (
-    (dedupe ?? priority) !== undefined && (continuations.queue as Partial<WorkQueue> | undefined)?.flowControl !== true
-  ) {
-    throw new TypeError(
-      `tool "${tool.name}": dedupe and priority need a queue that orders and deduplicates jobs ` +
-        "(WorkQueue.flowControl, as bullmqQueue() has)",
-    );
-  }
   if (tool.mode !== "handle" || tool.work !== undefined || tool.onRedeem !== undefined) return;
   if (tool.longRunning?.retry !== undefined || continuations.queue !== undefined) {
     throw new TypeError(`tool "${tool.name}": with retry or a queue, declare its work with .defer()`);

@@ -9,6 +9,11 @@
 import type { AuthInfo } from "../core/call/host.ts";
 import type { LongRunningOptions } from "../core/definitions/tool.ts";
 import type { ResultStore } from "./stored-result.ts";
+import type { WorkQueue } from "./work-queue.ts";
+
+/** The last priority BullMQ takes (2^21), and the longest `dedupe.ttlMs` (a timer's longest delay). */
+const MAX_PRIORITY = 2 ** 21;
+const MAX_TTL_MS = 2 ** 31 - 1;
 
 /** How long a job over its key's limit waits before it is delivered again, in ms, at least (jittered up to twice). */
 const WAIT_MS = 100;
@@ -23,6 +28,38 @@ export interface FlowStore {
   readonly results: ResultStore;
   readonly now: () => number;
   readonly leaseMs: number;
+}
+
+/**
+ * Reads how a job is ordered and deduplicated in its queue (`WorkQueue.add`'s `flow`), as a queue with `flowControl`
+ * does: its priority, and its dedupe id (the tool's name and its key) with how long it holds.
+ *
+ * @param tool The job's tool.
+ * @param flow Its flow control, and the call's arguments and caller.
+ * @returns Its priority and dedupe, where the tool has them.
+ * @throws {RangeError} For a priority out of BullMQ's range (1 to 2^21), or a key or priority function that threw.
+ */
+export function readFlow(
+  tool: string,
+  flow: Parameters<WorkQueue["add"]>[3],
+): { priority?: number; dedupe?: { id: string; ttlMs?: number } } {
+  const { priority, dedupe } = flow?.options ?? {};
+  let order: number | undefined, key: string | undefined;
+  try {
+    order = typeof priority === "function" ? priority(flow!.input) : priority;
+    key = dedupe?.key(flow!.input, flow!.auth);
+  } catch (error) {
+    throw new RangeError(`tool "${tool}": its priority or dedupe key failed on these arguments`, { cause: error });
+  }
+  if (order !== undefined && !within(order, 1, MAX_PRIORITY)) {
+    throw new RangeError(`tool "${tool}": priority ${order} is not an integer from 1 (first) to ${MAX_PRIORITY}`);
+  }
+  return {
+    ...(order === undefined ? {} : { priority: order }),
+    ...(key === undefined
+      ? {}
+      : { dedupe: { id: `${tool}:${key}`, ...(dedupe!.ttlMs ? { ttlMs: dedupe!.ttlMs } : {}) } }),
+  };
 }
 
 /**
@@ -102,4 +139,53 @@ async function takeSlot(store: FlowStore, base: string, limit: number): Promise<
     };
   }
   return undefined;
+}
+
+/** Whether `n` is an integer from `min` to `max`. */
+const within = (n: unknown, min: number, max: number) =>
+  Number.isInteger(n) && (n as number) >= min && (n as number) <= max;
+
+/**
+ * Checks a tool's flow control as a worker starts (the web instance reads only `dedupe` and `priority`, and the
+ * queue refuses what it cannot take): its limits within their ranges, its keys functions.
+ *
+ * @param name The tool's name, for the messages.
+ * @param options Its long-running options.
+ * @param queue The worker's queue.
+ * @throws {RangeError} For a limit, period, ttl or priority out of its range; a `TypeError` for a key that is no
+ *   function, or `dedupe` or `priority` on a queue without `flowControl`.
+ */
+export function checkFlow(
+  name: string,
+  { concurrency, rateLimit, dedupe, priority }: LongRunningOptions,
+  queue: WorkQueue,
+): void {
+  const tool = `tool "${name}"`;
+  if ((dedupe ?? priority) !== undefined && queue.flowControl !== true) {
+    throw new TypeError(`${tool}: dedupe and priority need a queue that orders and deduplicates (flowControl)`);
+  }
+  const keyed = (what: string, key: unknown, required = false) => {
+    if (key === undefined ? required : typeof key !== "function") {
+      throw new TypeError(`${tool}: ${what}.key must be a function of the arguments and caller that returns a string`);
+    }
+  };
+  if (concurrency !== undefined) {
+    if (!within(concurrency.limit, 1, 1_000)) throw new RangeError(`${tool}: concurrency.limit must be from 1 to 1000`);
+    keyed("concurrency", concurrency.key);
+  }
+  if (rateLimit !== undefined) {
+    if (!within(rateLimit.limit, 1, 1_000) || !within(rateLimit.periodMs, 1, 86_400_000)) {
+      throw new RangeError(`${tool}: rateLimit needs a limit from 1 to 1000 and a periodMs from 1 to 86400000`);
+    }
+    keyed("rateLimit", rateLimit.key);
+  }
+  if (dedupe !== undefined) {
+    keyed("dedupe", dedupe.key, true);
+    if (dedupe.ttlMs !== undefined && !within(dedupe.ttlMs, 1, MAX_TTL_MS)) {
+      throw new RangeError(`${tool}: dedupe.ttlMs must be from 1 to ${MAX_TTL_MS}`);
+    }
+  }
+  if (priority !== undefined && typeof priority !== "function" && !within(priority, 1, MAX_PRIORITY)) {
+    throw new RangeError(`${tool}: priority must be from 1 (first) to ${MAX_PRIORITY}, or a function of the arguments`);
+  }
 }

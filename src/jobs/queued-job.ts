@@ -20,7 +20,7 @@ import type { Registry } from "../core/definitions/registry.ts";
 import { failureResult } from "../core/results/result.ts";
 import { hasEnded, type StoredResult } from "./result-store.ts";
 import type { Suspension } from "./suspension.ts";
-import type { AnyTool } from "../core/definitions/tool.ts";
+import type { AnyTool, LongRunningOptions } from "../core/definitions/tool.ts";
 import { QUEUED_JOB, TRACE_PARENT } from "../core/call/trace-context.ts";
 import { jobCall } from "./job-call.ts";
 import { stepLog } from "./step-log.ts";
@@ -28,7 +28,6 @@ import { startRule } from "./start-rule.ts";
 import { jobStart } from "./job-start.ts";
 import type { JobOutcome, JobWatch, WarnOnce } from "../core/long-running/job-kinds.ts";
 import { queueUnavailable } from "./queue-unavailable.ts";
-import { MAX_PRIORITY } from "./check-long-running.ts";
 import { enterFlow } from "./flow-gate.ts";
 
 /** The token kind of a queued job: never accepted as a promise, task or input token. */
@@ -82,7 +81,6 @@ export interface QueuedCall {
  */
 export async function enqueueJob(c: Continuations, call: QueuedCall, ttlMs: number): Promise<string> {
   const { auth, meta } = call.ctx;
-  const flow = jobFlow(call.owner, call.args ?? {}, auth); // a key that throws fails the call, before anything is kept
   const id = newJobId();
   await c.results.set(id, { status: "working", at: c.codec.now() }, ttlMs);
   // Never the raw credential (MCP 2025-11-25, Authorization: no token passthrough): the caller travels as `u`.
@@ -96,30 +94,26 @@ export async function enqueueJob(c: Continuations, call: QueuedCall, ttlMs: numb
     t: call.ctx.get(TRACE_PARENT),
   };
   let data: string | undefined;
+  let kept: string | void;
   try {
     data = await c.codec.sign({ kind: JOB_KIND, scope: call.owner.name, state, ttlMs });
-    const kept = await c.queue!.add(
-      id,
-      data,
-      { tool: call.owner.name, callId: meta.requestId ?? undefined },
-      flow,
-    );
-    if (typeof kept === "string" && kept !== id) {
-      // Deduplicated: the call joins the job kept, and answers its result; its own entry is not needed.
-      await c.results.delete(id).catch(() => {});
-      call.ctx.set(QUEUED_JOB, kept);
-      return kept;
-    }
+    // Its tool's flow control, read by the queue (`priority`, `dedupe`) with the arguments and caller its keys read.
+    const flow = { options: call.owner.longRunning as LongRunningOptions<unknown>, input: call.args, auth };
+    kept = await c.queue!.add(id, data, { tool: call.owner.name, callId: meta.requestId ?? undefined }, flow);
   } catch (error) {
     // Kept all the same (its answer lost), a job its queue cannot remove runs: as the job of a call sent again would.
     if (data !== undefined) await c.queue!.remove?.(id).catch(() => {});
     await c.results.set(id, { status: "cancelled", at: c.codec.now() }, ttlMs).catch(() => {});
     // Not signed (over `tokens.maxBytes`): no queue can carry it, and sending it again will not help. Not queued: the
     // queue is out of reach, which sending it again may mend.
-    throw data === undefined ? error : queueUnavailable(error, c.retryAfterMs);
+    // Its flow refused (a `RangeError`: a priority out of range, a key that threw) fails the call as it is, too.
+    throw data === undefined || error instanceof RangeError ? error : queueUnavailable(error, c.retryAfterMs);
   }
-  call.ctx.set(QUEUED_JOB, id); // telemetry records the enqueue on the call's span
-  return id;
+  // Deduplicated (`dedupe`): the call joins the job the queue kept, and answers its result; its own entry goes.
+  const job = kept || id;
+  if (job !== id) c.results.delete(id).catch(() => {});
+  call.ctx.set(QUEUED_JOB, job); // telemetry records the enqueue on the call's span
+  return job;
 }
 
 /**
@@ -283,23 +277,6 @@ async function runJob(
   // Stopped through its signal as the worker shut down, not cut off: given back with the job, which the next worker
   // starts as this one (the queue counts no start for it).
   return { outcome: "again", attempt: start };
-}
-
-/** How a tool's job is ordered and deduplicated in the queue (`.longRunning({ priority, dedupe })`), if it is. */
-function jobFlow(owner: AnyTool, args: unknown, auth: AuthInfo | undefined): Parameters<WorkQueue["add"]>[3] {
-  const { priority, dedupe } = owner.longRunning ?? {};
-  if (priority === undefined && dedupe === undefined) return undefined;
-  const order = typeof priority === "function" ? (priority as (input: unknown) => number)(args) : priority;
-  if (order !== undefined && !(Number.isInteger(order) && order >= 1 && order <= MAX_PRIORITY)) {
-    throw new RangeError(`tool "${owner.name}": its priority of these arguments must be from 1 to ${MAX_PRIORITY}`);
-  }
-  const key = dedupe && (dedupe.key as (input: unknown, auth: AuthInfo | undefined) => string)(args, auth);
-  return {
-    ...(order === undefined ? {} : { priority: order }),
-    ...(key === undefined
-      ? {}
-      : { dedupe: { id: `${owner.name}:${key}`, ...(dedupe!.ttlMs ? { ttlMs: dedupe!.ttlMs } : {}) } }),
-  };
 }
 
 /** The request metadata a job carries, its headers made `Headers` again. */

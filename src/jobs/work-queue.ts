@@ -7,6 +7,8 @@
  * @module
  */
 import type { LogLevel } from "../core/call/call-sink.ts";
+import type { AuthInfo } from "../core/call/host.ts";
+import type { LongRunningOptions } from "../core/definitions/tool.ts";
 
 /**
  * What a queue holds of one job, for operators (`WorkQueue.inspect`): its state there, what `add` was told of it
@@ -152,10 +154,11 @@ export interface WorkQueue {
    * @param about What an operator may read of the job, beside the sealed `data` (nothing secret): its tool,
    *   and the id of the call that queued it (its JSON-RPC id, when it had one). A queue may show it (BullMQ's
    *   job name and data) and need not keep it.
-   * @param flow How the job is ordered and deduplicated (only given to a queue with `flowControl`): its `priority`
-   *   (from 1, taken first, to 2 097 152; jobs without one are taken before any with one), and its `dedupe` id: while
-   *   a job added with that id has not finished (or, with `ttlMs`, for `ttlMs` after it was added), a job added with
-   *   it is not kept, and `add` resolves the id of the one kept instead.
+   * @param flow The flow control of the job's tool (`.longRunning({ priority, dedupe })`) and the call's arguments and
+   *   caller, which its `priority` and `dedupe.key` functions read. A queue with `flowControl` orders jobs by priority (1 first; those without one before any with one), and
+   *   keeps one job of a dedupe id while it has not finished (or, with `ttlMs`, for `ttlMs` after it was added): `add`
+   *   of another resolves the kept job's id. It rejects with a `RangeError` when the flow cannot be read (a priority
+   *   out of its range, a key that throws): the call then fails as it is, not as retryable.
    * @returns When the queue keeps the job, or the id of the job it keeps instead (deduplicated); rejects when it
    *   cannot (the call then fails as retryable, and the job is not run).
    */
@@ -163,12 +166,16 @@ export interface WorkQueue {
     id: string,
     data: string,
     about?: { readonly tool: string; readonly callId?: string | number },
-    flow?: { readonly priority?: number; readonly dedupe?: { readonly id: string; readonly ttlMs?: number } },
+    flow?: {
+      readonly options: Pick<LongRunningOptions<unknown>, "priority" | "dedupe">;
+      readonly input: unknown;
+      readonly auth?: AuthInfo;
+    },
   ): Promise<void | string>;
   /**
-   * Optional: `true` when `add` honours its `flow` (priority and deduplication), as `bullmqQueue()` does; a tool with
-   * `dedupe` or `priority` needs it. Per-key concurrency and rate limits need no more of a queue than `{ delayMs }`:
-   * the server holds them in the shared result store.
+   * Optional: `true` when `add` honours its `flow` (priority and deduplication), as `bullmqQueue()` does; a worker
+   * refuses to start on a queue without it when a tool has `dedupe` or `priority`. Per-key concurrency and rate limits
+   * need no more of a queue than `{ delayMs }`: the worker holds them in the shared result store.
    */
   readonly flowControl?: true;
   /**

@@ -22,7 +22,7 @@ export function flowCases(onBench: OnBench): { readonly name: string; run(): Pro
           3,
         ]];
         for (const [job, priority] of order) {
-          await web.add(job.id, job.data, undefined, priority === undefined ? undefined : { priority });
+          await web.add(job.id, job.data, { tool: "report" }, { options: { priority }, input: {} });
         }
         const seen = new Seen<string>();
         bench.take(await bench.handle(), (data) => (seen.add(data), Promise.resolve("done")), 1);
@@ -37,10 +37,15 @@ export function flowCases(onBench: OnBench): { readonly name: string; run(): Pro
         const web = await bench.handle();
         if (web.flowControl !== true) return;
         const [first, twin, later] = [bench.job(), bench.job(), bench.job()];
-        const dedupe = { id: `${first.id}-key` };
-        const kept = await web.add(first.id, first.data, undefined, { dedupe });
+        // The tool's key reads the call's arguments: all three calls have the same.
+        const dedupe = {
+          options: { dedupe: { key: (input: unknown) => (input as { key: string }).key } },
+          input: { key: first.id },
+        };
+        const about = { tool: "report" };
+        const kept = await web.add(first.id, first.data, about, dedupe);
         if (kept !== undefined && kept !== first.id) throw new Error(`add of the first job answered ${kept}`);
-        same(await web.add(twin.id, twin.data, undefined, { dedupe }), first.id, "add of its duplicate");
+        same(await web.add(twin.id, twin.data, about, dedupe), first.id, "add of its duplicate");
         const seen = new Seen<string>();
         bench.take(await bench.handle(), (data) => (seen.add(data), Promise.resolve("done")), 1);
         await seen.until((items) => items.includes(first.data), "the first job");
@@ -48,7 +53,7 @@ export function flowCases(onBench: OnBench): { readonly name: string; run(): Pro
         let added: string | void = first.id;
         for (let tries = 0; added === first.id && tries < 100; tries++) {
           await new Promise((resolve) => setTimeout(resolve, 50));
-          added = await web.add(later.id, later.data, undefined, { dedupe });
+          added = await web.add(later.id, later.data, about, dedupe);
         }
         if (added !== undefined && added !== later.id) throw new Error(`a job added after the first ended: ${added}`);
         await seen.until((items) => items.includes(later.data), "the job added after the first ended");
