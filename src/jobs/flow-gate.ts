@@ -1,8 +1,8 @@
 /**
  * Per-key concurrency and rate limits of queued jobs (`.longRunning({ concurrency, rateLimit })`), held in the shared
  * result store with its one atomic write (an ended entry is written only where none is): a rate is `limit` tokens
- * that each live `periodMs`; a slot is a chain of such claims, one per half lease, renewed ahead by its holder, so a
- * killed worker's slot lapses within a lease. BullMQ's own limiter is per queue, and its groups are BullMQ Pro's.
+ * that each live `periodMs`; a slot is a chain of such claims, one per third of a lease, renewed ahead by its holder,
+ * so a killed worker's slot lapses within a lease. BullMQ's own limiter is per queue, and its groups are BullMQ Pro's.
  *
  * @module
  */
@@ -89,7 +89,10 @@ export async function enterFlow(
   }
   if (rateLimit !== undefined) {
     const base = `flow:${tool}:r:${keyOf(rateLimit.key)}`;
-    if (!await claimOne(store.results, base, rateLimit.limit, rateLimit.periodMs, store.now())) {
+    // A token outlives its period by a tenth (at most 1 s): what the work does as it starts, a store's round trip
+    // later, is within the limit as the service it calls counts it.
+    const ttlMs = rateLimit.periodMs + Math.min(1_000, Math.ceil(rateLimit.periodMs / 10));
+    if (!await claimOne(store.results, base, rateLimit.limit, ttlMs, store.now())) {
       await slot?.release();
       // A token frees within a period: tried again a share of it later, so that starts spread over the period.
       return { delayMs: Math.max(WAIT_MS, rateLimit.periodMs / rateLimit.limit) * (1 + Math.random()) };
@@ -107,34 +110,42 @@ async function claimOne(results: ResultStore, base: string, count: number, ttlMs
 }
 
 /**
- * Takes one of a key's `limit` slots, or none. A slot is held by claims of its epochs (a half lease each): its holder
- * claims the epoch it is in and the next, and each next before it begins; a newcomer claims the epoch it is in, which
- * no holder of the slot left unclaimed. A holder that dies claims no more, and the slot is free an epoch later.
+ * Takes one of a key's `limit` slots, or none. A slot is held by claims of its epochs (a third of a lease each): its
+ * holder claims the epoch it is in and the two after, and renews two ahead; a newcomer claims the epoch it is in, which
+ * a live holder claimed an epoch or two before (slack for a slow store). A holder that dies claims no more, and the slot
+ * is free within a lease. A take that did not get all three (a slow store let the epochs move on) gives them back.
  */
 async function takeSlot(store: FlowStore, base: string, limit: number): Promise<FlowPass | undefined> {
-  const epochMs = Math.max(1, Math.floor(store.leaseMs / 2));
+  const epochMs = Math.max(1, Math.floor(store.leaseMs / 3));
   const key = (slot: number, epoch: number) => `${base}:${slot}:${epoch}`;
   const claim = (slot: number, epoch: number) =>
-    store.results.set(key(slot, epoch), { status: "cancelled", at: store.now() }, 3 * epochMs);
+    store.results.set(key(slot, epoch), { status: "cancelled", at: store.now() }, 4 * epochMs);
+  const current = () => Math.floor(store.now() / epochMs);
   for (let slot = 0; slot < limit; slot++) {
-    const epoch = Math.floor(store.now() / epochMs);
+    const epoch = current();
     if (!await claim(slot, epoch)) continue;
     const held = [epoch];
+    const free = () => Promise.all(held.map((each) => store.results.delete(key(slot, each)).catch(() => {})));
+    for (const ahead of [epoch + 1, epoch + 2]) if (await claim(slot, ahead)) held.push(ahead);
+    if (held.length < 3 || current() > epoch + 1) {
+      await free();
+      continue;
+    }
     const renewing = new Set<number>();
-    if (await claim(slot, epoch + 1)) held.push(epoch + 1);
-    // Renewed ahead: every third of an epoch, the epoch after the current one claimed, if not yet.
+    // Renewed ahead: every third of an epoch, the two epochs after the current one claimed, if not yet.
     const renew = setInterval(() => {
-      const next = Math.floor(store.now() / epochMs) + 1;
-      if (held.includes(next) || renewing.has(next)) return;
-      renewing.add(next);
-      // Only what it claimed is deleted at its end. Out of reach, or lost: the slot lapses, as a dead worker's would.
-      claim(slot, next).then((won) => won && held.push(next), () => {}).finally(() => renewing.delete(next));
+      for (const next of [current() + 1, current() + 2]) {
+        if (held.includes(next) || renewing.has(next)) continue;
+        renewing.add(next);
+        // Only what it claimed is deleted at its end. Out of reach, or lost: the slot lapses, as a dead worker's would.
+        claim(slot, next).then((won) => won && held.push(next), () => {}).finally(() => renewing.delete(next));
+      }
     }, Math.max(1, Math.floor(epochMs / 3)));
     (renew as { unref?: () => void }).unref?.();
     return {
       release: async () => {
         clearInterval(renew);
-        await Promise.all(held.map((epoch) => store.results.delete(key(slot, epoch)).catch(() => {})));
+        await free();
       },
     };
   }

@@ -329,7 +329,7 @@ export class ToolBuilder<
    * ```
    */
   longRunning<const O extends LongRunningOptions<TArgs> = Record<never, never>>(
-    options?: O,
+    options?: O & LongRunningOptions<TArgs>, // its keys' arguments typed as the tool's
   ): ToolBuilder<TName, TInput, TArgs, TOutput, TConfig, O extends { readonly retry: object } ? "declare" : "inline"> {
     return this.#with({ longRunning: { ...options } }) as never; // the signature's type: what ctx.defer() may start
   }
