@@ -49,7 +49,7 @@ async function deploy(on: WorkerBackend, workers: number) {
   const started = await Promise.all(Array.from({ length: workers }, start));
   const key = (what: string) => flowKey(queue, what);
   /** Calls `tool` once per key of `keys`, in order; resolves each call's answer. */
-  const callAll = async (tool: string, keys: readonly string[]) => {
+  const callAll = async (tool: "keyed" | "rated", keys: readonly string[]) => {
     const tokens: string[] = [];
     for (const [n, k] of keys.entries()) tokens.push(tokenOf(await web.server.call(tool, { n, key: k })));
     return await Promise.all(tokens.map(async (token) => answered(await redeemedWithin(web.server, token, END_MS))));
