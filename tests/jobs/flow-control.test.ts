@@ -3,7 +3,8 @@
  * processes of concurrency 4 (tests/helpers/flow-server.ts) and the test process as the web instance: per-key
  * concurrency 1 over ten jobs on two keys (never two of a key at once, both keys at once), a rate limit of 5 a second
  * per key (no second of a key's recorded starts holds more than 5), and a worker `kill -9`'d holding a key's slot
- * (the key's next job runs on the other once the slot's lease lapsed).
+ * (the key's next job runs on the other once the slot's lease lapsed). Once per run, the first two with the workers on
+ * Node 22.
  */
 import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
@@ -12,6 +13,8 @@ import { killQueueProcesses, logged, type QueueBackend, startWorkerOf } from "..
 import { queueBackends, type WorkerBackend, workerBackends } from "../helpers/queue-backends.ts";
 import { answered, redeemedWithin } from "../helpers/outcome.ts";
 import { tokenOf } from "../helpers/instances.ts";
+import { node22, NODE22_MISSING } from "../helpers/node22.ts";
+import { ONCE_PER_RUN } from "../helpers/once-per-run.ts";
 
 /** BullMQ's lock on a running job: a killed worker's job moves on within one to two of these. */
 const LOCK_MS = 3_000;
@@ -28,8 +31,9 @@ async function withWorkers<T>(
   on: WorkerBackend,
   body: (deployment: Awaited<ReturnType<typeof deploy>>) => Promise<T>,
   workers = 2,
+  runtime?: string,
 ): Promise<T> {
-  const deployment = await deploy(on, workers);
+  const deployment = await deploy(on, workers, runtime);
   try {
     return await body(deployment);
   } finally {
@@ -37,12 +41,14 @@ async function withWorkers<T>(
   }
 }
 
-async function deploy(on: WorkerBackend, workers: number) {
+/** The deployment of {@link withWorkers}; `runtime`: the workers' binary (Node 22's), default the tests' own. */
+async function deploy(on: WorkerBackend, workers: number, runtime?: string) {
   const queue = `flow-${crypto.randomUUID()}`;
   const backend: QueueBackend = { url: on.url, variable: on.variable, queue, lockMs: LOCK_MS };
   const web = flowServer({ url: on.url, counters: on.counters, queue, lockMs: LOCK_MS, leaseMs: LEASE_MS });
   const spec = {
     module: "tests/helpers/flow-server.ts",
+    runtime,
     env: { COUNTER_URL: on.counters, LEASE_MS: String(LEASE_MS) },
   };
   const start = () => startWorkerOf(spec, backend, "--concurrency", "4");
@@ -82,6 +88,33 @@ for (const { name: on, missing, backend } of workerBackends(servers)) {
         const together = a.some(([start, end]) => b.some(([s, e]) => s < end && start < e));
         assert.ok(together, `no job of a ran while one of b did: ${JSON.stringify({ a, b })}`);
       });
+    });
+
+    it("the same with the workers on Node 22, and a rate limit held there too", {
+      skip: ONCE_PER_RUN,
+      timeout: 180_000,
+    }, async (t) => {
+      const reason = missing();
+      if (reason) return t.skip(reason);
+      const node = await node22();
+      if (node === undefined) return t.skip(NODE22_MISSING);
+      await withWorkers(
+        backend(),
+        async ({ web, key, callAll }) => {
+          const keys = ["a", "b", "a", "b", "a", "b", "a", "b", "a", "b"];
+          assert.deepEqual(await callAll("keyed", keys), keys.map((_, n) => ({ n })));
+          assert.equal(
+            Number(await web.counters.get(key("overlaps")) ?? 0),
+            0,
+            "a job found another of its key running",
+          );
+          await callAll("rated", Array.from({ length: 12 }, () => "a"));
+          const starts = (await web.counters.lrange(key("starts:a"), 0, -1)).map(Number).sort((x, y) => x - y);
+          for (let i = 0; i + 5 < starts.length; i++) assert.ok(starts[i + 5] - starts[i] >= 1_000, `${starts}`);
+        },
+        2,
+        node,
+      );
     });
 
     it("a rate limit of 5 a second per key, across two workers: no second of a key's starts holds more than 5", {
