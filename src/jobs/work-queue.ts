@@ -73,8 +73,8 @@ export interface QueueItem {
  *   whose run never settled (a process that died or stalled). A run that resolved `"again"` or `{ delayMs }`,
  *   or rejected, was no start: the next delivery has its number (BullMQ: `stalledCounter + 1`). The server
  *   ends a job whose start is past what its tool's `retry` allows, and writes no count of its own.
- * - **Order and ids.** No order is promised. The server adds each id once (16 random bytes,
- *   base64url), so a queue need not deduplicate.
+ * - **Order and ids.** No order is promised, but by `add`'s `flow` on a queue with `flowControl`. The server adds
+ *   each id once (16 random bytes, base64url), so a queue need not deduplicate ids.
  * - **Closing.** A taker's `close()` stops its deliveries at once and resolves after its runs in
  *   progress have (`runWorker()` ends them within `drainMs`, giving their jobs back with `"again"`).
  * - **Progress** (optional, `progress` and `watch` together): an update sent on the handle that runs
