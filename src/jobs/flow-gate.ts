@@ -70,6 +70,8 @@ export function readFlow(
  * @param options Its long-running options.
  * @param input The call's arguments.
  * @param auth The caller.
+ * @param job The job's id, and how long it lives: a job counts once against its rate, however often it is delivered
+ *   again (woken from a sleep, retried, restarted).
  * @returns Its pass (nothing to hold when the tool has no limits), or how long to wait before it is tried again.
  */
 export async function enterFlow(
@@ -78,6 +80,7 @@ export async function enterFlow(
   options: LongRunningOptions,
   input: unknown,
   auth: AuthInfo | undefined,
+  job: { readonly id: string; readonly ttlMs: number },
 ): Promise<FlowPass | { readonly delayMs: number }> {
   const { concurrency, rateLimit } = options;
   const keyOf = (key: ((input: never, auth: AuthInfo | undefined) => string) | undefined) =>
@@ -87,7 +90,8 @@ export async function enterFlow(
     slot = await takeSlot(store, `flow:${tool}:c:${keyOf(concurrency.key)}`, concurrency.limit);
     if (slot === undefined) return { delayMs: WAIT_MS * (1 + Math.random()) };
   }
-  if (rateLimit !== undefined) {
+  const counted = `flow:counted:${job.id}`;
+  if (rateLimit !== undefined && await store.results.get(counted) === undefined) {
     const base = `flow:${tool}:r:${keyOf(rateLimit.key)}`;
     // A token outlives its period by a tenth (at most 1 s): what the work does as it starts, a store's round trip
     // later, is within the limit as the service it calls counts it.
@@ -97,6 +101,7 @@ export async function enterFlow(
       // A token frees within a period: tried again a share of it later, so that starts spread over the period.
       return { delayMs: Math.max(WAIT_MS, rateLimit.periodMs / rateLimit.limit) * (1 + Math.random()) };
     }
+    await store.results.set(counted, { status: "cancelled", at: store.now() }, job.ttlMs); // its start, counted
   }
   return slot ?? { release: () => Promise.resolve() };
 }

@@ -251,6 +251,7 @@ async function runJob(
       owner.longRunning,
       state.a,
       state.u,
+      { id: state.d, ttlMs },
     )
     : undefined;
   if (pass !== undefined && "delayMs" in pass) return { outcome: "delayed", attempt: start, delayMs: pass.delayMs };

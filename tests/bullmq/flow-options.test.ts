@@ -3,7 +3,8 @@
  * a real PostgreSQL: a call deduplicated joins the first call's job (its work runs once, both get its result); a
  * priority reaches BullMQ; a priority function's value out of range, or a key that throws, fails the call as it is (not
  * as the queue out of reach). A worker refuses, as it starts, limits out of range, and `dedupe` or `priority` on a
- * queue without `flowControl`; a server without a queue runs the work at once (the options do not apply).
+ * queue without `flowControl`; a server without a queue runs the work at once (the options do not apply). A job
+ * counts once against its rate limit, woken from its sleeps.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
@@ -58,6 +59,28 @@ for (const backend of bullmqBackends(servers)) {
         );
         assert.deepEqual(answers, [{ ran: 1 }, { ran: 1 }, { ran: 3 }]);
         assert.deepEqual(runs.sort(), [1, 3]);
+      } finally {
+        await worker.close();
+        await queue.close();
+      }
+    });
+
+    it("a job counts once against its rate, however often it wakes from a sleep", async () => {
+      const name = `flow-${crypto.randomUUID()}`;
+      const queue = backend.queue(name);
+      // One start a minute: a wake-up counted as a start would wait that minute.
+      const napper = defineTool("napper").input(v.object({}))
+        .longRunning({ rateLimit: { limit: 1, periodMs: 60_000 } })
+        .defer(async (_, work) => {
+          await work.sleep(100);
+          await work.sleep(100);
+          return { woke: 2 };
+        });
+      const server = queuedInProcess("flow", queue).server.tool(napper);
+      const worker = runWorker(server, { concurrency: 2 });
+      try {
+        const token = tokenOf(await server.call("napper", {}));
+        assert.deepEqual(answered(await redeemedWithin(server, token, END_MS)), { woke: 2 });
       } finally {
         await worker.close();
         await queue.close();
