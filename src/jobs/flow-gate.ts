@@ -1,7 +1,7 @@
 /**
  * Per-key concurrency and rate limits of queued jobs (`.longRunning({ concurrency, rateLimit })`), held in the shared
- * result store with its one atomic write (an ended entry is written only where none is): a rate is `limit` tokens
- * that each live `periodMs`; a slot is a chain of such claims, one per third of a lease, renewed ahead by its holder,
+ * result store with its one atomic write (an ended entry is written only where none is): a rate is `limit` places,
+ * each given back a period after a job took it; a slot is a chain of such claims, one per third of a lease, renewed ahead by its holder,
  * so a killed worker's slot lapses within a lease. BullMQ's own limiter is per queue, and its groups are BullMQ Pro's.
  *
  * @module
@@ -92,26 +92,38 @@ export async function enterFlow(
   }
   const counted = `flow:counted:${job.id}`;
   if (rateLimit !== undefined && await store.results.get(counted) === undefined) {
-    const base = `flow:${tool}:r:${keyOf(rateLimit.key)}`;
-    // A token outlives its period by a tenth (at most 1 s): what the work does as it starts, a store's round trip
-    // later, is within the limit as the service it calls counts it.
-    const ttlMs = rateLimit.periodMs + Math.min(1_000, Math.ceil(rateLimit.periodMs / 10));
-    if (!await claimOne(store.results, base, rateLimit.limit, ttlMs, store.now())) {
+    const { limit, periodMs } = rateLimit;
+    // A place is given back a period (and a twentieth, at most 50 ms: this process's own delay before the work begins)
+    // after the job was let in, as this worker's clock tells, not the store's, so that the service the work calls
+    // counts what the limit says; a worker that dies leaves it to lapse twice as late.
+    const place = await claimOne(
+      store.results,
+      `flow:${tool}:r:${keyOf(rateLimit.key)}`,
+      limit,
+      2 * periodMs,
+      store.now(),
+    );
+    if (place === undefined) {
       await slot?.release();
-      // A token frees within a period: tried again a share of it later, so that starts spread over the period.
-      return { delayMs: Math.max(WAIT_MS, rateLimit.periodMs / rateLimit.limit) * (1 + Math.random()) };
+      // A place frees within a period: tried again a share of it later, so that starts spread over the period.
+      return { delayMs: Math.max(WAIT_MS, periodMs / limit) * (1 + Math.random()) };
     }
-    await store.results.set(counted, { status: "cancelled", at: store.now() }, job.ttlMs); // its start, counted
+    const giveBack = setTimeout(
+      () => store.results.delete(place).catch(() => {}),
+      periodMs + Math.min(50, periodMs / 20),
+    );
+    (giveBack as { unref?: () => void }).unref?.();
+    store.results.set(counted, { status: "cancelled", at: store.now() }, job.ttlMs).catch(() => {}); // counted once
   }
   return slot ?? { release: () => Promise.resolve() };
 }
 
-/** Claims one of `count` tokens `base:0`, `base:1`, … for `ttlMs` (one round trip per token tried). */
+/** Claims one of `count` places `base:0`, `base:1`, … for `ttlMs` (one round trip per place tried): its key, or none. */
 async function claimOne(results: ResultStore, base: string, count: number, ttlMs: number, at: number) {
   for (let i = 0; i < count; i++) {
-    if (await results.set(`${base}:${i}`, { status: "cancelled", at }, ttlMs)) return true;
+    if (await results.set(`${base}:${i}`, { status: "cancelled", at }, ttlMs)) return `${base}:${i}`;
   }
-  return false;
+  return undefined;
 }
 
 /**

@@ -136,15 +136,18 @@ describe("flow control options, checked", () => {
       [{ priority: 3 }, /dedupe and priority need a queue that orders and deduplicates/],
     ] as const;
     for (const [options, message] of cases) {
-      const tool = defineTool("t").input(v.object({})).longRunning(options as never).defer(work);
+      const tool = defineTool("t").describe("Flow-controlled work").input(v.object({})).longRunning(options as never)
+        .defer(work);
       assert.throws(() => runWorker(server(tool as never)), message);
     }
-    const fine = defineTool("t").input(v.object({})).longRunning({ concurrency: { limit: 2 } }).defer(work);
+    const fine = defineTool("t").describe("Flow-controlled work").input(v.object({})).longRunning({
+      concurrency: { limit: 2 },
+    }).defer(work);
     await runWorker(server(fine as never)).close();
   });
 
   it("without a queue the options do not apply: the work runs at once in the process that took the call", async () => {
-    const tool = defineTool("t").input(v.object({ key: v.string() }))
+    const tool = defineTool("t").describe("Flow-controlled work").input(v.object({ key: v.string() }))
       .longRunning({ concurrency: { limit: 1, key: ({ key }) => key }, priority: 2, dedupe: { key: ({ key }) => key } })
       .defer(({ key }) => ({ key }));
     const local = createServer({

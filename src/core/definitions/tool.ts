@@ -86,9 +86,8 @@ export interface LongRunningOptions<TArgs = never> {
   concurrency?: { readonly limit: number; key?(input: TArgs, auth: AuthInfo | undefined): string };
   /**
    * A rate limit of its queued jobs: at most `limit` (1–1 000) starts per key in any `periodMs` (1–86 400 000), across
-   * every worker sharing the queue and result store; a job over it waits in the queue, holding no worker slot. A start
-   * holds its place a tenth of the period longer (at most 1 s), so that what the work calls as it starts keeps
-   * within the limit too.
+   * every worker sharing the queue and result store; a job over it waits in the queue, holding no worker slot. A job
+   * counts once, however often it wakes or starts again.
    */
   rateLimit?: {
     readonly limit: number;
