@@ -23,6 +23,7 @@ import {
   Worker,
 } from "bullmq";
 import type { WorkQueue } from "../jobs/work-queue.ts";
+import { readFlow } from "../jobs/flow-gate.ts";
 
 /** BullMQ's attempts for a job whose run failed (the result store was out of reach), and their first wait. */
 const OUTAGE_ATTEMPTS = 20;
@@ -180,15 +181,24 @@ export function bullmqQueue(options: BullmqQueueOptions): WorkQueue & { close():
     return producer;
   };
   return {
-    async add(id, data, about) {
+    flowControl: true,
+    async add(id, data, about, flow) {
       // Named after its tool; what an operator needs read beside the sealed job, which only the server opens.
       const fields: JobData = { tool: about?.tool, callId: about?.callId, attempt: 1, data };
-      await queueOf().add(about?.tool ?? "job", fields, {
+      const { priority, dedupe } = readFlow(about?.tool ?? "job", flow);
+      const job = await queueOf().add(about?.tool ?? "job", fields, {
         jobId: id,
         attempts: OUTAGE_ATTEMPTS,
         backoff: { type: "exponential", delay: OUTAGE_BACKOFF_MS },
         ...kept,
+        // BullMQ's own order and deduplication (simple mode, or throttled by ttl): a duplicate's add answers the id
+        // of the job kept.
+        ...(priority === undefined ? {} : { priority }),
+        ...(dedupe === undefined
+          ? {}
+          : { deduplication: { id: dedupe.id, ...(dedupe.ttlMs ? { ttl: dedupe.ttlMs } : {}) } }),
       });
+      return job.id;
     },
     take(run, { concurrency, warn: warnings }) {
       if (warnings !== undefined) warn = warnings;

@@ -20,7 +20,7 @@ import type { Registry } from "../core/definitions/registry.ts";
 import { failureResult } from "../core/results/result.ts";
 import { hasEnded, type StoredResult } from "./result-store.ts";
 import type { Suspension } from "./suspension.ts";
-import type { AnyTool } from "../core/definitions/tool.ts";
+import type { AnyTool, LongRunningOptions } from "../core/definitions/tool.ts";
 import { QUEUED_JOB, TRACE_PARENT } from "../core/call/trace-context.ts";
 import { jobCall } from "./job-call.ts";
 import { stepLog } from "./step-log.ts";
@@ -28,6 +28,7 @@ import { startRule } from "./start-rule.ts";
 import { jobStart } from "./job-start.ts";
 import type { JobOutcome, JobWatch, WarnOnce } from "../core/long-running/job-kinds.ts";
 import { queueUnavailable } from "./queue-unavailable.ts";
+import { enterFlow } from "./flow-gate.ts";
 
 /** The token kind of a queued job: never accepted as a promise, task or input token. */
 const JOB_KIND = "job";
@@ -80,8 +81,8 @@ export interface QueuedCall {
  * @throws {ProtocolError} `unavailable` when the store or the queue is out of reach (nothing runs).
  */
 export async function enqueueJob(c: Continuations, call: QueuedCall, ttlMs: number, id = newJobId()): Promise<string> {
-  await c.results.set(id, { status: "working", at: c.codec.now() }, ttlMs);
   const { auth, meta } = call.ctx;
+  await c.results.set(id, { status: "working", at: c.codec.now() }, ttlMs);
   // Never the raw credential (MCP 2025-11-25, Authorization: no token passthrough): the caller travels as `u`.
   const { token: _token, ...u } = auth ?? {};
   const headers = [...meta.headers].filter(([name]) => !UNCARRIED_HEADERS.test(name));
@@ -93,19 +94,26 @@ export async function enqueueJob(c: Continuations, call: QueuedCall, ttlMs: numb
     t: call.ctx.get(TRACE_PARENT),
   };
   let data: string | undefined;
+  let kept: string | void;
   try {
     data = await c.codec.sign({ kind: JOB_KIND, scope: call.owner.name, state, ttlMs });
-    await c.queue!.add(id, data, { tool: call.owner.name, callId: meta.requestId ?? undefined });
+    // Its tool's flow control, read by the queue (`priority`, `dedupe`) with the arguments and caller its keys read.
+    const flow = { options: call.owner.longRunning as LongRunningOptions<unknown>, input: call.args, auth };
+    kept = await c.queue!.add(id, data, { tool: call.owner.name, callId: meta.requestId ?? undefined }, flow);
   } catch (error) {
     // Kept all the same (its answer lost), a job its queue cannot remove runs: as the job of a call sent again would.
     if (data !== undefined) await c.queue!.remove?.(id).catch(() => {});
     await c.results.set(id, { status: "cancelled", at: c.codec.now() }, ttlMs).catch(() => {});
     // Not signed (over `tokens.maxBytes`): no queue can carry it, and sending it again will not help. Not queued: the
     // queue is out of reach, which sending it again may mend.
-    throw data === undefined ? error : queueUnavailable(error, c.retryAfterMs);
+    // Its flow refused (a `RangeError`: a priority out of range, a key that threw) fails the call as it is, too.
+    throw data === undefined || error instanceof RangeError ? error : queueUnavailable(error, c.retryAfterMs);
   }
-  call.ctx.set(QUEUED_JOB, id); // telemetry records the enqueue on the call's span
-  return id;
+  // Deduplicated (`dedupe`): the call joins the job the queue kept, and answers its result; its own entry goes.
+  const job = kept || id;
+  if (job !== id) c.results.delete(id).catch(() => {});
+  call.ctx.set(QUEUED_JOB, job); // telemetry records the enqueue on the call's span
+  return job;
 }
 
 /**
@@ -234,6 +242,19 @@ async function runJob(
   // Its steps, to the job's own log, where the queue keeps one (Bull Board shows BullMQ's).
   const observe = queue.log && stepLog((line) => queue.log!(state.d, line), start);
   const begun = { id: state.d, attempt: start, expiresAt, fresh: first === true, queued: true, observe, ...rule };
+  // Within its key's concurrency and rate (held in the store, across workers), or back to the queue until it is.
+  const { concurrency, rateLimit } = owner.longRunning;
+  const pass = concurrency ?? rateLimit
+    ? await enterFlow(
+      { results: c.results, now: () => c.codec.now(), leaseMs: c.leaseMs! },
+      scope,
+      owner.longRunning,
+      state.a,
+      state.u,
+      { id: state.d, ttlMs },
+    )
+    : undefined;
+  if (pass !== undefined && "delayMs" in pass) return { outcome: "delayed", attempt: start, delayMs: pass.delayMs };
   const { work, options } = jobStart(registry, owner, origin, begun, call);
   let end: { entry: StoredResult; cause?: unknown } | undefined;
   const slept = await c.runQueued(state.d, work, ttlMs, {
@@ -241,7 +262,7 @@ async function runJob(
     bind: (job) => options.bind(sharing(job, queue, state.d)),
     stop,
     onEnd: (entry, cause) => end = { entry, cause },
-  });
+  }).finally(() => pass?.release());
   if (slept !== undefined) return { outcome: "delayed", attempt: start, delayMs: delayOf(slept, c.codec.now()) };
   const failed = end === undefined ? undefined : failureOf(end.entry);
   if (failed !== undefined) {

@@ -7,6 +7,8 @@
  * @module
  */
 import type { LogLevel } from "../core/call/call-sink.ts";
+import type { AuthInfo } from "../core/call/host.ts";
+import type { LongRunningOptions } from "../core/definitions/tool.ts";
 
 /**
  * What a queue holds of one job, for operators (`WorkQueue.inspect`): its state there, what `add` was told of it
@@ -71,8 +73,8 @@ export interface QueueItem {
  *   whose run never settled (a process that died or stalled). A run that resolved `"again"` or `{ delayMs }`,
  *   or rejected, was no start: the next delivery has its number (BullMQ: `stalledCounter + 1`). The server
  *   ends a job whose start is past what its tool's `retry` allows, and writes no count of its own.
- * - **Order and ids.** No order is promised. The server adds each id once (16 random bytes,
- *   base64url), so a queue need not deduplicate.
+ * - **Order and ids.** No order is promised, but by `add`'s `flow` on a queue with `flowControl`. The server adds
+ *   each id once (16 random bytes, base64url), so a queue need not deduplicate ids.
  * - **Closing.** A taker's `close()` stops its deliveries at once and resolves after its runs in
  *   progress have (`runWorker()` ends them within `drainMs`, giving their jobs back with `"again"`).
  * - **Progress** (optional, `progress` and `watch` together): an update sent on the handle that runs
@@ -152,10 +154,30 @@ export interface WorkQueue {
    * @param about What an operator may read of the job, beside the sealed `data` (nothing secret): its tool,
    *   and the id of the call that queued it (its JSON-RPC id, when it had one). A queue may show it (BullMQ's
    *   job name and data) and need not keep it.
-   * @returns When the queue keeps the job; rejects when it cannot (the call then fails as retryable,
-   *   and the job is not run).
+   * @param flow The flow control of the job's tool (`.longRunning({ priority, dedupe })`) and the call's arguments and
+   *   caller, which its `priority` and `dedupe.key` functions read. A queue with `flowControl` orders jobs by priority (1 first; those without one before any with one), and
+   *   keeps one job of a dedupe id while it has not finished (or, with `ttlMs`, for `ttlMs` after it was added): `add`
+   *   of another resolves the kept job's id. It rejects with a `RangeError` when the flow cannot be read (a priority
+   *   out of its range, a key that throws): the call then fails as it is, not as retryable.
+   * @returns When the queue keeps the job, or the id of the job it keeps instead (deduplicated); rejects when it
+   *   cannot (the call then fails as retryable, and the job is not run).
    */
-  add(id: string, data: string, about?: { readonly tool: string; readonly callId?: string | number }): Promise<void>;
+  add(
+    id: string,
+    data: string,
+    about?: { readonly tool: string; readonly callId?: string | number },
+    flow?: {
+      readonly options: Pick<LongRunningOptions<unknown>, "priority" | "dedupe">;
+      readonly input: unknown;
+      readonly auth?: AuthInfo;
+    },
+  ): Promise<void | string>;
+  /**
+   * Optional: `true` when `add` honours its `flow` (priority and deduplication), as `bullmqQueue()` does; a worker
+   * refuses to start on a queue without it when a tool has `dedupe` or `priority`. Per-key concurrency and rate limits
+   * need no more of a queue than `{ delayMs }`: the worker holds them in the shared result store.
+   */
+  readonly flowControl?: true;
   /**
    * Takes jobs, at most `options.concurrency` at once, until the returned consumer is closed. Any number
    * of takers, on any number of handles, share the jobs.

@@ -308,8 +308,9 @@ export class ToolBuilder<
    * `ctx.defer()`); the server then lists the `redeem` system tool. `.redeem()` implies it.
    *
    * @param options The TTL of its tokens, its default `retry_after_ms`, whether MCP clients must use tasks,
-   *   whether its deferred work runs again when it throws or its instance stops (`retry`, at least once), and how long
-   *   one run of that work may take (`timeoutMs`, default 15 minutes).
+   *   whether its deferred work runs again when it throws or its instance stops (`retry`, at least once), how long
+   *   one run of that work may take (`timeoutMs`, default 15 minutes), and, on a queue, its flow control
+   *   (`concurrency`, `rateLimit`, `dedupe`, `priority`), whose keys read the arguments as `.input()` typed them.
    * @returns A new builder. The server that adds the tool checks the options (`server.tool()` throws a `TypeError`
    *   when `taskSupport` is not `"optional"` or `"required"`; a `RangeError` for `retry.attempts` outside 1–100,
    *   a `retry.backoff` in ms outside 0–3 600 000, or `timeoutMs` outside 1–2 147 483 647).
@@ -328,8 +329,8 @@ export class ToolBuilder<
    *   .defer(async () => ({ indexed: true }));
    * ```
    */
-  longRunning<const O extends LongRunningOptions = Record<never, never>>(
-    options?: O,
+  longRunning<const O extends LongRunningOptions<TArgs> = Record<never, never>>(
+    options?: O & LongRunningOptions<TArgs>, // its keys' arguments typed as the tool's
   ): ToolBuilder<TName, TInput, TArgs, TOutput, TConfig, O extends { readonly retry: object } ? "declare" : "inline"> {
     return this.#with({ longRunning: { ...options } }) as never; // the signature's type: what ctx.defer() may start
   }

@@ -12,6 +12,7 @@ import type { CompiledSchema, JsonSchema } from "../schema.ts";
 import type { AnyResource } from "./resource.ts";
 import type { WorkContext } from "../long-running/work-context.ts";
 import type { PromiseRetry } from "./retry-options.ts";
+import type { AuthInfo } from "../call/host.ts";
 
 /** MCP's tool annotations: hints about behaviour, never trusted for security. */
 export interface ToolAnnotations {
@@ -42,8 +43,12 @@ export type HandlerReturn<TOut> =
   | void
   | ToolPromise<unknown>;
 
-/** How a long-running tool's promises behave (`.longRunning()`; `.redeem()` implies it). */
-export interface LongRunningOptions {
+/**
+ * How a long-running tool's promises behave (`.longRunning()`; `.redeem()` implies it).
+ *
+ * @typeParam TArgs The tool's arguments, as its flow control's keys read them.
+ */
+export interface LongRunningOptions<TArgs = never> {
   /** How long its promise tokens (and deferred results) last, in ms (default: the server's, one hour). */
   ttlMs?: number;
   /** The default `retry_after_ms` of its promises, and `pollIntervalMs` of its MCP tasks (default: the server's, 1 000). */
@@ -72,6 +77,34 @@ export interface LongRunningOptions {
    * signal. The entry's end (`ttlMs`) ends the work too, and nothing is written for it then.
    */
   timeoutMs?: number;
+  /**
+   * Per-key concurrency of its queued jobs (`createServer({ queue })`): at most `limit` (1–1 000) run at once per key
+   * (`key` of the call's arguments and caller; default one key for the tool), across every worker and instance
+   * sharing the queue and result store. A slot is a lease in the store (the server's `leaseMs`), so a worker killed
+   * holding one frees it once the lease lapses; a job over its key's limit waits in the queue, holding no worker slot.
+   */
+  concurrency?: { readonly limit: number; key?(input: TArgs, auth: AuthInfo | undefined): string };
+  /**
+   * A rate limit of its queued jobs: at most `limit` (1–1 000) starts per key in any `periodMs` (1–86 400 000), across
+   * every worker sharing the queue and result store; a job over it waits in the queue, holding no worker slot. A job
+   * counts once, however often it wakes or starts again.
+   */
+  rateLimit?: {
+    readonly limit: number;
+    readonly periodMs: number;
+    key?(input: TArgs, auth: AuthInfo | undefined): string;
+  };
+  /**
+   * Deduplication of its queued jobs (BullMQ's `deduplication`): a call whose key is that of a job not yet finished
+   * (or, with `ttlMs`, added less than `ttlMs` ago) joins that job, and is answered its result. Put the caller in the
+   * key when callers must not share results.
+   */
+  dedupe?: { key(input: TArgs, auth: AuthInfo | undefined): string; readonly ttlMs?: number };
+  /**
+   * The order of its queued jobs among waiting ones (BullMQ's `priority`): an integer from 1 (first) to 2 097 152, or
+   * one of the call's arguments; jobs without a priority are taken before any with one, as BullMQ takes them.
+   */
+  priority?: number | ((input: TArgs) => number);
 }
 
 /**

@@ -11,6 +11,7 @@ import type { WorkQueue } from "../work-queue.ts";
 import { settlesWithin, sleep } from "../../internal/sleep.ts";
 import { allOf, Bench, deliveredExactly, idOf, intact, same, Seen, WAIT_MS } from "./work-queue-bench.ts";
 import { operatorCases } from "./work-queue-operator-cases.ts";
+import { flowCases } from "./work-queue-flow-cases.ts";
 
 /** How long a case watches for a delivery that must not come (a finished job again), in ms. */
 const QUIET_MS = 1_000;
@@ -384,5 +385,6 @@ export function workQueueCases(
       }),
     },
     ...operatorCases(onBench),
+    ...flowCases(onBench),
   ];
 }

@@ -11,7 +11,7 @@ import { sleep } from "../../internal/sleep.ts";
 import { allOf, type Bench, deliveredExactly, intact, type Job, same, Seen, WAIT_MS } from "./work-queue-bench.ts";
 
 /** A case's body on its own bench (its queue, closed when it ends). */
-type OnBench = (body: (bench: Bench) => Promise<void>) => () => Promise<void>;
+export type OnBench = (body: (bench: Bench) => Promise<void>) => () => Promise<void>;
 
 /** The operator cases, each run on a bench of `onBench`. */
 export function operatorCases(onBench: OnBench): { readonly name: string; run(): Promise<void> }[] {

@@ -11,6 +11,7 @@
 import { attachListener } from "../../server/listener.ts";
 import type { WorkQueue } from "../work-queue.ts";
 import { runQueuedJob } from "../queued-job.ts";
+import { checkFlow } from "../flow-gate.ts";
 import { serverWarning } from "../../core/instance/logger.ts";
 import { registryOf } from "../../core/definitions/registry.ts";
 import { jobObserverOf } from "./job-observer.ts";
@@ -87,6 +88,8 @@ export function runWorker(
     throw new RangeError("concurrency must be a positive integer");
   }
   if (!(drainMs >= 0)) throw new RangeError("drainMs must not be negative");
+  // Flow control is held here: its ranges checked as the worker starts, not on its first job.
+  for (const tool of registry.tools) if (tool.longRunning !== undefined) checkFlow(tool.name, tool.longRunning, queue);
   const stop = new AbortController();
   // Telemetry: `otel()` among the server's middleware observes its workers (job-observer.ts).
   const observer = jobObserverOf(registry.runtime.middleware);

@@ -1,0 +1,219 @@
+/**
+ * Per-key concurrency and rate limits of queued jobs (`.longRunning({ concurrency, rateLimit })`), held in the shared
+ * result store with its one atomic write (an ended entry is written only where none is): a rate is `limit` places,
+ * each given back a period after a job took it; a slot is a chain of such claims, one per third of a lease, renewed ahead by its holder,
+ * so a killed worker's slot lapses within a lease. BullMQ's own limiter is per queue, and its groups are BullMQ Pro's.
+ *
+ * @module
+ */
+import type { AuthInfo } from "../core/call/host.ts";
+import type { LongRunningOptions } from "../core/definitions/tool.ts";
+import type { ResultStore } from "./stored-result.ts";
+import type { WorkQueue } from "./work-queue.ts";
+
+/** The last priority BullMQ takes (2^21), and the longest `dedupe.ttlMs` (a timer's longest delay). */
+const MAX_PRIORITY = 2 ** 21;
+const MAX_TTL_MS = 2 ** 31 - 1;
+
+/** How long a job over its key's limit waits before it is delivered again, in ms, at least (jittered up to twice). */
+const WAIT_MS = 100;
+
+/** What a job that may start holds: its slot, released when its run ends (or sleeps). */
+export interface FlowPass {
+  release(): Promise<void>;
+}
+
+/** The store, clock and lease length a gate works with. */
+export interface FlowStore {
+  readonly results: ResultStore;
+  readonly now: () => number;
+  readonly leaseMs: number;
+}
+
+/**
+ * Reads how a job is ordered and deduplicated in its queue (`WorkQueue.add`'s `flow`), as a queue with `flowControl`
+ * does: its priority, and its dedupe id (the tool's name and its key) with how long it holds.
+ *
+ * @param tool The job's tool.
+ * @param flow Its flow control, and the call's arguments and caller.
+ * @returns Its priority and dedupe, where the tool has them.
+ * @throws {RangeError} For a priority out of BullMQ's range (1 to 2^21), or a key or priority function that threw.
+ */
+export function readFlow(
+  tool: string,
+  flow: Parameters<WorkQueue["add"]>[3],
+): { priority?: number; dedupe?: { id: string; ttlMs?: number } } {
+  const { priority, dedupe } = flow?.options ?? {};
+  let order: number | undefined, key: string | undefined;
+  try {
+    order = typeof priority === "function" ? priority(flow!.input) : priority;
+    key = dedupe?.key(flow!.input, flow!.auth);
+  } catch (error) {
+    throw new RangeError(`tool "${tool}": its priority or dedupe key failed on these arguments`, { cause: error });
+  }
+  if (order !== undefined && !within(order, 1, MAX_PRIORITY)) {
+    throw new RangeError(`tool "${tool}": priority ${order} is not an integer from 1 (first) to ${MAX_PRIORITY}`);
+  }
+  return {
+    ...(order === undefined ? {} : { priority: order }),
+    ...(key === undefined
+      ? {}
+      : { dedupe: { id: `${tool}:${key}`, ...(dedupe!.ttlMs ? { ttlMs: dedupe!.ttlMs } : {}) } }),
+  };
+}
+
+/**
+ * Lets a job start within its tool's concurrency and rate limit, or says how long it waits.
+ *
+ * @param store The shared store, clock and lease.
+ * @param tool The tool's name.
+ * @param options Its long-running options.
+ * @param input The call's arguments.
+ * @param auth The caller.
+ * @param job The job's id, and how long it lives: a job counts once against its rate, however often it is delivered
+ *   again (woken from a sleep, retried, restarted).
+ * @returns Its pass (nothing to hold when the tool has no limits), or how long to wait before it is tried again.
+ */
+export async function enterFlow(
+  store: FlowStore,
+  tool: string,
+  options: LongRunningOptions,
+  input: unknown,
+  auth: AuthInfo | undefined,
+  job: { readonly id: string; readonly ttlMs: number },
+): Promise<FlowPass | { readonly delayMs: number }> {
+  const { concurrency, rateLimit } = options;
+  const keyOf = (key: ((input: never, auth: AuthInfo | undefined) => string) | undefined) =>
+    encodeURIComponent(key === undefined ? "" : key(input as never, auth));
+  let slot: FlowPass | undefined;
+  if (concurrency !== undefined) {
+    slot = await takeSlot(store, `flow:${tool}:c:${keyOf(concurrency.key)}`, concurrency.limit);
+    if (slot === undefined) return { delayMs: WAIT_MS * (1 + Math.random()) };
+  }
+  const counted = `flow:counted:${job.id}`;
+  if (rateLimit !== undefined && await store.results.get(counted) === undefined) {
+    const { limit, periodMs } = rateLimit;
+    // A place is given back a period (and a twentieth, at most 50 ms: this process's own delay before the work begins)
+    // after the job was let in, as this worker's clock tells, not the store's, so that the service the work calls
+    // counts what the limit says; a worker that dies leaves it to lapse twice as late.
+    const place = await claimOne(
+      store.results,
+      `flow:${tool}:r:${keyOf(rateLimit.key)}`,
+      limit,
+      2 * periodMs,
+      store.now(),
+    );
+    if (place === undefined) {
+      await slot?.release();
+      // A place frees within a period: tried again a share of it later, so that starts spread over the period.
+      return { delayMs: Math.max(WAIT_MS, periodMs / limit) * (1 + Math.random()) };
+    }
+    const giveBack = setTimeout(
+      () => store.results.delete(place).catch(() => {}),
+      periodMs + Math.min(50, periodMs / 20),
+    );
+    (giveBack as { unref?: () => void }).unref?.();
+    store.results.set(counted, { status: "cancelled", at: store.now() }, job.ttlMs).catch(() => {}); // counted once
+  }
+  return slot ?? { release: () => Promise.resolve() };
+}
+
+/** Claims one of `count` places `base:0`, `base:1`, … for `ttlMs` (one round trip per place tried): its key, or none. */
+async function claimOne(results: ResultStore, base: string, count: number, ttlMs: number, at: number) {
+  for (let i = 0; i < count; i++) {
+    if (await results.set(`${base}:${i}`, { status: "cancelled", at }, ttlMs)) return `${base}:${i}`;
+  }
+  return undefined;
+}
+
+/**
+ * Takes one of a key's `limit` slots, or none. A slot is held by claims of its epochs (a third of a lease each): its
+ * holder claims the epoch it is in and the two after, and renews two ahead; a newcomer claims the epoch it is in, which
+ * a live holder claimed an epoch or two before (slack for a slow store). A holder that dies claims no more, and the slot
+ * is free within a lease. A take that did not get all three (a slow store let the epochs move on) gives them back.
+ */
+async function takeSlot(store: FlowStore, base: string, limit: number): Promise<FlowPass | undefined> {
+  const epochMs = Math.max(1, Math.floor(store.leaseMs / 3));
+  const key = (slot: number, epoch: number) => `${base}:${slot}:${epoch}`;
+  const claim = (slot: number, epoch: number) =>
+    store.results.set(key(slot, epoch), { status: "cancelled", at: store.now() }, 4 * epochMs);
+  const current = () => Math.floor(store.now() / epochMs);
+  for (let slot = 0; slot < limit; slot++) {
+    const epoch = current();
+    if (!await claim(slot, epoch)) continue;
+    const held = [epoch];
+    const free = () => Promise.all(held.map((each) => store.results.delete(key(slot, each)).catch(() => {})));
+    for (const ahead of [epoch + 1, epoch + 2]) if (await claim(slot, ahead)) held.push(ahead);
+    if (held.length < 3 || current() > epoch + 1) {
+      await free();
+      continue;
+    }
+    const renewing = new Set<number>();
+    // Renewed ahead: every third of an epoch, the two epochs after the current one claimed, if not yet.
+    const renew = setInterval(() => {
+      for (const next of [current() + 1, current() + 2]) {
+        if (held.includes(next) || renewing.has(next)) continue;
+        renewing.add(next);
+        // Only what it claimed is deleted at its end. Out of reach, or lost: the slot lapses, as a dead worker's would.
+        claim(slot, next).then((won) => won && held.push(next), () => {}).finally(() => renewing.delete(next));
+      }
+    }, Math.max(1, Math.floor(epochMs / 3)));
+    (renew as { unref?: () => void }).unref?.();
+    return {
+      release: async () => {
+        clearInterval(renew);
+        await free();
+      },
+    };
+  }
+  return undefined;
+}
+
+/** Whether `n` is an integer from `min` to `max`. */
+const within = (n: unknown, min: number, max: number) =>
+  Number.isInteger(n) && (n as number) >= min && (n as number) <= max;
+
+/**
+ * Checks a tool's flow control as a worker starts (the web instance reads only `dedupe` and `priority`, and the
+ * queue refuses what it cannot take): its limits within their ranges, its keys functions.
+ *
+ * @param name The tool's name, for the messages.
+ * @param options Its long-running options.
+ * @param queue The worker's queue.
+ * @throws {RangeError} For a limit, period, ttl or priority out of its range; a `TypeError` for a key that is no
+ *   function, or `dedupe` or `priority` on a queue without `flowControl`.
+ */
+export function checkFlow(
+  name: string,
+  { concurrency, rateLimit, dedupe, priority }: LongRunningOptions,
+  queue: WorkQueue,
+): void {
+  const tool = `tool "${name}"`;
+  if ((dedupe ?? priority) !== undefined && queue.flowControl !== true) {
+    throw new TypeError(`${tool}: dedupe and priority need a queue that orders and deduplicates (flowControl)`);
+  }
+  const keyed = (what: string, key: unknown, required = false) => {
+    if (key === undefined ? required : typeof key !== "function") {
+      throw new TypeError(`${tool}: ${what}.key must be a function of the arguments and caller that returns a string`);
+    }
+  };
+  if (concurrency !== undefined) {
+    if (!within(concurrency.limit, 1, 1_000)) throw new RangeError(`${tool}: concurrency.limit must be from 1 to 1000`);
+    keyed("concurrency", concurrency.key);
+  }
+  if (rateLimit !== undefined) {
+    if (!within(rateLimit.limit, 1, 1_000) || !within(rateLimit.periodMs, 1, 86_400_000)) {
+      throw new RangeError(`${tool}: rateLimit needs a limit from 1 to 1000 and a periodMs from 1 to 86400000`);
+    }
+    keyed("rateLimit", rateLimit.key);
+  }
+  if (dedupe !== undefined) {
+    keyed("dedupe", dedupe.key, true);
+    if (dedupe.ttlMs !== undefined && !within(dedupe.ttlMs, 1, MAX_TTL_MS)) {
+      throw new RangeError(`${tool}: dedupe.ttlMs must be from 1 to ${MAX_TTL_MS}`);
+    }
+  }
+  if (priority !== undefined && typeof priority !== "function" && !within(priority, 1, MAX_PRIORITY)) {
+    throw new RangeError(`${tool}: priority must be from 1 (first) to ${MAX_PRIORITY}, or a function of the arguments`);
+  }
+}
