@@ -8,6 +8,7 @@
  * @module
  */
 import { createServer } from "../assembly/create-server.ts";
+import { signals } from "../assembly/signals-support.ts";
 import { attachListener } from "../server/mod.ts";
 import { registryOf } from "../core/definitions/registry-view.ts";
 import type { AnyTool } from "../core/definitions/tool.ts";
@@ -61,6 +62,12 @@ export interface DurableRunOptions {
    * its key. Each start asks again: answers are not journaled.
    */
   readonly answers?: Readonly<Record<string, unknown>>;
+  /**
+   * Signals sent to the job before its first start, by name (`server.signal(job, name, payload)`): a
+   * `work.waitFor(name)` takes its payload at once (checked by the wait's `schema`); a wait with none ends at its
+   * `timeoutMs` with a `WaitTimeoutError`, the time skipped as a sleep's.
+   */
+  readonly signals?: Readonly<Record<string, unknown>>;
   /**
    * A journal an earlier run recorded (a report's `journal`, or part of it): the job resumes from it, as a job in
    * flight across a deploy does, so a test shows whether new work can take over old jobs (a start whose steps differ
@@ -152,6 +159,7 @@ export async function durableRun(tool: AnyTool, options: DurableRunOptions): Pro
     version: "0.0.0",
     logger: false,
     journalStore: journal,
+    signals: signals(),
     tokens: { now: () => clock },
     settings: options.settings,
   }).tool(tool);
@@ -202,6 +210,7 @@ export async function durableRun(tool: AnyTool, options: DurableRunOptions): Pro
   // a cancellation) finds it. The seam of waits (`work.waitFor()`): a signal sent to `id` here, before the first
   // start, is kept for the wait; a wait with none ends at its deadline, the time skipped as a sleep's.
   await c.results.set(id, { status: "working", at: clock }, ttlMs);
+  for (const [name, payload] of Object.entries(options.signals ?? {})) await server.signal(id, name, payload);
   const origin = {
     input: options.input,
     auth: options.auth,

@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import * as v from "valibot";
 import { defineTool } from "../../mod.ts";
-import { NonRetryableError } from "../../src/errors/mod.ts";
+import { NonRetryableError, WaitTimeoutError } from "../../src/errors/mod.ts";
 import { checkIdempotent, durableRun } from "../../src/testing/mod.ts";
 
 /** What the fakes of the onboarding tool recorded: accounts made, emails sent. */
@@ -165,6 +165,30 @@ describe("durableRun()", () => {
   it("fails a run whose question has no answer, naming its key", async () => {
     const run = await durableRun(onboard, { input: { email: "g@example.com" } });
     assert.match(String(run.error), /the work asked "plan" \(elicitation\/create\); give answers\["plan"\]/);
+  });
+
+  it("answers a wait with the signal given, checked by its schema; a wait with none times out, the time skipped", async () => {
+    const approve = defineTool("approve")
+      .input(v.object({ order: v.string() }))
+      .longRunning({ ttlMs: 3 * 24 * 60 * 60_000 })
+      .defer(async ({ order }, work) => {
+        const reserved = await work.step("reserve", () => `r-${order}`);
+        const { by } = await work.waitFor("approved", {
+          timeoutMs: 24 * 60 * 60_000,
+          schema: v.object({ by: v.string() }),
+        });
+        return { reserved, by };
+      });
+    const signalled = await durableRun(approve, { input: { order: "o-1" }, signals: { approved: { by: "bob" } } });
+    assert.deepEqual(signalled.value, { reserved: "r-o-1", by: "bob" });
+    assert.deepEqual(signalled.steps, { reserve: 1 });
+    assert.equal(signalled.sleptMs, 0);
+    const unsignalled = await durableRun(approve, { input: { order: "o-2" } });
+    assert.ok(unsignalled.error instanceof WaitTimeoutError, String(unsignalled.error));
+    assert.equal(unsignalled.sleptMs, 24 * 60 * 60_000); // the wait's deadline, skipped as a sleep's
+    assert.deepEqual(unsignalled.steps, { reserve: 1 });
+    const refused = await durableRun(approve, { input: { order: "o-3" }, signals: { approved: { by: 7 } } });
+    assert.ok(refused.error instanceof TypeError, String(refused.error)); // the wait's schema refused the payload
   });
 
   it("refuses a tool with no declared work", async () => {
