@@ -143,7 +143,9 @@ export class ToolBuilder<
   output<S extends SchemaInput>(
     schema: S & NotAShape<S>,
   ): ToolBuilder<TName, TInput, TArgs, InferSchemaOutput<S>, TConfig, TLongRunning> {
-    return this.#with({ output: objectSchema(schema, `tool "${this.#state.name}" output`, "MCP requires an object schema") });
+    return this.#with({
+      output: objectSchema(schema, `tool "${this.#state.name}" output`, "MCP requires an object schema"),
+    });
   }
 
   /**
