@@ -285,7 +285,6 @@ export class Job implements CallSink {
     clearTimeout(this.#timer);
     this.#timer = undefined;
     clearTimeout(this.#expiry);
-    this.#expiry = undefined;
   }
 
   /** Arms the abort of the job at its entry's expiry (a timer that keeps no process alive). */
