@@ -270,7 +270,8 @@ export class Job implements CallSink {
           this.controller.abort(new Error("the task was cancelled"));
           return;
         }
-        if (entry !== undefined && "answers" in entry && entry.answers !== undefined) await this.deliver(entry.answers);
+        const answers = (entry as { answers?: Readonly<Record<string, unknown>> } | undefined)?.answers;
+        if (answers !== undefined) await this.deliver(answers);
       } catch (error) {
         this.#options.onError?.(error);
       }
