@@ -9,7 +9,7 @@ import { continuationsOf } from "./continuations.ts";
 import { resultNotHeld } from "./result-not-held.ts";
 import { type AuthInfo, type CallContext, callerOf } from "../core/call/call-context.ts";
 import { setConfig } from "../core/call/tool-call-context.ts";
-import { configFor } from "../core/definitions/config.ts";
+import { configFor, hasConfig } from "../core/definitions/config.ts";
 import { resultOf } from "../core/call/output.ts";
 import { ProtocolError } from "../errors/error.ts";
 import { isUnavailable } from "./guarded-store.ts";
@@ -114,7 +114,7 @@ export async function continuePromise(
       data: { reason: "unknown_promise_tool", tool: owner.name },
     });
   }
-  if (owner.config !== undefined || registry.runtime.config !== undefined) await configure(registry, owner, ctx);
+  if (hasConfig(registry, owner)) await configure(registry, owner, ctx);
   // Awaited only when asynchronous: each await of a plain value costs a turn of the microtask queue.
   let value = owner.onRedeem(state, ctx);
   if (value instanceof Promise) value = await value;
@@ -148,7 +148,7 @@ export async function cancelContinuation(
 
 /** The owner's configuration, from the server's settings: a continuation never sees a caller's. */
 async function configure(registry: Registry, owner: AnyTool, ctx: CallContext): Promise<void> {
-  if (owner.config === undefined && registry.runtime.config === undefined) return;
+  if (!hasConfig(registry, owner)) return;
   setConfig(ctx, await configFor(registry, owner, undefined));
 }
 
