@@ -6,6 +6,7 @@
  */
 import { type McpliteError, ProtocolError, raisedHere, servedCode, type ServedErrorCode } from "../errors/error.ts";
 import { wireErrors } from "../core/mod.ts";
+import { isObject } from "../internal/is-object.ts";
 import type { StatusTable, WireError } from "../errors/jsonrpc-codes.ts";
 import { errorMessage, type JsonRpcId } from "./jsonrpc.ts";
 import { answersRefusal, errorHeaders, JSON_HEADERS, retryAfterOf } from "../server/mod.ts";
@@ -60,7 +61,7 @@ const INTERNAL_DATA = Object.freeze({ code: "internal" });
  */
 function withCode(code: ServedErrorCode, data: unknown): unknown {
   if (data === undefined) return { code };
-  if (typeof data !== "object" || data === null || Array.isArray(data) || "code" in data) return data;
+  if (!isObject(data) || "code" in data) return data;
   return { code, ...data };
 }
 

@@ -1,4 +1,5 @@
 import { ProtocolError } from "../errors/error.ts";
+import { isObject } from "../internal/is-object.ts";
 /**
  * JSON-RPC 2.0 message shapes, shared by the MCP-lite and MCP bindings.
  *
@@ -27,10 +28,8 @@ export interface JsonRpcRequest {
  * @throws {ProtocolError} `invalid_request`; read the id for the error response with {@link idOf}.
  */
 export function parseJsonRpcRequest(message: unknown): JsonRpcRequest {
-  if (typeof message !== "object" || message === null || Array.isArray(message)) {
-    throw invalid("Invalid Request: expected a JSON-RPC request object");
-  }
-  const m = message as Record<string, unknown>;
+  if (!isObject(message)) throw invalid("Invalid Request: expected a JSON-RPC request object");
+  const m = message;
   const id = m.id;
   const hasId = "id" in m;
   if (hasId && id !== null && typeof id !== "string" && typeof id !== "number") {
@@ -39,7 +38,7 @@ export function parseJsonRpcRequest(message: unknown): JsonRpcRequest {
   if (m.jsonrpc !== "2.0") throw invalid('Invalid Request: jsonrpc must be "2.0"');
   if (typeof m.method !== "string" || m.method === "") throw invalid("Invalid Request: method is missing");
   const params = m.params;
-  if (params !== undefined && (typeof params !== "object" || params === null || Array.isArray(params))) {
+  if (params !== undefined && !isObject(params)) {
     throw invalid("Invalid Request: params must be an object");
   }
   const request: JsonRpcRequest = { method: m.method, params: (params ?? {}) as Record<string, unknown> };

@@ -94,9 +94,8 @@ export class Continuations implements Tokens {
    * @throws {TypeError} When a secret is shorter than 32 bytes.
    */
   constructor(options: ContinuationsOptions = {}) {
-    const tokens = createTokens(options);
-    this.codec = tokens.codec;
-    const guard = storeGuard(tokens.retryAfterMs, options.onError); // one per backend: an outage is told once
+    Object.assign(this, createTokens(options)); // its codec, lifetimes and retry_after_ms
+    const guard = storeGuard(this.retryAfterMs, options.onError); // one per backend: an outage is told once
     this.results = storeOnce(
       options.results === undefined
         ? createMemoryResultStore({ now: options.now })
@@ -104,9 +103,6 @@ export class Continuations implements Tokens {
     );
     const journals = options.journals ?? options.results?.journalStore;
     this.journals = journals === undefined ? journalStoreFromResults(this.results) : guardJournalStore(journals, guard);
-    this.promiseTtlMs = tokens.promiseTtlMs;
-    this.inputTtlMs = tokens.inputTtlMs;
-    this.retryAfterMs = tokens.retryAfterMs;
     this.queue = options.queue;
     // Only a store shared with other instances can hold leases (and carry answers given there).
     this.leaseMs = options.results === undefined ? undefined : options.leaseMs ?? 5_000;

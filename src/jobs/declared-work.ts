@@ -10,7 +10,7 @@ import { continuationsOf } from "./continuations.ts";
 import type { CallMeta, ContextSource } from "../core/call/call-meta.ts";
 import type { DeferredWork } from "../core/call/tool-promise.ts";
 import type { CallSink } from "../core/call/call-sink.ts";
-import { configFor } from "../core/definitions/config.ts";
+import { configFor, hasConfig } from "../core/definitions/config.ts";
 import type { AuthInfo } from "../core/call/host.ts";
 import { setConfig, ToolCallContext } from "../core/call/tool-call-context.ts";
 import type { Registry } from "../core/definitions/registry.ts";
@@ -116,7 +116,7 @@ export async function runDeclaredWork(
     );
     c.signals?.attach(work, journal, start, origin.meta); // `work.waitFor()`, where the server has `signals()`
     if (origin.traceparent !== undefined) work.set(TRACE_PARENT, origin.traceparent);
-    if (owner.config !== undefined || registry.runtime.config !== undefined) {
+    if (hasConfig(registry, owner)) {
       setConfig(work, await configFor(registry, owner, undefined)); // the server's settings, as a handler reads them
     }
     // Middleware that wraps the work (its `work` hook), outermost first; the work itself innermost.

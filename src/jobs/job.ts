@@ -270,7 +270,8 @@ export class Job implements CallSink {
           this.controller.abort(new Error("the task was cancelled"));
           return;
         }
-        if (entry !== undefined && "answers" in entry && entry.answers !== undefined) await this.deliver(entry.answers);
+        const answers = (entry as { answers?: Readonly<Record<string, unknown>> } | undefined)?.answers;
+        if (answers !== undefined) await this.deliver(answers);
       } catch (error) {
         this.#options.onError?.(error);
       }
@@ -285,7 +286,6 @@ export class Job implements CallSink {
     clearTimeout(this.#timer);
     this.#timer = undefined;
     clearTimeout(this.#expiry);
-    this.#expiry = undefined;
   }
 
   /** Arms the abort of the job at its entry's expiry (a timer that keeps no process alive). */

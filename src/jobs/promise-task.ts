@@ -328,25 +328,23 @@ function deferredFromContinuation(owner: AnyTool): StoredResult {
 }
 
 function viewOf(task: OpenTask, entry: StoredResult): TaskView {
-  const base = {
+  // What its status carries, each field only in its own status's entry: a working job's `waiting` (`work.waitFor()`),
+  // the questions, the result, the error.
+  const { status, waiting, requests, result, error } = entry as
+    & Pick<TaskView, "status" | "requests" | "result" | "error">
+    & { readonly waiting?: string };
+  return {
     taskId: task.taskId,
+    status,
     createdAt: task.createdAt,
     lastUpdatedAt: Math.max(task.createdAt, entry.at ?? task.createdAt),
     expiresAt: task.expiresAt,
     pollIntervalMs: task.state.p,
+    statusMessage: waiting,
+    requests,
+    result,
+    error,
   };
-  switch (entry.status) {
-    case "working": // with what it waits for, if it says (`work.waitFor()`)
-      return { ...base, status: "working", statusMessage: entry.waiting };
-    case "cancelled":
-      return { ...base, status: entry.status };
-    case "input_required":
-      return { ...base, status: "input_required", requests: entry.requests };
-    case "completed":
-      return { ...base, status: "completed", result: entry.result };
-    case "failed":
-      return { ...base, status: "failed", error: entry.error };
-  }
 }
 
 /**

@@ -9,7 +9,7 @@ import { continuationsOf } from "./continuations.ts";
 import { resultNotHeld } from "./result-not-held.ts";
 import { type AuthInfo, type CallContext, callerOf } from "../core/call/call-context.ts";
 import { setConfig } from "../core/call/tool-call-context.ts";
-import { configFor } from "../core/definitions/config.ts";
+import { configFor, hasConfig } from "../core/definitions/config.ts";
 import { resultOf } from "../core/call/output.ts";
 import { ProtocolError } from "../errors/error.ts";
 import { isUnavailable } from "./guarded-store.ts";
@@ -114,7 +114,8 @@ export async function continuePromise(
       data: { reason: "unknown_promise_tool", tool: owner.name },
     });
   }
-  if (owner.config !== undefined || registry.runtime.config !== undefined) await configure(registry, owner, ctx);
+  // The owner's configuration, from the server's settings: a continuation never sees a caller's.
+  if (hasConfig(registry, owner)) setConfig(ctx, await configFor(registry, owner, undefined));
   // Awaited only when asynchronous: each await of a plain value costs a turn of the microtask queue.
   let value = owner.onRedeem(state, ctx);
   if (value instanceof Promise) value = await value;
@@ -142,14 +143,8 @@ export async function cancelContinuation(
   ctx: CallContext,
 ): Promise<void> {
   if (owner.onCancel === undefined) return;
-  await configure(registry, owner, ctx);
+  if (hasConfig(registry, owner)) setConfig(ctx, await configFor(registry, owner, undefined)); // as continuePromise()
   await owner.onCancel(state, ctx);
-}
-
-/** The owner's configuration, from the server's settings: a continuation never sees a caller's. */
-async function configure(registry: Registry, owner: AnyTool, ctx: CallContext): Promise<void> {
-  if (owner.config === undefined && registry.runtime.config === undefined) return;
-  setConfig(ctx, await configFor(registry, owner, undefined));
 }
 
 async function redeemDeferred(

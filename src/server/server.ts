@@ -111,9 +111,9 @@ export class Server<TTools extends ToolMap = {}, TEvents extends { [name: string
     const core: ServerCore = { registry, options: resolved };
     this.#core = core;
     const routes = new Map<string, Route>();
-    const bindings = options.bindings ?? [];
-    const signals = options.signals as SignalsSupport | undefined; // the signal URLs' route
-    for (const binding of signals ? [...bindings, signals] : bindings) {
+    // The bindings' routes, then the signal URLs' (`signals()`), where the server has them.
+    for (const binding of [...options.bindings ?? [], options.signals as SignalsSupport | undefined]) {
+      if (binding === undefined) continue;
       const mounted = binding(core);
       for (const [own, route] of mounted.routes) {
         const path = prefixed(resolved.basePath, own);

@@ -128,11 +128,7 @@ export class ToolBuilder<
   input<S extends SchemaInput>(
     schema: S & NotAShape<S>,
   ): ToolBuilder<TName, InferSchemaInput<S>, InferSchemaOutput<S>, TOutput, TConfig, TLongRunning> {
-    const input = compileSchema(schema, `tool "${this.#state.name}" input`);
-    if (input.jsonSchema.type !== "object") {
-      throw new TypeError(`tool "${this.#state.name}" input: the schema must describe an object (type "object")`);
-    }
-    return this.#with({ input });
+    return this.#with({ input: objectSchema(schema, `tool "${this.#state.name}" input`) });
   }
 
   /**
@@ -147,11 +143,9 @@ export class ToolBuilder<
   output<S extends SchemaInput>(
     schema: S & NotAShape<S>,
   ): ToolBuilder<TName, TInput, TArgs, InferSchemaOutput<S>, TConfig, TLongRunning> {
-    const output = compileSchema(schema, `tool "${this.#state.name}" output`);
-    if (output.jsonSchema.type !== "object") {
-      throw new TypeError(`tool "${this.#state.name}" output: MCP requires an object schema (type "object")`);
-    }
-    return this.#with({ output });
+    return this.#with({
+      output: objectSchema(schema, `tool "${this.#state.name}" output`, "MCP requires an object schema"),
+    });
   }
 
   /**
@@ -243,11 +237,7 @@ export class ToolBuilder<
   config<S extends SchemaInput>(
     schema: S & NotAShape<S>,
   ): ToolBuilder<TName, TInput, TArgs, TOutput, InferSchemaOutput<S>, TLongRunning> {
-    const config = compileSchema(schema, `tool "${this.#state.name}" config`);
-    if (config.jsonSchema.type !== "object") {
-      throw new TypeError(`tool "${this.#state.name}" config: the schema must describe an object (type "object")`);
-    }
-    return this.#with({ config });
+    return this.#with({ config: objectSchema(schema, `tool "${this.#state.name}" config`) });
   }
 
   /**
@@ -449,4 +439,11 @@ const deferArguments: ToolHandler<unknown, unknown> = (args, ctx) => ctx.defer(a
 export function defineTool<TName extends string>(name: TName): ToolBuilder<TName> {
   assertToolName(name);
   return new ToolBuilder<TName>({ name, input: EMPTY_INPUT });
+}
+
+/** A tool's input, output or config schema, which describes an object (`type: "object"`), or a `TypeError` says so. */
+function objectSchema(schema: SchemaInput, where: string, rule = "the schema must describe an object"): CompiledSchema {
+  const compiled = compileSchema(schema, where);
+  if (compiled.jsonSchema.type !== "object") throw new TypeError(`${where}: ${rule} (type "object")`);
+  return compiled;
 }

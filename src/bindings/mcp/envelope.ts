@@ -95,8 +95,8 @@ export function parseModernEnvelope(
   headerVersion: string | null | undefined,
   served: ServedVersions = ALL_VERSIONS,
 ): Envelope {
-  const meta = rpc.params._meta as Record<string, unknown> | undefined;
-  if (typeof meta !== "object" || meta === null || Array.isArray(meta)) {
+  const meta = rpc.params._meta;
+  if (!isObject(meta)) {
     throw new ProtocolError("invalid_envelope", "Invalid params: params._meta is required");
   }
   const version = meta[META.protocolVersion];
@@ -104,7 +104,7 @@ export function parseModernEnvelope(
     throw new ProtocolError("invalid_envelope", `Invalid params: _meta["${META.protocolVersion}"] is required`);
   }
   const capabilities = meta[META.clientCapabilities];
-  if (typeof capabilities !== "object" || capabilities === null || Array.isArray(capabilities)) {
+  if (!isObject(capabilities)) {
     throw new ProtocolError(
       "invalid_envelope",
       `Invalid params: _meta["${META.clientCapabilities}"] must be an object`,

@@ -149,13 +149,16 @@ function taskFields(task: longRunning.TaskView): Record<string, unknown> {
 
 /** The extension's `DetailedTask`: the task, plus what its status carries. */
 function detailedTask(task: longRunning.TaskView): Record<string, unknown> {
-  const result = taskFields(task);
-  if (task.requests !== undefined) result.inputRequests = task.requests;
-  if (task.result !== undefined) result.result = { ...task.result, resultType: "complete" };
-  if (task.error !== undefined) {
-    const { code, message, data } = task.error;
-    // serialised as JSON, which leaves out an undefined `data`
-    result.error = { code: typeof code === "number" ? code : modernErrorToWire(code).code, message, data };
-  }
-  return result;
+  const { requests, result, error } = task;
+  // Serialised as JSON, which leaves out what is undefined: the fields of other statuses, an error's absent `data`.
+  return {
+    ...taskFields(task),
+    inputRequests: requests,
+    result: result && { ...result, resultType: "complete" },
+    error: error && {
+      code: typeof error.code === "number" ? error.code : modernErrorToWire(error.code).code,
+      message: error.message,
+      data: error.data,
+    },
+  };
 }

@@ -8,7 +8,7 @@
  */
 import { callerOf, withResultMeta } from "./call-context.ts";
 import { setConfig } from "./tool-call-context.ts";
-import { configFor } from "../definitions/config.ts";
+import { configFor, hasConfig } from "../definitions/config.ts";
 import { drain } from "./drain.ts";
 import { ProtocolError } from "../../errors/error.ts";
 import { failedCall } from "./failed-call.ts";
@@ -59,7 +59,7 @@ export function executeFound(
   }
   const checked = tool.input.validate(call.arguments ?? {});
   if (
-    checked instanceof Promise || tool.config !== undefined || registry.runtime.config !== undefined ||
+    checked instanceof Promise || hasConfig(registry, tool) ||
     (round !== undefined && round.carried) || tool.mode === "stream"
   ) {
     return executeWaiting(registry, tool, call, request, round, checked);
@@ -91,7 +91,7 @@ async function executeWaiting(
   const checked = validated instanceof Promise ? await validated : validated;
   if (!checked.ok) throw invalidArguments(tool.name, checked.issues);
   const ctx = call.ctx;
-  if (tool.config !== undefined || registry.runtime.config !== undefined) {
+  if (hasConfig(registry, tool)) {
     const config = configFor(registry, tool, request.config);
     setConfig(ctx, config instanceof Promise ? await config : config);
   }
