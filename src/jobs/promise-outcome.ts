@@ -108,15 +108,16 @@ export async function promiseOutcome(
     if (started !== undefined) await c.cancel(started, ttlMs).catch(() => {});
     throw error;
   }
-  return {
+  const outcome: { -readonly [K in keyof PromiseOutcome]: PromiseOutcome[K] } = {
     kind: "promise",
     token,
     retryAfterMs: promise.retryAfterMs ?? owner.longRunning?.retryAfterMs ?? c.retryAfterMs,
     estimatedCompletion: promise.estimatedCompletion,
     expiresAt: new Date(issuedAt + ttlMs).toISOString(),
     caller,
-    entry: started,
   };
+  if (started !== undefined) outcome.entry = started;
+  return outcome;
 }
 
 /**
