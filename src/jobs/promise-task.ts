@@ -55,6 +55,8 @@ export interface TaskView {
   readonly result?: ToolResult;
   /** `failed`: the protocol error. */
   readonly error?: { readonly code: ErrorCode | number; readonly message: string; readonly data?: unknown };
+  /** Ended: a queued job's last progress report, for its follower (`follow-promise.ts`); no wire sends it. */
+  readonly progress?: StoredResult["progress"];
 }
 
 /**
@@ -334,6 +336,7 @@ function viewOf(task: OpenTask, entry: StoredResult): TaskView {
     lastUpdatedAt: Math.max(task.createdAt, entry.at ?? task.createdAt),
     expiresAt: task.expiresAt,
     pollIntervalMs: task.state.p,
+    progress: entry.progress,
   };
   switch (entry.status) {
     case "working": // with what it waits for, if it says (`work.waitFor()`)
