@@ -47,7 +47,10 @@ export type StoredResult =
   & {
     /** When the entry was written, ms since the epoch (absent in entries written without a clock). */
     readonly at?: number;
-    /** A queued job's end: its work's last progress report, for a follower whose queue carries it after the end. */
+    /**
+     * A queued job's end: its work's last progress report (progress, total, message; `null` where a store's JSON wrote
+     * an absent one), for a follower whose queue carries it after the end.
+     */
     readonly progress?: readonly [progress: number, total?: number | null, message?: string | null];
   };
 
