@@ -161,9 +161,10 @@ export class Continuations implements Tokens {
    *
    * @param id The entry id.
    * @param sink Where the progress and logs go.
-   * @returns Stops following (nothing to stop when no such job runs here and the queue cannot follow it).
+   * @returns Stops following (nothing to stop when no such job runs here and the queue cannot follow it); given the
+   *   job's final entry, first reports its last progress when above what went to `sink` (the queue may carry it later).
    */
-  watch(id: string, sink: CallSink): () => void {
+  watch(id: string, sink: CallSink): (end?: Pick<StoredResult, "progress">) => void {
     // A job on a worker: the queue carries its progress and logs, when it can. Its work reports progress again when
     // it runs again (after a wake-up, a restart): a report not above the highest is dropped (MCP 2025-11-25,
     // Progress: "The progress value MUST increase with each notification").
@@ -183,7 +184,11 @@ export class Continuations implements Tokens {
           : rising.progress!(u.progress, u.total, u.message),
     );
     const here = job?.watch(rising);
-    return () => (here?.(), queued?.());
+    return (end) => {
+      const [progress, total, message] = end?.progress ?? [];
+      if (progress !== undefined) rising.progress!(progress, total ?? undefined, message ?? undefined);
+      here?.(), queued?.();
+    };
   }
 
   /**

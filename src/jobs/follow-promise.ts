@@ -82,7 +82,7 @@ async function follow(
           await answer(registry, task, caller);
           break;
         default:
-          return endedAnswer(task);
+          return endedAnswer(task); // its last progress reported first (`unwatch`)
       }
     }
   } catch (error) {
@@ -91,7 +91,7 @@ async function follow(
     }
     throw error;
   } finally {
-    unwatch?.();
+    unwatch?.(task); // an ended task's last progress reported, if the queue has not carried it yet
   }
 }
 

@@ -107,6 +107,9 @@ export async function runJob(
     // Cancelled here, or (with a shared store) by another instance: the store keeps the first end. Expired:
     // nothing is written. Timed out: the job ends as such.
     if (entry === undefined || cut()) return;
+    // Queued, its followers hear its progress through the queue, which may carry the last report after the end is
+    // found (BullMQ's events lag): the end carries it too.
+    if (queued && job.lastProgress) entry = { ...entry, progress: job.lastProgress };
     options.onEnd?.(entry, cause);
     // The lease stays renewed while the final write retries through a store outage, so no instance
     // takes the job for stopped; it then lapses on its own, never before the result is readable.

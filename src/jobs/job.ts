@@ -63,7 +63,8 @@ export class Job implements CallSink {
   #expiry: ReturnType<typeof setTimeout> | undefined;
   readonly #expiresAt: number;
   readonly #watchers = new Set<CallSink>();
-  #lastProgress: [number, number | undefined, string | undefined] | undefined;
+  /** The work's last progress report: progress, total, message. */
+  lastProgress: [number, number | undefined, string | undefined] | undefined;
   /** The logs the work wrote before anyone followed it (its first lines, written before the call is answered). */
   #early: [LogLevel, unknown, string | undefined][] | undefined = [];
   /** Why the store refused the final entry: over its bound on one entry (a `RangeError`), if it did. */
@@ -98,7 +99,7 @@ export class Job implements CallSink {
     this.#watchers.add(sink);
     for (const log of this.#early ?? []) sink.log?.(...log);
     this.#early = undefined;
-    if (this.#lastProgress !== undefined) sink.progress?.(...this.#lastProgress);
+    if (this.lastProgress !== undefined) sink.progress?.(...this.lastProgress);
     return () => this.#watchers.delete(sink);
   }
 
@@ -110,7 +111,7 @@ export class Job implements CallSink {
    * @param message A message.
    */
   progress(progress: number, total: number | undefined, message: string | undefined): void {
-    this.#lastProgress = [progress, total, message];
+    this.lastProgress = [progress, total, message];
     for (const watcher of this.#watchers) watcher.progress?.(progress, total, message);
   }
 

@@ -55,6 +55,8 @@ export interface TaskView {
   readonly result?: ToolResult;
   /** `failed`: the protocol error. */
   readonly error?: { readonly code: ErrorCode | number; readonly message: string; readonly data?: unknown };
+  /** Ended: a queued job's last progress report, for its follower (`follow-promise.ts`); no wire sends it. */
+  readonly progress?: StoredResult["progress"];
 }
 
 /**
@@ -329,9 +331,9 @@ function deferredFromContinuation(owner: AnyTool): StoredResult {
 
 function viewOf(task: OpenTask, entry: StoredResult): TaskView {
   // What its status carries, each field only in its own status's entry: a working job's `waiting` (`work.waitFor()`),
-  // the questions, the result, the error.
-  const { status, waiting, requests, result, error } = entry as
-    & Pick<TaskView, "status" | "requests" | "result" | "error">
+  // the questions, the result, the error, an ended queued job's last progress.
+  const { status, waiting, requests, result, error, progress } = entry as
+    & Pick<TaskView, "status" | "requests" | "result" | "error" | "progress">
     & { readonly waiting?: string };
   return {
     taskId: task.taskId,
@@ -344,6 +346,7 @@ function viewOf(task: OpenTask, entry: StoredResult): TaskView {
     requests,
     result,
     error,
+    progress,
   };
 }
 

@@ -47,6 +47,11 @@ export type StoredResult =
   & {
     /** When the entry was written, ms since the epoch (absent in entries written without a clock). */
     readonly at?: number;
+    /**
+     * A queued job's end: its work's last progress report (progress, total, message; `null` where a store's JSON wrote
+     * an absent one), for a follower whose queue carries it after the end.
+     */
+    readonly progress?: readonly [progress: number, total?: number | null, message?: string | null];
   };
 
 /**
