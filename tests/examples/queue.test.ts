@@ -3,8 +3,8 @@
  * `mcplite worker` processes (the command lines of the runtime running the tests, read from the README: Deno's
  * under `deno test`, Bun's under `bun test`), the README's settings (`MCPLITE_SECRET`; `REDIS_URL` and the ports
  * are this test's), then its call block in bash: the call on web instance 1 is answered with a promise, the redeem
- * on web instance 2 gets the report, each of its two steps run by a worker, across a durable sleep. Then its approval:
- * `publish_report` builds the report as a child job and waits; the `curl` command a worker printed POSTs to the signal
+ * on web instance 2 gets the report, each of its two steps run by a worker, across a durable sleep. Beside it, the
+ * approval: `publish_report` builds a report as a child job and waits; the `curl` command a worker printed POSTs to the signal
  * URL (202; a replay by `fetch` 409, a changed token 403), and the redeem gets the child's report in the parent's. Then
  * SIGTERM to both workers while one runs a second report: both drain and exit, the report asleep in the queue; one
  * worker started again finishes it, its first step not run again.
@@ -241,11 +241,26 @@ describe("examples/queue/README.md: two web instances and two workers on one Red
       const workers = workerCommands.map(({ argv, env }) => start(argv, env));
       await Promise.all(workers.map((worker) => said(worker, /taking jobs/)));
 
-      // Step 5 in bash, as a reader runs it: ports 8001 and 8002 are this test's web instances.
-      const script = callBlock!.code.replaceAll("127.0.0.1:8001", new URL(origins[0]).host)
-        .replaceAll("127.0.0.1:8002", new URL(origins[1]).host);
+      // The README's commands in bash, as a reader runs them: ports 8001 and 8002 are this test's web instances.
+      const toWeb = (code: string) =>
+        code.replaceAll("127.0.0.1:8001", new URL(origins[0]).host)
+          .replaceAll("127.0.0.1:8002", new URL(origins[1]).host);
       const env = { ...process.env, PATH: `${ROOT}node_modules/.bin:${process.env.PATH}` };
-      const ran = await run("bash", ["-e", "-o", "pipefail", "-c", script], 90_000, ROOT, env);
+      // The approval's call first (its token kept, as in the reader's shell): its child builds a report while step 5
+      // builds another, on the same two workers.
+      const asked = await run(
+        "bash",
+        ["-e", "-o", "pipefail", "-c", `${toWeb(approvalBlock!.code)}\nprintf %s "$token"`],
+        30_000,
+        ROOT,
+        env,
+      );
+      assert.equal(asked.code, 0, `${asked.stdout}${asked.stderr}`);
+      const token = asked.stdout;
+      assert.match(token, /^mcl1\./, "the call answered a promise at once");
+
+      // Step 5: the call on instance 1, the redeem on instance 2.
+      const ran = await run("bash", ["-e", "-o", "pipefail", "-c", toWeb(callBlock!.code)], 90_000, ROOT, env);
       assert.equal(ran.code, 0, `${ran.stdout}${ran.stderr}`);
       assert.match(ran.stderr, /waiting: promise/, "the call answered before the report was built");
       const report: Report = JSON.parse(ran.stdout);
@@ -258,23 +273,9 @@ describe("examples/queue/README.md: two web instances and two workers on one Red
       assert.equal(report.builtBy.pid, report.steps.revenue.pid, "the last step ran where the work ended");
       assert.ok(await published(report.published), "the revenue step's write, under its key, is in Redis");
 
-      // The approval, as a reader runs it: the call (its token kept, as in the reader's shell), the curl command a worker
-      // printed (a POST to the signal URL), the redeem. A child job built the report; the parent waited, in the queue.
-      const toWeb = (code: string) =>
-        code.replaceAll("127.0.0.1:8001", new URL(origins[0]).host).replaceAll(
-          "127.0.0.1:8002",
-          new URL(origins[1]).host,
-        );
-      const asked = await run(
-        "bash",
-        ["-e", "-o", "pipefail", "-c", `${toWeb(approvalBlock!.code)}\nprintf %s "$token"`],
-        30_000,
-        ROOT,
-        env,
-      );
-      assert.equal(asked.code, 0, `${asked.stdout}${asked.stderr}`);
-      const token = asked.stdout;
-      assert.match(token, /^mcl1\./, "the call answered a promise at once");
+      // The approval: the curl command a worker printed (a POST to the signal URL), then the redeem. A child job built
+      // the report; the parent waited in the queue, holding no worker slot.
+
       const line = await printed(workers, /^approve the amer report for 2026-Q3 \(revenue \d+\): curl /, 60_000);
       const approve = line.slice(line.indexOf("curl "));
       const url = /'(http:\/\/[^']+\/signals\/[^']+)'/.exec(approve)?.[1];
