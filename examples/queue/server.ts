@@ -4,7 +4,8 @@
  * it is a web instance, which answers a `build_report` call with a promise at once and adds the job to a
  * BullMQ queue on Redis; loaded by `mcplite worker examples/queue/server.ts` it is a worker, which runs the
  * work (two journaled steps around a durable sleep) and writes the result to the Redis result store, where a
- * redeem on any instance finds it. examples/queue/README.md runs two of each.
+ * redeem on any instance finds it. `publish_report` runs that work as a child job, then waits for an approval
+ * POSTed to a signed URL. examples/queue/README.md runs two of each.
  *
  * Every web instance and worker needs the same MCPLITE_SECRET (jobs and tokens are signed and sealed
  * with it) and the same REDIS_URL (default redis://127.0.0.1:6379). Reads PORT (default 8000),
@@ -15,8 +16,9 @@ import { hostname } from "node:os";
 import process from "node:process";
 import { Redis } from "ioredis";
 import * as v from "valibot";
-import { createServer, defineTool, env, serve } from "../../mod.ts";
+import { createServer, defineTool, env, invoke, serve, signals } from "../../mod.ts";
 import { bullmqQueue } from "../../src/bullmq/mod.ts";
+import { WaitTimeoutError } from "../../src/errors/mod.ts";
 import { redisResultStore } from "../../src/redis/mod.ts";
 
 if ((env("MCPLITE_SECRET") ?? "").length < 32) {
@@ -45,6 +47,23 @@ function figure(seed: string, scale: number): number {
 const here = () => ({ host: hostname(), pid: process.pid });
 /** A process, as the report's output names it. */
 const ranBy = v.object({ host: v.string(), pid: v.number() });
+/** A report's input: a region and a quarter. */
+const reportInput = v.object({
+  region: v.picklist(["emea", "amer", "apac"]),
+  quarter: v.pipe(v.string(), v.regex(/^\d{4}-Q[1-4]$/, "a quarter such as 2026-Q3")),
+});
+/** A report, as `build_report` answers it. */
+const report = v.object({
+  region: v.string(),
+  quarter: v.string(),
+  orders: v.number(),
+  revenue: v.number(),
+  published: v.string(),
+  steps: v.object({ orders: ranBy, revenue: ranBy }),
+  builtBy: ranBy,
+});
+/** How long a report waits for its approval, in ms; past it the wait throws a `WaitTimeoutError`. */
+const APPROVAL_MS = 10 * 60_000;
 
 /** Waits `ms`, or rejects once the work's signal aborts (cancelled, or the worker shuts down past its drain time). */
 function compute(ms: number, signal: AbortSignal): Promise<void> {
@@ -65,19 +84,8 @@ function compute(ms: number, signal: AbortSignal): Promise<void> {
 export const buildReport = defineTool("build_report")
   .type("analysis")
   .describe("Builds a region's sales report for a quarter on a worker (about 3 s); redeem the token on any instance")
-  .input(v.object({
-    region: v.picklist(["emea", "amer", "apac"]),
-    quarter: v.pipe(v.string(), v.regex(/^\d{4}-Q[1-4]$/, "a quarter such as 2026-Q3")),
-  }))
-  .output(v.object({
-    region: v.string(),
-    quarter: v.string(),
-    orders: v.number(),
-    revenue: v.number(),
-    published: v.string(),
-    steps: v.object({ orders: ranBy, revenue: ranBy }),
-    builtBy: ranBy,
-  }))
+  .input(reportInput)
+  .output(report)
   .longRunning({ retryAfterMs: 1_000, retry: { attempts: 3, backoff: 500 } })
   .defer(async ({ region, quarter }, work) => {
     const seed = `${region}/${quarter}`;
@@ -108,13 +116,48 @@ export const buildReport = defineTool("build_report")
     };
   });
 
-/** The server of every web instance and worker: results in Redis, jobs in a BullMQ queue on it. */
+/**
+ * A report built by a child job, published once someone approves it. `invoke()` runs `build_report`'s work as a job
+ * of its own, on whichever worker takes it, and journals its id and its end: a start of this job after a worker died
+ * waits for that child instead of building the report again. `work.signalUrl()` makes a signed, expiring URL that
+ * signals this job once; the `ask` step prints it (once, however often the job starts again) as the command an
+ * approver runs. `work.waitFor()` then gives the job back to the queue, holding no worker slot, until a POST to that
+ * URL (served by any web instance) wakes it with its payload.
+ */
+export const publishReport = defineTool("publish_report")
+  .describe("Builds a region's report for a quarter (a child job), then publishes it once someone approves it")
+  .input(reportInput)
+  .output(v.object({ report, approvedBy: v.nullable(v.string()) }))
+  .longRunning({ retryAfterMs: 1_000, retry: { attempts: 3, backoff: 500 } })
+  .defer(async ({ region, quarter }, work) => {
+    const built = await invoke(work, "report", buildReport, { region, quarter }); // the child's result, typed
+    work.progress(1, 2, "report built");
+    await work.step("ask", async () => {
+      const url = await work.signalUrl("approved"); // under the host the call came to (signals({ publicUrl }) else)
+      const approve = `curl -s -X POST '${url}' -H 'content-type: application/json' -d '{"by":"ada"}'`;
+      console.log(`approve the ${region} report for ${quarter} (revenue ${built.revenue}): ${approve}`);
+    });
+    try {
+      const { by } = await work.waitFor("approved", { timeoutMs: APPROVAL_MS, schema: v.object({ by: v.string() }) });
+      work.progress(2, 2, "approved");
+      return { report: built, approvedBy: by };
+    } catch (error) {
+      if (!(error instanceof WaitTimeoutError)) throw error;
+      return { report: built, approvedBy: null }; // nobody approved it in time: not published
+    }
+  });
+
+/**
+ * The server of every web instance and worker: results in Redis, jobs in a BullMQ queue on it; `signals()` serves
+ * the approval URLs (on a web instance) and gives the work `waitFor()` and `signalUrl()` (on a worker).
+ */
 export const server = createServer({
   name: "reports",
   version: "1.0.0",
   resultStore: redisResultStore(redis),
   queue: bullmqQueue({ connection: { url: redisUrl }, name: "reports", lockMs: Number(env("LOCK_MS") ?? 5_000) }),
-}).tool(buildReport);
+  signals: signals(),
+}).tool(buildReport).tool(publishReport);
 
 if (import.meta.main) {
   await serve(server); // PORT, HOSTNAME; prints "Listening on http://…"

@@ -3,9 +3,11 @@
  * `mcplite worker` processes (the command lines of the runtime running the tests, read from the README: Deno's
  * under `deno test`, Bun's under `bun test`), the README's settings (`MCPLITE_SECRET`; `REDIS_URL` and the ports
  * are this test's), then its call block in bash: the call on web instance 1 is answered with a promise, the redeem
- * on web instance 2 gets the report, each of its two steps run by a worker, across a durable sleep. Then SIGTERM to
- * both workers while one runs a second report: both drain and exit, the report asleep in the queue; one worker
- * started again finishes it, its first step not run again.
+ * on web instance 2 gets the report, each of its two steps run by a worker, across a durable sleep. Beside it, the
+ * approval: `publish_report` builds a report as a child job and waits; the `curl` command a worker printed POSTs to the signal
+ * URL (202; a replay by `fetch` 409, a changed token 403), and the redeem gets the child's report in the parent's. Then
+ * SIGTERM to both workers while one runs a second report: both drain and exit, the report asleep in the queue; one
+ * worker started again finishes it, its first step not run again.
  */
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
@@ -51,6 +53,9 @@ const webCommands = commandsOf(/examples\/queue\/server\.ts$/).filter(({ argv })
 const workerCommands = commandsOf(/ worker examples\/queue\/server\.ts$/);
 /** Step 5: the call on web instance 1 and the redeem on web instance 2. */
 const callBlock = blocks.find((block) => block.code.includes("curl"));
+/** The approval: the call of `publish_report` on web instance 1, then (the block after it) its redeem on instance 2. */
+const approvalBlock = blocks.find((block) => block.code.includes("publish_report"));
+const approvalRedeem = blocks[blocks.indexOf(approvalBlock!) + 1];
 
 /** A child process of the deployment. */
 interface Child {
@@ -59,6 +64,8 @@ interface Child {
   readonly exited: Promise<number | null>;
   /** What it wrote on stderr so far. */
   readonly log: () => string;
+  /** What it wrote on stdout so far (the example's work prints there). */
+  readonly output: () => string;
   readonly child: ChildProcess;
 }
 
@@ -80,12 +87,13 @@ function start(argv: string[], env: Record<string, string>): Child {
   const child = spawn(process.execPath, argv.slice(1), {
     cwd: ROOT,
     env: { ...process.env, ...settings, REDIS_URL: redis!.url, HOSTNAME: "127.0.0.1", ...env },
-    stdio: ["ignore", "ignore", "pipe"],
+    stdio: ["ignore", "pipe", "pipe"],
   });
-  let log = "";
+  let log = "", output = "";
   child.stderr!.on("data", (chunk) => log += String(chunk));
+  child.stdout!.on("data", (chunk) => output += String(chunk));
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  const started: Child = { pid: child.pid!, exited, log: () => log, child };
+  const started: Child = { pid: child.pid!, exited, log: () => log, output: () => output, child };
   children.add(started);
   exited.then(() => children.delete(started));
   return started;
@@ -99,6 +107,19 @@ async function said(started: Child, pattern: RegExp, timeoutMs = START_MS): Prom
   while (!pattern.test(started.log())) {
     if (exited !== undefined) assert.fail(`it exited with ${exited} before saying ${pattern}:\n${started.log()}`);
     if (Date.now() > deadline) assert.fail(`it did not say ${pattern} within ${timeoutMs} ms:\n${started.log()}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** The first line matching `pattern` that any of `children` printed on stdout, within `timeoutMs`. */
+async function printed(of: Child[], pattern: RegExp, timeoutMs: number): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const line = of.flatMap((c) => c.output().split("\n")).find((text) => pattern.test(text));
+    if (line !== undefined) return line;
+    if (Date.now() > deadline) {
+      assert.fail(`no process printed ${pattern} within ${timeoutMs} ms: ${of.map((c) => c.log()).join(" | ")}`);
+    }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
@@ -204,76 +225,137 @@ describe("examples/queue/README.md: two web instances and two workers on one Red
     assert.equal(workerCommands.length, 2, `two workers on ${RUNTIME}`);
     assert.ok((settings.MCPLITE_SECRET ?? "").length >= 32, "the README sets a secret of 32 bytes or more");
     assert.ok(callBlock?.code.includes("127.0.0.1:8001") && callBlock.code.includes("127.0.0.1:8002"));
+    assert.match(approvalBlock?.code ?? "", /127\.0\.0\.1:8001/);
+    assert.match(approvalRedeem?.code ?? "", /127\.0\.0\.1:8002 redeem/);
   });
 
-  it("a call on instance 1 is redeemed on instance 2, its steps run by workers; stopped mid-report, it resumes", {
-    timeout: 180_000,
-  }, async () => {
-    const ports = [await freePort(), await freePort()];
-    const webs = webCommands.map(({ argv, env }, i) => start(argv, { ...env, PORT: String(ports[i]) }));
-    const origins = await Promise.all(webs.map(({ child }) => listening(child, START_MS)));
-    const workers = workerCommands.map(({ argv, env }) => start(argv, env));
-    await Promise.all(workers.map((worker) => said(worker, /taking jobs/)));
+  it(
+    "a call on instance 1 is redeemed on instance 2; a child job's report approved at its signal URL; stopped mid-report, it resumes",
+    {
+      timeout: 180_000,
+    },
+    async () => {
+      const ports = [await freePort(), await freePort()];
+      const webs = webCommands.map(({ argv, env }, i) => start(argv, { ...env, PORT: String(ports[i]) }));
+      const origins = await Promise.all(webs.map(({ child }) => listening(child, START_MS)));
+      const workers = workerCommands.map(({ argv, env }) => start(argv, env));
+      await Promise.all(workers.map((worker) => said(worker, /taking jobs/)));
 
-    // Step 5 in bash, as a reader runs it: ports 8001 and 8002 are this test's web instances.
-    const script = callBlock!.code.replaceAll("127.0.0.1:8001", new URL(origins[0]).host)
-      .replaceAll("127.0.0.1:8002", new URL(origins[1]).host);
-    const env = { ...process.env, PATH: `${ROOT}node_modules/.bin:${process.env.PATH}` };
-    const ran = await run("bash", ["-e", "-o", "pipefail", "-c", script], 90_000, ROOT, env);
-    assert.equal(ran.code, 0, `${ran.stdout}${ran.stderr}`);
-    assert.match(ran.stderr, /waiting: promise/, "the call answered before the report was built");
-    const report: Report = JSON.parse(ran.stdout);
-    assert.deepEqual({ region: report.region, quarter: report.quarter }, { region: "emea", quarter: "2026-Q3" });
-    const pids = workers.map((w) => w.pid);
-    for (const ran of [report.steps.orders, report.steps.revenue, report.builtBy]) {
-      assert.ok(pids.includes(ran.pid), `run by a worker: ${JSON.stringify(report)}`);
-      assert.ok(webs.every((w) => w.pid !== ran.pid));
-    }
-    assert.equal(report.builtBy.pid, report.steps.revenue.pid, "the last step ran where the work ended");
-    assert.ok(await published(report.published), "the revenue step's write, under its key, is in Redis");
+      // The README's commands in bash, as a reader runs them: ports 8001 and 8002 are this test's web instances.
+      const toWeb = (code: string) =>
+        code.replaceAll("127.0.0.1:8001", new URL(origins[0]).host)
+          .replaceAll("127.0.0.1:8002", new URL(origins[1]).host);
+      const env = { ...process.env, PATH: `${ROOT}node_modules/.bin:${process.env.PATH}` };
+      // The approval's call first (its token kept, as in the reader's shell): its child builds a report while step 5
+      // builds another, on the same two workers.
+      const asked = await run(
+        "bash",
+        ["-e", "-o", "pipefail", "-c", `${toWeb(approvalBlock!.code)}\nprintf %s "$token"`],
+        30_000,
+        ROOT,
+        env,
+      );
+      assert.equal(asked.code, 0, `${asked.stdout}${asked.stderr}`);
+      const token = asked.stdout;
+      assert.match(token, /^mcl1\./, "the call answered a promise at once");
 
-    // SIGTERM while a worker runs a second report (its first start): its work goes on to its sleep, then both workers
-    // exit; the report sleeps in the queue (BullMQ's delayed set) with no worker alive, and is not lost.
-    const { hostname, port } = new URL(redis!.url);
-    const queue = new Queue("reports", { connection: { host: hostname, port: Number(port) } });
-    let second: LiteResult;
-    try {
-      // Connected, the first report's job listed, before the second can start.
-      const earlier = new Set((await queue.getJobs()).map((job) => job.id!));
-      second = await callTool(origins[0], "build_report", { region: "apac", quarter: "2026-Q4" });
-      assert.equal(second._meta.response_type, "promise", JSON.stringify(second));
-      await firstStart(queue, earlier, 30_000);
-      for (const worker of workers) worker.child.kill("SIGTERM");
-    } finally {
-      await queue.close();
-    }
-    const codes = await Promise.all(workers.map((worker) => worker.exited));
-    for (const [i, worker] of workers.entries()) {
-      assert.match(worker.log(), /drained\n$/, worker.log());
-      // Deno's node:child_process reports a child it sent a signal to as ended by it (code null), even when it exited 0.
-      if (!("Deno" in globalThis)) assert.equal(codes[i], 0, worker.log());
-    }
-    // The worker that had taken it says it drains one job; on a loaded machine the signal may come while BullMQ
-    // hands the job to the worker's handler, which then counts none, and the job goes back to the queue unstarted.
-    const drained = workers.map((w) => Number(/draining (\d+) running job/.exec(w.log())?.[1]));
-    assert.ok(drained.every((n) => n <= 1) && drained.reduce((a, b) => a + b) <= 1, workers.map((w) => w.log()).join());
-    await counted(["delayed", "waiting"], 5_000).catch((error: Error) => {
-      throw new Error(`${error.message}; the workers said: ${workers.map((w) => w.log()).join(" | ")}`);
-    });
+      // Step 5: the call on instance 1, the redeem on instance 2.
+      const ran = await run("bash", ["-e", "-o", "pipefail", "-c", toWeb(callBlock!.code)], 90_000, ROOT, env);
+      assert.equal(ran.code, 0, `${ran.stdout}${ran.stderr}`);
+      assert.match(ran.stderr, /waiting: promise/, "the call answered before the report was built");
+      const report: Report = JSON.parse(ran.stdout);
+      assert.deepEqual({ region: report.region, quarter: report.quarter }, { region: "emea", quarter: "2026-Q3" });
+      const pids = workers.map((w) => w.pid);
+      for (const ran of [report.steps.orders, report.steps.revenue, report.builtBy]) {
+        assert.ok(pids.includes(ran.pid), `run by a worker: ${JSON.stringify(report)}`);
+        assert.ok(webs.every((w) => w.pid !== ran.pid));
+      }
+      assert.equal(report.builtBy.pid, report.steps.revenue.pid, "the last step ran where the work ended");
+      assert.ok(await published(report.published), "the revenue step's write, under its key, is in Redis");
 
-    // One worker started again (the README's command) takes the report up when it wakes and finishes it; the step the
-    // stopped worker ran is not run again: its recorded value names that worker.
-    const again = start(workerCommands[0].argv, workerCommands[0].env);
-    await said(again, /taking jobs/);
-    const answer = await redeemed(origins[1], second._meta.promise_token!, 60_000);
-    assert.equal(answer._meta.response_type, "answer", JSON.stringify(answer));
-    const resumed = answer.structuredContent!;
-    assert.equal(resumed.builtBy.pid, again.pid, JSON.stringify(resumed));
-    assert.equal(resumed.steps.revenue.pid, again.pid, JSON.stringify(resumed));
-    const drainer = drained.indexOf(1);
-    if (drainer >= 0) assert.equal(resumed.steps.orders.pid, workers[drainer].pid, "the first step ran once, there");
-    else assert.ok([...pids, again.pid].includes(resumed.steps.orders.pid), JSON.stringify(resumed));
-    again.child.kill("SIGTERM");
-    await said(again, /drained\n$/);
-  });
+      // The approval: the curl command a worker printed (a POST to the signal URL), then the redeem. A child job built
+      // the report; the parent waited in the queue, holding no worker slot.
+
+      const line = await printed(workers, /^approve the amer report for 2026-Q3 \(revenue \d+\): curl /, 60_000);
+      const approve = line.slice(line.indexOf("curl "));
+      const url = /'(http:\/\/[^']+\/signals\/[^']+)'/.exec(approve)?.[1];
+      assert.equal(new URL(url!).host, new URL(origins[0]).host, "under the host the call came to");
+      const posted = await run("bash", ["-e", "-c", approve], 30_000, ROOT, env);
+      assert.equal(posted.code, 0, posted.stderr);
+      assert.deepEqual(JSON.parse(posted.stdout), { status: 202, message: "Signalled" });
+      // The capability signals once: a replay of the same POST is refused, and so is the URL with its token changed.
+      const post = (to: string) => fetch(to, { method: "POST", body: JSON.stringify({ by: "eve" }) });
+      assert.equal((await post(url!)).status, 409);
+      const at = url!.lastIndexOf("/") + Math.floor((url!.length - url!.lastIndexOf("/")) / 2);
+      const other = /[A-Za-z0-9]/.test(url![at]) ? (url![at] === "A" ? "B" : "A") : url![at];
+      const tampered = `${url!.slice(0, at)}${other}${url!.slice(at + 1)}`; // a character of the token's middle changed
+      assert.notEqual(tampered, url);
+      assert.equal((await post(tampered)).status, 403);
+      const redeemed2 = await run(
+        "bash",
+        ["-e", "-c", `token='${token}'\n${toWeb(approvalRedeem.code)}`],
+        90_000,
+        ROOT,
+        env,
+      );
+      assert.equal(redeemed2.code, 0, `${redeemed2.stdout}${redeemed2.stderr}`);
+      const approved: { report: Report; approvedBy: string } = JSON.parse(redeemed2.stdout);
+      assert.equal(approved.approvedBy, "ada");
+      assert.deepEqual({ region: approved.report.region, quarter: approved.report.quarter }, {
+        region: "amer",
+        quarter: "2026-Q3",
+      });
+      for (const ran of [approved.report.steps.orders, approved.report.steps.revenue, approved.report.builtBy]) {
+        assert.ok(pids.includes(ran.pid), `the child's steps run by a worker: ${redeemed2.stdout}`);
+      }
+      assert.ok(await published(approved.report.published), "the child's revenue step wrote its key");
+
+      // SIGTERM while a worker runs a second report (its first start): its work goes on to its sleep, then both workers
+      // exit; the report sleeps in the queue (BullMQ's delayed set) with no worker alive, and is not lost.
+      const { hostname, port } = new URL(redis!.url);
+      const queue = new Queue("reports", { connection: { host: hostname, port: Number(port) } });
+      let second: LiteResult;
+      try {
+        // Connected, the first report's job listed, before the second can start.
+        const earlier = new Set((await queue.getJobs()).map((job) => job.id!));
+        second = await callTool(origins[0], "build_report", { region: "apac", quarter: "2026-Q4" });
+        assert.equal(second._meta.response_type, "promise", JSON.stringify(second));
+        await firstStart(queue, earlier, 30_000);
+        for (const worker of workers) worker.child.kill("SIGTERM");
+      } finally {
+        await queue.close();
+      }
+      const codes = await Promise.all(workers.map((worker) => worker.exited));
+      for (const [i, worker] of workers.entries()) {
+        assert.match(worker.log(), /drained\n$/, worker.log());
+        // Deno's node:child_process reports a child it sent a signal to as ended by it (code null), even when it exited 0.
+        if (!("Deno" in globalThis)) assert.equal(codes[i], 0, worker.log());
+      }
+      // The worker that had taken it says it drains one job; on a loaded machine the signal may come while BullMQ
+      // hands the job to the worker's handler, which then counts none, and the job goes back to the queue unstarted.
+      const drained = workers.map((w) => Number(/draining (\d+) running job/.exec(w.log())?.[1]));
+      assert.ok(
+        drained.every((n) => n <= 1) && drained.reduce((a, b) => a + b) <= 1,
+        workers.map((w) => w.log()).join(),
+      );
+      await counted(["delayed", "waiting"], 5_000).catch((error: Error) => {
+        throw new Error(`${error.message}; the workers said: ${workers.map((w) => w.log()).join(" | ")}`);
+      });
+
+      // One worker started again (the README's command) takes the report up when it wakes and finishes it; the step the
+      // stopped worker ran is not run again: its recorded value names that worker.
+      const again = start(workerCommands[0].argv, workerCommands[0].env);
+      await said(again, /taking jobs/);
+      const answer = await redeemed(origins[1], second._meta.promise_token!, 60_000);
+      assert.equal(answer._meta.response_type, "answer", JSON.stringify(answer));
+      const resumed = answer.structuredContent!;
+      assert.equal(resumed.builtBy.pid, again.pid, JSON.stringify(resumed));
+      assert.equal(resumed.steps.revenue.pid, again.pid, JSON.stringify(resumed));
+      const drainer = drained.indexOf(1);
+      if (drainer >= 0) assert.equal(resumed.steps.orders.pid, workers[drainer].pid, "the first step ran once, there");
+      else assert.ok([...pids, again.pid].includes(resumed.steps.orders.pid), JSON.stringify(resumed));
+      again.child.kill("SIGTERM");
+      await said(again, /drained\n$/);
+    },
+  );
 });
