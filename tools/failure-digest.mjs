@@ -15,6 +15,14 @@ const PER_FAILURE = 40;
 const ANSI = /\x1b\[[0-9;]*m/g;
 
 /**
+ * `text` without its colour codes.
+ *
+ * @param {string} text
+ * @returns {string}
+ */
+export const uncoloured = (text) => text.replace(ANSI, "");
+
+/**
  * The failures in `text`, the output of `bun test` or `deno test` (or `deno check`), as lines to print; empty
  * when the output names none (then the lane's last lines are what there is to show).
  *
@@ -27,7 +35,7 @@ const ANSI = /\x1b\[[0-9;]*m/g;
  * @returns {string[]}
  */
 export function failureDigest(text) {
-  const lines = text.replace(ANSI, "").split("\n");
+  const lines = uncoloured(text).split("\n");
   const digest = [];
   const errors = lines.findLastIndex((line) => /^\s*ERRORS\s*$/.test(line));
   if (errors >= 0) {

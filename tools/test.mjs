@@ -39,8 +39,9 @@
 // MCPLITE_TEST_SERIAL=1 runs the type check, then Bun (both of its lanes' files) and Deno, one process each, one
 // after the other.
 //
-// To refresh Bun's timings: `bun test --parallel --timings=tests/timings.json --update-timings tests/`; Deno's
-// (tests/timings-deno.json) are each file's tests' durations as a run prints them.
+// MCPLITE_UPDATE_TIMINGS=1 refreshes both timings files from the run (refreshTimings(): Bun's lanes measure their
+// files, each Deno file runs in a module of its own so that its tests' durations are printed under its name); run it
+// on a quiet machine after adding or moving slow files: a file missing from them counts a second, and runs last.
 // Plain JavaScript for Node, so that a fresh machine with Node and npm only runs it.
 import { spawn, spawnSync } from "node:child_process";
 import {
@@ -61,7 +62,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import process from "node:process";
 import { docExamples } from "./doc-examples.mjs";
-import { failureDigest } from "./failure-digest.mjs";
+import { failureDigest, uncoloured } from "./failure-digest.mjs";
 import { leftovers } from "./leftovers.mjs";
 import { repoEnv } from "./repo-bin.mjs";
 
@@ -114,6 +115,7 @@ const ONCE = [
 ];
 
 const SERIAL = process.env.MCPLITE_TEST_SERIAL === "1";
+const UPDATE_TIMINGS = process.env.MCPLITE_UPDATE_TIMINGS === "1";
 const EVERY_RUNTIME = process.env.MCPLITE_EVERY_RUNTIME === "1";
 const LIST = process.argv.includes("--list");
 /** Test files named on the command line: each lane runs those of its files only, without `--doc`. */
@@ -242,6 +244,7 @@ function denoParts() {
  * (`scratchDir()` registers an `after`) or closes a server in a top-level hook therefore keeps its own module.
  */
 function isolated(file) {
+  if (UPDATE_TIMINGS) return true; // each file's tests printed under its own name (refreshTimings)
   const source = readFileSync(file, "utf8");
   if (/^(before|after|beforeEach|afterEach)\(/m.test(source)) return true;
   return HOOK_HELPERS.some((name) => new RegExp(`^(?:(?:const|let) [^=]+= )?(?:await )?${name}\\(`, "m").test(source));
@@ -309,19 +312,62 @@ function denoArgs(files, name = "deno") {
  * it measured the machine: tests that start Node 22, Chromium or a child server several times took 15–22 s on a
  * quiet 2-core run, more with a core busy, and CI failed one at 30.0 s (Deno's `deno test` has no default bound).
  */
-function bunArgs(files, workers) {
-  const parallel = workers > 1 ? [`--parallel=${workers}`, "--timings=tests/timings.json"] : [];
+function bunArgs(files, workers, measured) {
+  const timings = measured
+    ? [`--timings=${measured}`, "--timings=tests/timings.json", "--update-timings"]
+    : ["--timings=tests/timings.json"];
+  const parallel = workers > 1 ? [`--parallel=${workers}`, ...timings] : [];
   return ["test", "--timeout", "120000", ...parallel, ...[...files].sort(slowestFirst(bunMs)).map((f) => `./${f}`)];
 }
 
 /** The docs' blocks' type check: under `npm test`, in the type check's program (see below). */
 const CODE_BLOCKS = "tests/docs/code-blocks.test.ts";
 
+/** Where each Bun lane writes its files' measured durations under MCPLITE_UPDATE_TIMINGS (refreshTimings()). */
+const MEASURED = UPDATE_TIMINGS
+  ? { bun: ".timings-bun.json", packaging: ".timings-packaging.json" }
+  : { bun: undefined, packaging: undefined };
 const RUNS = {
   types: ["npm", ["run", "--silent", "test:types"]],
-  bun: ["bun", bunArgs(LANES.bun, CORES)],
-  packaging: ["bun", bunArgs(LANES.packaging, PACKAGING_WORKERS)],
+  bun: ["bun", bunArgs(LANES.bun, CORES, MEASURED.bun)],
+  packaging: ["bun", bunArgs(LANES.packaging, PACKAGING_WORKERS, MEASURED.packaging)],
 };
+
+/** A duration as `deno test` prints it: "(12ms)", "(3s)", "(1m4s)". */
+function denoDuration(text) {
+  const [, m = "0", s = "0", ms = "0"] = /^(?:(\d+)m)?(?:(\d+)s)?(?:(\d+)ms)?$/.exec(text) ?? [];
+  return Number(m) * 60_000 + Number(s) * 1000 + Number(ms);
+}
+
+/**
+ * Writes tests/timings.json from what Bun's lanes measured (each lane's files from its own file: the two lanes wrote
+ * at once) and tests/timings-deno.json from Deno's logs: a file's time is the sum of its top-level tests' as printed
+ * after "running N tests from ./<file>". Only the files this run ran and passed are changed.
+ */
+function refreshTimings(denoLogs, failed) {
+  const bun = JSON.parse(readFileSync("tests/timings.json", "utf8"));
+  for (const name of ["bun", "packaging"]) {
+    if (failed.has(name) || !existsSync(MEASURED[name])) continue;
+    const measured = JSON.parse(readFileSync(MEASURED[name], "utf8")).files;
+    for (const file of LANES[name]) if (measured[file] !== undefined) bun.files[file] = measured[file];
+    rmSync(MEASURED[name]);
+  }
+  const deno = JSON.parse(readFileSync("tests/timings-deno.json", "utf8"));
+  for (const [i, log] of denoLogs.entries()) {
+    if (failed.has(denoName(i))) continue;
+    let file;
+    for (const line of uncoloured(readFileSync(log, "utf8")).split("\n")) {
+      const from = /^running \d+ tests? from \.\/(tests\/\S+\.test\.ts)$/.exec(line);
+      if (from) (file = from[1]), (deno.files[file] = 0);
+      const top = file && /^\S.* \.\.\. (?:ok|FAILED|ignored) \((\w+)\)$/.exec(line);
+      if (top) deno.files[file] += denoDuration(top[1]);
+    }
+  }
+  const sorted = (timings) => ({ ...timings, files: Object.fromEntries(Object.entries(timings.files).sort()) });
+  writeFileSync("tests/timings.json", JSON.stringify(sorted(bun), null, 2) + "\n");
+  writeFileSync("tests/timings-deno.json", JSON.stringify(sorted(deno), null, 2) + "\n");
+  console.log("\n== tests/timings.json and tests/timings-deno.json refreshed from this run (MCPLITE_UPDATE_TIMINGS)");
+}
 
 if (LIST) {
   const sum = (files, ms) => files.reduce((total, file) => total + ms(file), 0);
@@ -494,6 +540,7 @@ if (SERIAL) {
   // Last, what failed, lane by lane: the lane's output may have scrolled out of a CI log's view long before.
   const logs = { bun: held[0], packaging: held[1], types: held[2] };
   denoLogs.forEach((_, i) => logs[denoName(i)] = held[3 + i]);
+  if (UPDATE_TIMINGS) refreshTimings(held.slice(3), new Set(results.filter((r) => r.code !== 0).map((r) => r.name)));
   for (const { name, code } of results) {
     if (code === 0 || logs[name] === undefined) continue;
     console.log(`\n== what failed in the ${name} lane (from its output above)\n`);
