@@ -20,6 +20,9 @@ import { jobStart } from "../jobs/job-start.ts";
 import { startRule } from "../jobs/start-rule.ts";
 import { Suspension } from "../jobs/suspension.ts";
 import { continuationsOf, newJobId } from "../jobs/continuations.ts";
+import type { WorkOrigin } from "../jobs/declared-work.ts";
+import { isRetryable } from "../jobs/retries.ts";
+import { NonRetryableError } from "../errors/non-retryable-error.ts";
 import type { JournalEntry } from "../jobs/journal-store.ts";
 import type { WorkContext } from "../core/long-running/work-context.ts";
 import { type CrashPoint, KitJournal } from "./kit-journal.ts";
@@ -54,7 +57,7 @@ export interface DurableRunOptions {
    * Children replaced by the name the work gives `invoke()`: each runs this function of the child's input (checked by
    * its tool) instead of the child's work, and its value (or thrown error, a `ChildWorkError` to the parent) is the
    * child's end, journaled as a child's. A child not mocked runs its tool's declared work, in memory, as a job of its
-   * own (its tool needs no adding: `invoke()` hands it to the kit); its sleeps and waits take real time.
+   * own (its tool needs no adding: `invoke()` hands it to the kit), its sleeps skipped and its retries honoured.
    */
   readonly mockInvokes?: Readonly<Record<string, (input: never) => unknown>>;
   /**
@@ -193,10 +196,17 @@ export async function durableRun(tool: AnyTool, options: DurableRunOptions): Pro
   const get = registry.get.bind(registry);
   registry.get = (name, child) => {
     if (get(name) !== undefined || child?.name !== name || child.work === undefined) return get(name);
-    const work = (input: unknown, job: WorkContext) => {
+    const work = async (input: unknown, job: WorkContext) => {
       const by = journal.childName(job.jobId) ?? name;
       invoked[by] = (invoked[by] ?? 0) + 1;
-      return Object.hasOwn(children, by) ? children[by](input as never) : child.work!(input, job);
+      if (Object.hasOwn(children, by)) return await children[by](input as never);
+      // Its starts driven here as the parent's are (sleeps skipped); its end final: its retries are spent within.
+      const expiresAt = clock + (child.longRunning?.ttlMs ?? c.promiseTtlMs);
+      const ended = await drive(child, { input, auth: job.auth, meta: job.meta }, job.jobId, expiresAt, false);
+      if (!("error" in ended)) return ended.value;
+      const { error } = ended;
+      if (!isRetryable(error, job.signal)) throw error;
+      throw new NonRetryableError(error instanceof Error ? error.message : String(error), { cause: error });
     };
     return get(server.tool(Object.create(child, { work: { value: work } })) && name);
   };
@@ -238,7 +248,7 @@ export async function durableRun(tool: AnyTool, options: DurableRunOptions): Pro
     auth: options.auth,
     meta: { wire: "in-process" as const, headers: new Headers() },
   };
-  let start = 1, starts = 0, sleptMs = 0;
+  let starts = 0, sleptMs = 0;
   const end = (ended: Partial<DurableRunReport>): DurableRunReport => ({
     ...ended,
     steps,
@@ -251,44 +261,49 @@ export async function durableRun(tool: AnyTool, options: DurableRunOptions): Pro
     asked,
     progress,
   });
-  while (++starts <= MAX_STARTS) {
-    const rule = startRule(owner.longRunning?.retry, start);
-    if ("stopped" in rule) return end({ error: new ToolError(rule.stopped) }); // every start it may have was cut off
-    // Queued: a sleep suspends the start at its wake time (a queue's delivery then), instead of a timer.
-    const begun = {
-      id,
-      attempt: start,
-      expiresAt,
-      fresh: starts === 1 && recorded.length === 0,
-      queued: true,
-      ...rule,
-    };
-    const { work, options: run } = jobStart(registry, owner, origin, begun);
-    run.bind(sink);
-    const controller = new AbortController();
-    let value: unknown;
-    try {
-      value = await work(controller.signal);
-    } catch (error) {
-      return end({ error });
-    }
-    if (!(value instanceof Suspension)) {
+  /** Runs a job's starts to its end: the run's own, or a child's (`invoke()`), on the kit's clock. */
+  async function drive(
+    owner: AnyTool,
+    origin: WorkOrigin,
+    id: string,
+    expiresAt: number,
+    fresh: boolean,
+  ): Promise<{ value: unknown; shape: (value: unknown) => ToolResult | Promise<ToolResult> } | { error: unknown }> {
+    let start = 1;
+    while (++starts <= MAX_STARTS) {
+      const rule = startRule(owner.longRunning?.retry, start);
+      if ("stopped" in rule) return { error: new ToolError(rule.stopped) }; // every start it may have was cut off
+      // Queued: a sleep suspends the start at its wake time (a queue's delivery then), instead of a timer.
+      const begun = { id, attempt: start, expiresAt, fresh, queued: true, ...rule };
+      fresh = false;
+      const { work, options: run } = jobStart(registry, owner, origin, begun);
+      run.bind(sink);
+      const controller = new AbortController();
+      let value: unknown;
       try {
-        return end({ value, result: await run.shape!(value) });
+        value = await work(controller.signal);
       } catch (error) {
-        return end({ error }); // the tool's output check refused it
+        return { error };
+      }
+      if (!(value instanceof Suspension)) return { value, shape: run.shape! };
+      controller.abort(new DOMException("suspended", "AbortError")); // what else the ended start awaits stops
+      if (journal.crashed !== undefined) {
+        // A death: the queue counts a start, and the next resumes from the journal.
+        crashes.push(journal.crashed);
+        journal.crashed = undefined;
+        start++;
+      } else if (value.untilMs !== undefined && value.untilMs > clock) {
+        sleptMs += value.untilMs - clock;
+        clock = value.untilMs; // time skipped: the job wakes at once
       }
     }
-    controller.abort(new DOMException("suspended", "AbortError")); // what else the ended start awaits stops
-    if (journal.crashed !== undefined) {
-      // A death: the queue counts a start, and the next resumes from the journal.
-      crashes.push(journal.crashed);
-      journal.crashed = undefined;
-      start++;
-    } else if (value.untilMs !== undefined && value.untilMs > clock) {
-      sleptMs += value.untilMs - clock;
-      clock = value.untilMs; // time skipped: the job wakes at once
-    }
+    throw new RangeError(`durableRun(): tool "${owner.name}" took over ${MAX_STARTS} starts`);
   }
-  throw new RangeError(`durableRun(): tool "${tool.name}" took over ${MAX_STARTS} starts`);
+  const ended = await drive(owner, origin, id, expiresAt, recorded.length === 0);
+  if ("error" in ended) return end(ended);
+  try {
+    return end({ value: ended.value, result: await ended.shape(ended.value) });
+  } catch (error) {
+    return end({ error }); // the tool's output check refused it
+  }
 }

@@ -267,6 +267,38 @@ describe("durableRun()", () => {
     assert.equal(renders, 1);
   });
 
+  it("runs a child's sleeps skipped and its retries within: a day's sleep in no time, each attempt once", async () => {
+    let tries = 0;
+    const settle = defineTool("settle")
+      .input(v.object({ fail: v.number() }))
+      .longRunning({ retry: { attempts: 2 }, ttlMs: 3 * 24 * 60 * 60_000 })
+      .defer(async ({ fail }, work) => {
+        await work.sleep(24 * 60 * 60_000); // a day: skipped
+        if (++tries <= fail) throw new Error(`try ${tries} failed`);
+        return { settled: work.attempt };
+      });
+    const order = defineTool("order")
+      .input(v.object({ fail: v.number() }))
+      .longRunning({ ttlMs: 3 * 24 * 60 * 60_000 })
+      .defer(async ({ fail }, work) => {
+        try {
+          return await invoke(work, "settle", settle, { fail });
+        } catch (error) {
+          if (error instanceof ChildWorkError) return { failed: error.status };
+          throw error;
+        }
+      });
+    const once = await durableRun(order, { input: { fail: 1 } });
+    assert.deepEqual(once.value, { settled: 2 }, String(once.error));
+    assert.equal(tries, 2);
+    assert.deepEqual(once.invoked, { settle: 1 });
+    assert.ok(once.sleptMs >= 24 * 60 * 60_000, `${once.sleptMs}`);
+    tries = 0;
+    const never = await durableRun(order, { input: { fail: 9 } });
+    assert.deepEqual(never.value, { failed: "failed" }, String(never.error));
+    assert.equal(tries, 2); // its two attempts, not retried again around them
+  });
+
   it("refuses a tool with no declared work", async () => {
     const plain = defineTool("plain").input(v.object({})).handle(() => "hi");
     await assert.rejects(durableRun(plain, { input: {} }), /tool "plain" declares no work/);
