@@ -101,7 +101,7 @@ export async function invoke<T extends AnyTool>(
   if (!(typeof name === "string" && /^[^~].{0,189}$/s.test(name))) {
     throw new TypeError("invoke(): a name is 1–190 characters, not starting with ~");
   }
-  const owner = registry.get(tool?.name);
+  const owner = registry.get(tool?.name, tool);
   if (owner?.work === undefined || owner.longRunning === undefined) {
     throw new TypeError(
       `invoke(): this server has no tool "${tool?.name}" with declared work (.longRunning().defer())`,

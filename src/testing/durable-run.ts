@@ -2,8 +2,8 @@
  * A tool's declared work run in a test, in memory and with no store to start: the server's own engine (its journal,
  * retries and start rule) driven through its seams, a journal store of the kit's and a clock the kit moves. Sleeps are
  * skipped, not waited (Temporal's time-skipping test environment, Cloudflare Workflows' `disableSleeps`), steps are
- * mocked by name (`mockStepResult`), questions answered, and a crash injected after a step is resumed from the journal
- * as a queue would after a `kill -9`.
+ * mocked by name (`mockStepResult`), children (`invoke()`) run or mocked by name, questions answered, and a crash
+ * injected after a step is resumed from the journal as a queue would after a `kill -9`.
  *
  * @module
  */
@@ -20,6 +20,9 @@ import { jobStart } from "../jobs/job-start.ts";
 import { startRule } from "../jobs/start-rule.ts";
 import { Suspension } from "../jobs/suspension.ts";
 import { continuationsOf, newJobId } from "../jobs/continuations.ts";
+import type { WorkOrigin } from "../jobs/declared-work.ts";
+import { isRetryable } from "../jobs/retries.ts";
+import { NonRetryableError } from "../errors/non-retryable-error.ts";
 import type { JournalEntry } from "../jobs/journal-store.ts";
 import type { WorkContext } from "../core/long-running/work-context.ts";
 import { type CrashPoint, KitJournal } from "./kit-journal.ts";
@@ -50,6 +53,13 @@ export interface DurableRunOptions {
   readonly auth?: AuthInfo;
   /** Steps replaced by name: each runs this function instead (return a value, or throw an error), journaled as the step's. */
   readonly mockSteps?: Readonly<Record<string, (key: string) => unknown>>;
+  /**
+   * Children replaced by the name the work gives `invoke()`: each runs this function of the child's input (checked by
+   * its tool) instead of the child's work, and its value (or thrown error, a `ChildWorkError` to the parent) is the
+   * child's end, journaled as a child's. A child not mocked runs its tool's declared work, in memory, as a job of its
+   * own (its tool needs no adding: `invoke()` hands it to the kit), its sleeps skipped and its retries honoured.
+   */
+  readonly mockInvokes?: Readonly<Record<string, (input: never) => unknown>>;
   /**
    * Where the run dies, once, as a `kill -9` would: right after the step of that name (its value journaled), or
    * a {@link CrashPoint}. The next start resumes from the journal, counted as a start, as a queue delivers a job
@@ -98,6 +108,8 @@ export interface DurableRunReport {
   readonly error?: unknown;
   /** How many times each step's function (or its mock) ran, by name, across every start: 2 means it ran again. */
   readonly steps: Readonly<Record<string, number>>;
+  /** How many times each child's work (or its mock) started, by its `invoke()` name: 2 means it ran again. */
+  readonly invoked: Readonly<Record<string, number>>;
   /** The job's journal: each step's value and each sleep's wake time, in the run's order. */
   readonly journal: readonly JournalEntry[];
   /** How many starts the work had: its first, one more per sleep it woke from, per crash it resumed after. */
@@ -152,7 +164,8 @@ export interface DurableRunReport {
 export async function durableRun(tool: AnyTool, options: DurableRunOptions): Promise<DurableRunReport> {
   const { crashAfter } = options;
   const recorded = options.journal ?? [];
-  const journal = new KitJournal(typeof crashAfter === "string" ? { step: crashAfter } : crashAfter, recorded);
+  const id = newJobId();
+  const journal = new KitJournal(id, typeof crashAfter === "string" ? { step: crashAfter } : crashAfter, recorded);
   let clock = options.now ?? Date.now();
   const server = createServer({
     name: "durable-run",
@@ -166,11 +179,11 @@ export async function durableRun(tool: AnyTool, options: DurableRunOptions): Pro
   const registry = registryOf(attachListener(server).core);
   const owner = registry.get(tool.name);
   if (owner?.work === undefined) throw new TypeError(`durableRun(): tool "${tool.name}" declares no work (.defer())`);
-  const steps: Record<string, number> = {};
+  const steps: Record<string, number> = {}, invoked: Record<string, number> = {};
   const asked: { key: string; request: InputRequest }[] = [];
   const progress: [number, number | undefined, string | undefined][] = [];
   const crashes: CrashPoint[] = [];
-  const mocks = options.mockSteps ?? {};
+  const mocks = options.mockSteps ?? {}, children = options.mockInvokes ?? {};
   // Each run of a step's function (not a step the journal answers; each try of a step's own `retry`): counted, and
   // replaced where mocked.
   const counted = (name: string, run: (key: string) => unknown) => (key: string) => {
@@ -178,9 +191,29 @@ export async function durableRun(tool: AnyTool, options: DurableRunOptions): Pro
     return Object.hasOwn(mocks, name) ? mocks[name](key) : run(key);
   };
   let attempt = 1; // work.attempt, as the last run of the work saw it (a retry of a thrown error is the next)
+  // A child's tool, as `invoke()` hands it over, is added as first invoked, its work counted by the name the parent's
+  // journal gives it, and its mock run instead where there is one.
+  const get = registry.get.bind(registry);
+  registry.get = (name, child) => {
+    if (get(name) !== undefined || child?.name !== name || child.work === undefined) return get(name);
+    const work = async (input: unknown, job: WorkContext) => {
+      const by = journal.childName(job.jobId) ?? name;
+      invoked[by] = (invoked[by] ?? 0) + 1;
+      if (Object.hasOwn(children, by)) return await children[by](input as never);
+      // Its starts driven here as the parent's are (sleeps skipped); its end final: its retries are spent within.
+      const expiresAt = clock + (child.longRunning?.ttlMs ?? c.promiseTtlMs);
+      const ended = await drive(child, { input, auth: job.auth, meta: job.meta }, job.jobId, expiresAt, false);
+      if (!("error" in ended)) return ended.value;
+      const { error } = ended;
+      if (!isRetryable(error, job.signal)) throw error;
+      throw new NonRetryableError(error instanceof Error ? error.message : String(error), { cause: error });
+    };
+    return get(server.tool(Object.create(child, { work: { value: work } })) && name);
+  };
   // Through the server's one seam around each run of declared work, a middleware's `work` hook: the run's context.
   server.use(Object.assign((_call: unknown, next: () => Promise<unknown>) => next(), {
     work(job: WorkContext, next: () => Promise<unknown>) {
+      if (job.jobId !== id) return next(); // a child's
       attempt = job.attempt;
       const step = job.step.bind(job);
       const kit: WorkContext["step"] = (name, run, options) => step(name, counted(name, run) as typeof run, options);
@@ -203,7 +236,6 @@ export async function durableRun(tool: AnyTool, options: DurableRunOptions): Pro
     },
   };
   const c = continuationsOf(registry.runtime);
-  const id = newJobId();
   const ttlMs = owner.longRunning?.ttlMs ?? c.promiseTtlMs;
   const expiresAt = clock + ttlMs;
   // The job's entry, working, as the engine records it before a first start: what reads the job (a signal sent to it,
@@ -216,10 +248,11 @@ export async function durableRun(tool: AnyTool, options: DurableRunOptions): Pro
     auth: options.auth,
     meta: { wire: "in-process" as const, headers: new Headers() },
   };
-  let start = 1, starts = 0, sleptMs = 0;
+  let starts = 0, sleptMs = 0;
   const end = (ended: Partial<DurableRunReport>): DurableRunReport => ({
     ...ended,
     steps,
+    invoked,
     journal: journal.entries,
     starts,
     attempt,
@@ -228,44 +261,49 @@ export async function durableRun(tool: AnyTool, options: DurableRunOptions): Pro
     asked,
     progress,
   });
-  while (++starts <= MAX_STARTS) {
-    const rule = startRule(owner.longRunning?.retry, start);
-    if ("stopped" in rule) return end({ error: new ToolError(rule.stopped) }); // every start it may have was cut off
-    // Queued: a sleep suspends the start at its wake time (a queue's delivery then), instead of a timer.
-    const begun = {
-      id,
-      attempt: start,
-      expiresAt,
-      fresh: starts === 1 && recorded.length === 0,
-      queued: true,
-      ...rule,
-    };
-    const { work, options: run } = jobStart(registry, owner, origin, begun);
-    run.bind(sink);
-    const controller = new AbortController();
-    let value: unknown;
-    try {
-      value = await work(controller.signal);
-    } catch (error) {
-      return end({ error });
-    }
-    if (!(value instanceof Suspension)) {
+  /** Runs a job's starts to its end: the run's own, or a child's (`invoke()`), on the kit's clock. */
+  async function drive(
+    owner: AnyTool,
+    origin: WorkOrigin,
+    id: string,
+    expiresAt: number,
+    fresh: boolean,
+  ): Promise<{ value: unknown; shape: (value: unknown) => ToolResult | Promise<ToolResult> } | { error: unknown }> {
+    let start = 1;
+    while (++starts <= MAX_STARTS) {
+      const rule = startRule(owner.longRunning?.retry, start);
+      if ("stopped" in rule) return { error: new ToolError(rule.stopped) }; // every start it may have was cut off
+      // Queued: a sleep suspends the start at its wake time (a queue's delivery then), instead of a timer.
+      const begun = { id, attempt: start, expiresAt, fresh, queued: true, ...rule };
+      fresh = false;
+      const { work, options: run } = jobStart(registry, owner, origin, begun);
+      run.bind(sink);
+      const controller = new AbortController();
+      let value: unknown;
       try {
-        return end({ value, result: await run.shape!(value) });
+        value = await work(controller.signal);
       } catch (error) {
-        return end({ error }); // the tool's output check refused it
+        return { error };
+      }
+      if (!(value instanceof Suspension)) return { value, shape: run.shape! };
+      controller.abort(new DOMException("suspended", "AbortError")); // what else the ended start awaits stops
+      if (journal.crashed !== undefined) {
+        // A death: the queue counts a start, and the next resumes from the journal.
+        crashes.push(journal.crashed);
+        journal.crashed = undefined;
+        start++;
+      } else if (value.untilMs !== undefined && value.untilMs > clock) {
+        sleptMs += value.untilMs - clock;
+        clock = value.untilMs; // time skipped: the job wakes at once
       }
     }
-    controller.abort(new DOMException("suspended", "AbortError")); // what else the ended start awaits stops
-    if (journal.crashed !== undefined) {
-      // A death: the queue counts a start, and the next resumes from the journal.
-      crashes.push(journal.crashed);
-      journal.crashed = undefined;
-      start++;
-    } else if (value.untilMs !== undefined && value.untilMs > clock) {
-      sleptMs += value.untilMs - clock;
-      clock = value.untilMs; // time skipped: the job wakes at once
-    }
+    throw new RangeError(`durableRun(): tool "${owner.name}" took over ${MAX_STARTS} starts`);
   }
-  throw new RangeError(`durableRun(): tool "${tool.name}" took over ${MAX_STARTS} starts`);
+  const ended = await drive(owner, origin, id, expiresAt, recorded.length === 0);
+  if ("error" in ended) return end(ended);
+  try {
+    return end({ value: ended.value, result: await ended.shape(ended.value) });
+  } catch (error) {
+    return end({ error }); // the tool's output check refused it
+  }
 }

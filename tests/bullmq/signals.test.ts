@@ -1,9 +1,9 @@
 /**
  * Declared work that waits for a signal on a queue: the job goes back to the queue while it waits (a worker of
- * concurrency 1 runs another job meanwhile), and resumes at once on a POST to its signal URL (a real `fetch` to the
- * web instance's listener on 127.0.0.1) or on `server.signal()` from a second instance sharing the store and queue; a
- * wait nobody answers ends with its `WaitTimeoutError`. On the queue in memory of the tests, and on BullMQ over a real
- * redis-server and a real PostgreSQL (its store Redis's, or PostgreSQL's). In process: tests/jobs/signals.test.ts.
+ * concurrency 1 runs another job meanwhile), and resumes at once on a POST to its signal URL (a real `fetch`) or on
+ * `server.signal()` from a second instance sharing the store and queue; a wait nobody answers ends with its
+ * `WaitTimeoutError`, final (uncaught, the job fails unretried). On the queue in memory of the tests, and on BullMQ
+ * over a real redis-server and a real PostgreSQL (its store Redis's, or PostgreSQL's). In process: tests/jobs/signals.test.ts.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
@@ -23,7 +23,7 @@ import { WaitTimeoutError } from "../../src/errors/mod.ts";
 import { memoryQueue } from "../helpers/memory-queue.ts";
 import { queueBackends } from "../helpers/queue-backends.ts";
 import { queueAndStore } from "../helpers/queue-store.ts";
-import { answered, ended } from "../helpers/outcome.ts";
+import { answered, ended, failedWith } from "../helpers/outcome.ts";
 import { postWithTasks, taskEnded } from "../helpers/request.ts";
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client";
 
@@ -71,6 +71,9 @@ const BACKENDS: Backend[] = [
 const urls = new Map<number, PromiseWithResolvers<string>>();
 const urlOf = (n: number) => (urls.get(n) ?? urls.set(n, Promise.withResolvers()).get(n)!).promise;
 
+/** The \`work.attempt\` each start of a \`strict\` call saw, by its \`n\`. */
+const attempts = new Map<number, number[]>();
+
 /** A server (one instance) on `backend`'s store and queue, its signal URLs under `publicUrl`. */
 function instance(opened: { resultStore: ResultStore; queue: WorkQueue }, publicUrl: string) {
   return createServer({
@@ -94,6 +97,14 @@ function instance(opened: { resultStore: ResultStore; queue: WorkQueue }, public
             if (!(error instanceof WaitTimeoutError)) throw error;
             return { n, by: `nobody in ${error.timeoutMs} ms` };
           }
+        }),
+    )
+    .tool(
+      defineTool("strict").describe("Waits, not catching its timeout").input(v.object({ n: v.number() }))
+        .longRunning({ ttlMs: 120_000, retry: { attempts: 3 } })
+        .defer(async ({ n }, work) => {
+          attempts.set(n, [...attempts.get(n) ?? [], work.attempt]);
+          return await work.waitFor("approved", { timeoutMs: 300 });
         }),
     )
     .tool(
@@ -157,6 +168,10 @@ for (const backend of BACKENDS) {
             await second.signal((unanswered as { entry?: string }).entry!, "approved", { by: "late" }),
             "timed_out",
           );
+          // 4: a timeout the work does not catch ends the job, not retried (its tool allows 3 attempts).
+          const strict = await web.call("strict", { n: base + 4 });
+          assert.match(failedWith(await ended(web, strict, END_MS)), /No signal "approved" came within 300 ms/);
+          assert.ok(attempts.get(base + 4)!.every((attempt) => attempt === 1), `${attempts.get(base + 4)}`);
         } finally {
           await worker.close();
           await Promise.all([a.close(), b.close(), w.close()]);

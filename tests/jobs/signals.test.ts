@@ -100,6 +100,21 @@ describe("work.waitFor() in process", () => {
     assert.equal(await server.signal(job, "approved", { by: "ada" }), "timed_out");
   });
 
+  it("fails the job at once on a timeout the work lets go: final, not retried", async () => {
+    const seen: number[] = [];
+    const server = createServer({ name: "strict", version: "1.0.0", secret: SECRET, signals: signals() }).tool(
+      defineTool("strict").describe("Waits, not catching its timeout").input(v.object({}))
+        .longRunning({ retry: { attempts: 3 } })
+        .defer(async (_, work) => {
+          seen.push(work.attempt);
+          return await work.waitFor("approved", { timeoutMs: 100 });
+        }),
+    );
+    const first = await server.call("strict", {});
+    assert.match(failedWith(await ended(server, first)), /No signal "approved" came within 100 ms/);
+    assert.deepEqual([...new Set(seen)], [1]);
+  });
+
   it("fails the job on a payload its schema refuses", async () => {
     const server = makeServer("https://api.example.com");
     const first = await server.call("approve", { n: 3 });

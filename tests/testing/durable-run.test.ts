@@ -1,15 +1,15 @@
 /**
  * The test kit for durable code (`@mcplite/sdk/testing`), as a user's test uses it: `durableRun()` runs a three-step
- * tool with a day's sleep and an elicitation in memory (no Redis, no queue, no timer), steps mocked by name (a value,
- * an error retried, a non-retryable one), a crash after a step resumed from the journal (journaled or not), a job
- * whose starts ran out; `checkIdempotent()` names the step that sends twice, and the work outside steps that does.
- * Node 22 runs this file too (tests/node/node22-battery.test.ts).
+ * tool with a day's sleep and an elicitation in memory (no Redis, no queue, no timer), steps mocked by name, a crash
+ * after a step resumed from the journal (journaled or not), a job whose starts ran out, children (`invoke()`) run and
+ * journaled (a crash after one runs none again) or mocked by name; `checkIdempotent()` names the step that sends
+ * twice, and the work outside steps that does. Node 22 runs this file too (tests/node/node22-battery.test.ts).
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import * as v from "valibot";
-import { defineTool } from "../../mod.ts";
-import { NonRetryableError, WaitTimeoutError } from "../../src/errors/mod.ts";
+import { defineTool, invoke } from "../../mod.ts";
+import { ChildWorkError, NonRetryableError, ToolError, WaitTimeoutError } from "../../src/errors/mod.ts";
 import { checkIdempotent, durableRun } from "../../src/testing/mod.ts";
 
 /** What the fakes of the onboarding tool recorded: accounts made, emails sent. */
@@ -189,6 +189,114 @@ describe("durableRun()", () => {
     assert.deepEqual(unsignalled.steps, { reserve: 1 });
     const refused = await durableRun(approve, { input: { order: "o-3" }, signals: { approved: { by: 7 } } });
     assert.ok(refused.error instanceof TypeError, String(refused.error)); // the wait's schema refused the payload
+  });
+
+  it("runs the children the work invokes, journaled: a crash after a child, or after the parent's next step, runs none again", async () => {
+    const rendered: string[] = [];
+    const render = defineTool("render")
+      .input(v.object({ page: v.string() }))
+      .output(v.object({ url: v.string() }))
+      .longRunning({ retry: { attempts: 3 } })
+      .defer(async ({ page }, work) => ({
+        url: await work.step("draw", () => (rendered.push(page), `https://cdn.example/${page}.png`)),
+      }));
+    const publish = defineTool("publish")
+      .input(v.object({ pages: v.array(v.string()) }))
+      .longRunning({ retry: { attempts: 3 } })
+      .defer(async ({ pages }, work) => {
+        const made = await Promise.all(pages.map((page) => invoke(work, `render:${page}`, render, { page })));
+        const sent = await work.step("announce", () => made.map((each) => each.url).join(" "));
+        return { sent };
+      });
+    const input = { pages: ["a", "b"] };
+    const urls = "https://cdn.example/a.png https://cdn.example/b.png";
+    for (const crashAfter of [undefined, "render:a", "announce", { step: "render:b", journaled: false }]) {
+      rendered.splice(0);
+      const run = await durableRun(publish, { input, crashAfter });
+      assert.deepEqual(run.value, { sent: urls }, `${JSON.stringify(crashAfter)}: ${run.error}`);
+      assert.deepEqual(run.invoked, { "render:a": 1, "render:b": 1 }, JSON.stringify(crashAfter));
+      assert.deepEqual(rendered.toSorted(), ["a", "b"], JSON.stringify(crashAfter)); // each child's effect once
+      assert.deepEqual(run.steps, { announce: 1 }); // the parent's own steps only
+      assert.equal(run.crashes.length, crashAfter === undefined ? 0 : 1);
+      assert.deepEqual(
+        run.journal.map((entry) => entry.name),
+        ["~child:render:a", "~ended:render:a", "~child:render:b", "~ended:render:b", "announce"],
+      );
+    }
+  });
+
+  it("replaces a child by its invoke() name: its value, or its error the parent meets as a ChildWorkError", async () => {
+    let renders = 0;
+    const render = defineTool("render")
+      .input(v.object({ page: v.string() }))
+      .output(v.object({ url: v.string() }))
+      .longRunning()
+      .defer(({ page }) => (renders++, { url: `https://cdn.example/${page}.png` }));
+    const publish = defineTool("publish")
+      .input(v.object({ page: v.string() }))
+      .longRunning()
+      .defer(async ({ page }, work) => {
+        try {
+          return { url: (await invoke(work, "cover", render, { page })).url };
+        } catch (error) {
+          if (error instanceof ChildWorkError) return { refused: error.message };
+          throw error;
+        }
+      });
+    const mocked = await durableRun(publish, {
+      input: { page: "p" },
+      mockInvokes: { cover: ({ page }: { page: string }) => ({ url: `mock:${page}` }) },
+    });
+    assert.deepEqual(mocked.value, { url: "mock:p" });
+    assert.deepEqual(mocked.invoked, { cover: 1 });
+    assert.equal(renders, 0);
+    const failed = await durableRun(publish, {
+      input: { page: "p" },
+      mockInvokes: {
+        cover: () => {
+          throw new ToolError("the renderer is down");
+        },
+      },
+    });
+    assert.match(
+      String((failed.value as { refused?: string })?.refused),
+      /child work of tool "render" failed: the renderer is down/,
+    );
+    const real = await durableRun(publish, { input: { page: "q" } });
+    assert.deepEqual(real.value, { url: "https://cdn.example/q.png" });
+    assert.equal(renders, 1);
+  });
+
+  it("runs a child's sleeps skipped and its retries within: a day's sleep in no time, each attempt once", async () => {
+    let tries = 0;
+    const settle = defineTool("settle")
+      .input(v.object({ fail: v.number() }))
+      .longRunning({ retry: { attempts: 2 }, ttlMs: 3 * 24 * 60 * 60_000 })
+      .defer(async ({ fail }, work) => {
+        await work.sleep(24 * 60 * 60_000); // a day: skipped
+        if (++tries <= fail) throw new Error(`try ${tries} failed`);
+        return { settled: work.attempt };
+      });
+    const order = defineTool("order")
+      .input(v.object({ fail: v.number() }))
+      .longRunning({ ttlMs: 3 * 24 * 60 * 60_000 })
+      .defer(async ({ fail }, work) => {
+        try {
+          return await invoke(work, "settle", settle, { fail });
+        } catch (error) {
+          if (error instanceof ChildWorkError) return { failed: error.status };
+          throw error;
+        }
+      });
+    const once = await durableRun(order, { input: { fail: 1 } });
+    assert.deepEqual(once.value, { settled: 2 }, String(once.error));
+    assert.equal(tries, 2);
+    assert.deepEqual(once.invoked, { settle: 1 });
+    assert.ok(once.sleptMs >= 24 * 60 * 60_000, `${once.sleptMs}`);
+    tries = 0;
+    const never = await durableRun(order, { input: { fail: 9 } });
+    assert.deepEqual(never.value, { failed: "failed" }, String(never.error));
+    assert.equal(tries, 2); // its two attempts, not retried again around them
   });
 
   it("refuses a tool with no declared work", async () => {

@@ -79,9 +79,10 @@ export interface Registry extends CallTarget {
    * Looks a tool up. This is the only registry work on the hot path.
    *
    * @param name The tool name.
+   * @param tool The tool itself, when the caller holds it (`invoke()`): the test kit's registry adds it when asked.
    * @returns The tool, or `undefined`.
    */
-  get(name: string): AnyTool | undefined;
+  get(name: string, tool?: AnyTool): AnyTool | undefined;
   /** The registered tools, in registration order. */
   readonly tools: IterableIterator<AnyTool>;
   /**
