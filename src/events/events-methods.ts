@@ -2,7 +2,8 @@
  * The methods of MCP Events (SEP-3415 "Events Extension", `io.modelcontextprotocol/events`; ChatGPT's MCP Events) on
  * a server's own events: `events/list`, `events/subscribe` (an idempotent upsert keyed by principal, callback, event
  * as the subscriber names it, and arguments; a new callback answers a challenge first; a new secret is a rotation),
- * `events/unsubscribe` and `events/poll` (the occurrence log read from a cursor): the source of its own events its router serves (./events-router.ts).
+ * `events/unsubscribe` and `events/poll` (the occurrence log read from a cursor): the source of its own events its
+ * router serves (./events-router.ts).
  *
  * @module
  */

@@ -2,8 +2,9 @@
  * A proxied remote's events (SEP-3415 "Events Extension"; ChatGPT's MCP Events), served by the proxy's events router:
  * listed as the remote lists them (read at start, then every `refreshMs`), `events/subscribe`, `/unsubscribe` and
  * `/poll` forwarded with the caller's own callback URL and secret, so the remote verifies and delivers straight to the
- * caller and the proxy holds no subscription. Each goes through the caller's client (./caller-client.ts): the proxy's own
- * credentials, or the caller's token where `forwardCallerToken` or `exchangeToken` allows it, as a proxied call does.
+ * caller and the proxy holds no subscription. Each goes through the caller's client (./caller-client.ts): the proxy's
+ * own credentials, or the caller's token where `forwardCallerToken` or `exchangeToken` allows it, as a proxied call
+ * does.
  *
  * @module
  */

@@ -3,12 +3,14 @@
  * on MCP 2026-07-28, 2025-11-25 and MCP-lite; `maxEvents`, `hasMore` and `nextPollMs`; `truncated` past the count
  * and past retention; a forged cursor refused; the codes by profile (ChatGPT's, or SEP-3415's to a client that
  * declared the extension); a webhook subscription taken with `maxAgeMs` sent what it missed; and two instances
- * sharing one redis-server, emitting at once, polled alternately: every occurrence once, in one order.
+ * sharing one redis-server, emitting at once, polled alternately: every occurrence once, in one order; and
+ * `client.events.poll()`, typed by the server, following `hasMore` at once and waiting out `nextPollMs`.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import * as v from "valibot";
 import { createMemoryResultStore, createServer, type ResultStore } from "../../mod.ts";
+import { createClient } from "../../src/client/mod.ts";
 import { defineEvent } from "../../src/events/mod.ts";
 import { redisResultStore } from "../../src/redis/mod.ts";
 import { legacyRequest, modernMeta, modernRequest, post } from "../helpers/request.ts";
@@ -257,4 +259,61 @@ describe("two instances over one redis-server", { skip: REDIS_MISSING }, () => {
     const resumed = await poll(restarted, { ...args, cursor: result.cursor });
     assert.deepEqual(resumed.result.events.map((e: any) => e.eventId), [after.eventId]);
   });
+});
+
+describe("client.events.poll()", () => {
+  const server = serverOf(createMemoryResultStore(), { pollIntervalMs: 60_000 });
+  const sent: string[] = [];
+  const target = {
+    fetch: async (request: Request) => {
+      const body = await request.clone().json().catch(() => ({}));
+      if (body.method === "events/poll") sent.push(body.params.cursor ?? "null");
+      return await server.fetch(request);
+    },
+  };
+  const fetch = (input: RequestInfo | URL, init?: RequestInit) => target.fetch(new Request(input, init));
+  const CLIENTS = [
+    ["MCP 2026-07-28", () => createClient<typeof server>("http://localhost/mcp", { transport: "mcp", fetch })],
+    [
+      "MCP 2025-11-25",
+      () =>
+        createClient<typeof server>("http://localhost/mcp", { transport: "mcp", protocolVersion: "2025-11-25", fetch }),
+    ],
+    ["MCP-lite", () => createClient<typeof server>("http://localhost", { transport: "mcp-lite", fetch })],
+  ] as const;
+
+  for (const [wire, clientOf] of CLIENTS) {
+    it(`over ${wire}: typed, follows hasMore at once, and waits out nextPollMs before polling a cursor again`, async () => {
+      const client = clientOf();
+      const args = { customerId: wire };
+      // Where the log stands, from another poller: this client was told no pace for it.
+      const start = (await poll(server, { name: "order.shipped", arguments: args, cursor: null })).result.cursor;
+      for (let i = 0; i < 150; i++) await server.emit("order.shipped", order(`${i}`, wire));
+      sent.length = 0;
+      const page = await client.events.poll("order.shipped", { arguments: args, cursor: start, maxEvents: 150 });
+      const ids: string[] = page.events.map((event) => event.data.orderId); // typed by the server's payload
+      assert.deepEqual(ids, Array.from({ length: 150 }, (_, i) => `${i}`));
+      assert.equal(sent.length, 2, "100 a request at most: the client asked again at once, as hasMore said");
+      assert.equal(page.hasMore, false);
+      assert.equal(page.nextPollMs, 60_000);
+      // The cursor it was answered asks for a wait of 60 s: polling from it at once waits (a short signal ends it),
+      // and sends nothing.
+      sent.length = 0;
+      await assert.rejects(
+        client.events.poll("order.shipped", { arguments: args, cursor: page.cursor }, {
+          signal: AbortSignal.timeout(50),
+        }),
+      );
+      assert.deepEqual(sent, []);
+      // A page of 2 while more are kept: the server answers nextPollMs 0, and the client goes on at once.
+      const paged = await client.events.poll("order.shipped", { arguments: args, cursor: start, maxEvents: 2 });
+      assert.deepEqual(paged.events.map((e) => e.data.orderId), ["0", "1"]);
+      assert.equal(paged.hasMore, true);
+      assert.equal(paged.nextPollMs, 0);
+      const rest = await client.events.poll("order.shipped", { arguments: args, cursor: paged.cursor, maxEvents: 3 });
+      assert.deepEqual(rest.events.map((e) => e.data.orderId), ["2", "3", "4"]);
+      // @ts-expect-error: no such event on this server
+      void (() => client.events.poll("order.shiped"));
+    });
+  }
 });
