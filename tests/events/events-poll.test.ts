@@ -4,12 +4,23 @@
  * and past retention; a forged cursor refused; the codes by profile (ChatGPT's, or SEP-3415's to a client that
  * declared the extension); a webhook subscription taken with `maxAgeMs` sent what it missed; and two instances
  * sharing one redis-server, emitting at once, polled alternately: every occurrence once, in one order; and
- * `client.events.poll()`, typed by the server, following `hasMore` at once and waiting out `nextPollMs`.
+ * `client.events.poll()`, typed by the server, following `hasMore` at once and waiting out `nextPollMs`; and the
+ * same poll on stdio and over a WebSocket, which share the JSON-RPC dispatch.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import * as v from "valibot";
-import { createMemoryResultStore, createServer, type ResultStore } from "../../mod.ts";
+import {
+  createMemoryResultStore,
+  createServer,
+  mcpBinding,
+  mcpLiteBinding,
+  type ResultStore,
+  serve,
+} from "../../mod.ts";
+import { webSocketBinding } from "../../src/websocket/mod.ts";
+import { createWebSocketTransport } from "../../src/client/transports/websocket.ts";
+import { pipeServer } from "../helpers/stdio.ts";
 import { createClient } from "../../src/client/mod.ts";
 import { defineEvent } from "../../src/events/mod.ts";
 import { redisResultStore } from "../../src/redis/mod.ts";
@@ -42,7 +53,11 @@ function serverOf(store: ResultStore = createMemoryResultStore(), events: Record
 
 type Wire = "2026" | "2025" | "lite";
 const WIRES: readonly Wire[] = ["2026", "2025", "lite"];
-async function poll(server: Server, params: Record<string, unknown>, wire: Wire = "2026"): Promise<Answer> {
+async function poll(
+  server: { fetch(request: Request): Promise<Response> },
+  params: Record<string, unknown>,
+  wire: Wire = "2026",
+): Promise<Answer> {
   const request = wire === "2026"
     ? modernRequest("events/poll", params)
     : wire === "2025"
@@ -141,7 +156,7 @@ describe("events/poll", () => {
     assert.equal(other.error?.code, -32014); // poll is not among its modes
     const elsewhere = createServer({ name: "s", version: "1", secret: "another secret of at least 32 bytes!!!" })
       .event(shipped);
-    assert.equal((await poll(elsewhere as never, { ...args, cursor: result.cursor })).error?.code, -32602);
+    assert.equal((await poll(elsewhere, { ...args, cursor: result.cursor })).error?.code, -32602);
   });
 });
 
@@ -316,4 +331,67 @@ describe("client.events.poll()", () => {
       void (() => client.events.poll("order.shiped"));
     });
   }
+});
+
+describe("events/poll on stdio and WebSocket (the same JSON-RPC dispatch)", () => {
+  it("stdio (MCP 2026-07-28 messages): a poll from a null cursor, then from its cursor; SEP-3415's codes when declared", async () => {
+    const server = serverOf();
+    const piped = pipeServer(server);
+    try {
+      const args = { name: "order.shipped", arguments: { customerId: "c1" } };
+      piped.send({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "events/poll",
+        params: { ...args, cursor: null, _meta: modernMeta() },
+      });
+      const first = (await piped.answer(1)).result as { cursor: string };
+      await server.emit("order.shipped", order("s1"));
+      piped.send({
+        jsonrpc: "2.0",
+        id: 2,
+        method: "events/poll",
+        params: { ...args, cursor: first.cursor, _meta: modernMeta() },
+      });
+      const second = (await piped.answer(2)).result as { events: { data: { orderId: string } }[] };
+      assert.deepEqual(second.events.map((e) => e.data.orderId), ["s1"]);
+      piped.send({ jsonrpc: "2.0", id: 3, method: "events/poll", params: { name: "no.such", cursor: null, ...sep } });
+      assert.equal(((await piped.answer(3)).error as { code: number }).code, -32023);
+    } finally {
+      await piped.end();
+    }
+  });
+
+  it("WebSocket (MCP-lite's): client.events.poll() from a null cursor, then from its cursor", async () => {
+    const server = createServer({
+      name: "shop",
+      version: "1.0.0",
+      secret: SECRET,
+      bindings: [mcpLiteBinding(), mcpBinding(), webSocketBinding()],
+    }).event(shipped);
+    const listener = await serve(server, { port: 0, hostname: "127.0.0.1", quiet: true });
+    const client = createClient<typeof server>(
+      createWebSocketTransport(`${listener.url.replace(/^http/, "ws")}/mcp-lite/v1/ws`),
+    );
+    try {
+      const first = await client.events.poll("order.shipped", { arguments: { customerId: "c1" }, cursor: null });
+      await server.emit("order.shipped", order("w1"));
+      // Another client's poll from that cursor (this one would wait out the 5 s nextPollMs first).
+      const { result } = await poll(server, {
+        name: "order.shipped",
+        arguments: { customerId: "c1" },
+        cursor: first.cursor,
+      });
+      assert.deepEqual(result.events.map((e: any) => e.data.orderId), ["w1"]);
+      const later = await client.events.poll("order.shipped", {
+        arguments: { customerId: "c1" },
+        cursor: null,
+        maxAgeMs: 60_000,
+      });
+      assert.deepEqual(later.events.map((e) => e.data.orderId), ["w1"]);
+    } finally {
+      await client.close();
+      await listener.close();
+    }
+  });
 });
