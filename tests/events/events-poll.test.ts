@@ -3,7 +3,8 @@
  * on MCP 2026-07-28, 2025-11-25 and MCP-lite; `maxEvents`, `hasMore` and `nextPollMs`; `truncated` past the count
  * and past retention; a forged cursor refused; the codes by profile (ChatGPT's, or SEP-3415's to a client that
  * declared the extension); a webhook subscription taken with `maxAgeMs` sent what it missed; and two instances
- * sharing one redis-server, emitting at once, polled alternately: every occurrence once, in one order; and
+ * sharing one redis-server (or one PostgreSQL), emitting at once, polled alternately: every occurrence once, in one
+ * order; and
  * `client.events.poll()`, typed by the server, following `hasMore` at once and waiting out `nextPollMs`; and the
  * same poll on stdio and over a WebSocket, which share the JSON-RPC dispatch.
  */
@@ -23,7 +24,10 @@ import { createWebSocketTransport } from "../../src/client/transports/websocket.
 import { pipeServer } from "../helpers/stdio.ts";
 import { createClient } from "../../src/client/mod.ts";
 import { defineEvent } from "../../src/events/mod.ts";
+import pg from "pg";
 import { redisResultStore } from "../../src/redis/mod.ts";
+import { postgresResultStore } from "../../src/postgres/mod.ts";
+import { POSTGRES_MISSING, type PostgresServer, startPostgres } from "../helpers/postgres-server.ts";
 import { legacyRequest, modernMeta, modernRequest, post } from "../helpers/request.ts";
 import { REDIS_CLIENTS, type TestRedisClient } from "../helpers/redis-clients.ts";
 import { REDIS_MISSING, type RedisServer, startRedis } from "../helpers/redis-server.ts";
@@ -246,33 +250,8 @@ describe("two instances over one redis-server", { skip: REDIS_MISSING }, () => {
 
   it("emitting at once and polled alternately from a null cursor: every occurrence once, in one order", async () => {
     const prefix = `test:${crypto.randomUUID()}:`;
-    const servers = clients.map((c) => serverOf(redisResultStore(c.client, { prefix })));
-    const args = { name: "order.shipped", arguments: { customerId: "c1" } };
-    let { result } = await poll(servers[0], { ...args, cursor: null });
-    const emitted: string[] = [];
-    const seen: string[] = [];
-    for (let round = 0; round < 4; round++) {
-      const ids = await Promise.all(
-        Array.from({ length: 10 }, (_, i) => servers[i % 2].emit("order.shipped", order(`r${round}-${i}`))),
-      );
-      emitted.push(...ids.map((e) => e.eventId));
-      for (let page = 0; page < 20; page++) {
-        ({ result } = await poll(servers[page % 2], { ...args, cursor: result.cursor, maxEvents: 3 }));
-        assert.equal(result.truncated, false);
-        seen.push(...result.events.map((e: any) => e.eventId));
-        if (!result.hasMore) break;
-      }
-    }
-    assert.deepEqual([...seen].sort(), [...emitted].sort());
-    assert.equal(new Set(seen).size, seen.length);
-    // The log's order is one: both instances read it alike.
-    const all = await Promise.all(servers.map((s) => poll(s, { ...args, cursor: null, maxAgeMs: 60_000 })));
-    assert.deepEqual(all[0].result.events.map((e: any) => e.eventId), all[1].result.events.map((e: any) => e.eventId));
-    // A restart: a new instance over the same store goes on from a cursor.
-    const restarted = serverOf(redisResultStore(clients[0].client, { prefix }));
-    const after = await restarted.emit("order.shipped", order("after-restart"));
-    const resumed = await poll(restarted, { ...args, cursor: result.cursor });
-    assert.deepEqual(resumed.result.events.map((e: any) => e.eventId), [after.eventId]);
+    const stores = clients.map((c) => redisResultStore(c.client, { prefix }));
+    await everyOccurrenceOnce(stores, () => redisResultStore(clients[0].client, { prefix }));
   });
 });
 
@@ -393,5 +372,62 @@ describe("events/poll on stdio and WebSocket (the same JSON-RPC dispatch)", () =
       await client.close();
       await listener.close();
     }
+  });
+});
+
+/**
+ * Two instances over one shared store, emitting at once (ten at a time, alternately) and polled alternately, three
+ * events at a time, from a null cursor: every occurrence once, in one order; then an instance started again over the
+ * store goes on from a cursor.
+ */
+async function everyOccurrenceOnce(stores: readonly ResultStore[], restart: () => ResultStore): Promise<void> {
+  const servers = stores.map((store) => serverOf(store));
+  const args = { name: "order.shipped", arguments: { customerId: "c1" } };
+  let { result } = await poll(servers[0], { ...args, cursor: null });
+  const emitted: string[] = [];
+  const seen: string[] = [];
+  for (let round = 0; round < 4; round++) {
+    const ids = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => servers[i % 2].emit("order.shipped", order(`r${round}-${i}`))),
+    );
+    emitted.push(...ids.map((e) => e.eventId));
+    for (let page = 0; page < 20; page++) {
+      ({ result } = await poll(servers[page % 2], { ...args, cursor: result.cursor, maxEvents: 3 }));
+      assert.equal(result.truncated, false);
+      seen.push(...result.events.map((e: any) => e.eventId));
+      if (!result.hasMore) break;
+    }
+  }
+  assert.deepEqual([...seen].sort(), [...emitted].sort());
+  assert.equal(new Set(seen).size, seen.length);
+  // The log's order is one: both instances read it alike.
+  const all = await Promise.all(servers.map((s) => poll(s, { ...args, cursor: null, maxAgeMs: 60_000 })));
+  assert.deepEqual(all[0].result.events.map((e: any) => e.eventId), all[1].result.events.map((e: any) => e.eventId));
+  // A restart: a new instance over the same store goes on from a cursor.
+  const restarted = serverOf(restart());
+  const later = await restarted.emit("order.shipped", order("after-restart"));
+  const resumed = await poll(restarted, { ...args, cursor: result.cursor });
+  assert.deepEqual(resumed.result.events.map((e: any) => e.eventId), [later.eventId]);
+}
+
+describe("two instances over one PostgreSQL", { skip: POSTGRES_MISSING }, () => {
+  let postgres: PostgresServer | undefined;
+  const pools: pg.Pool[] = [];
+  before(async () => {
+    postgres = await startPostgres();
+    for (let i = 0; i < 2; i++) {
+      const pool = new pg.Pool({ connectionString: postgres.url, max: 5 });
+      pool.on("error", () => {});
+      pools.push(pool);
+    }
+  });
+  after(async () => {
+    for (const pool of pools) await pool.end();
+    await postgres?.remove();
+  });
+
+  it("emitting at once and polled alternately from a null cursor: every occurrence once, in one order", async () => {
+    const stores = pools.map((pool) => postgresResultStore(pool, { table: "events_log" }));
+    await everyOccurrenceOnce(stores, () => postgresResultStore(pools[0], { table: "events_log" }));
   });
 });
