@@ -1,14 +1,24 @@
 /**
  * MCP Events in the client (ChatGPT's profile and SEP-3415): `events/list` followed to its last page,
- * `events/subscribe` by webhook with the caller's Standard Webhooks secret (checked before it is sent), and
- * `events/unsubscribe` by id or by what the subscription was taken with. Loaded with its first use.
+ * `events/subscribe` by webhook with the caller's Standard Webhooks secret (checked before it is sent),
+ * `events/unsubscribe` by id or by what the subscription was taken with, and `events/poll` at the server's pace
+ * (`hasMore`: again at once; `nextPollMs`: not before). Loaded with its first use.
  *
  * @module
  */
 import { isObject } from "../internal/is-object.ts";
 import { rpcError } from "./errors.ts";
 import type { RequestOptions } from "./client-types.ts";
-import type { EventInfo, EventsApi, EventsOf, EventSubscription, SubscribeOptions } from "./event-types.ts";
+import type {
+  EventInfo,
+  EventPoll,
+  EventsApi,
+  EventsOf,
+  EventSubscription,
+  PollOptions,
+  SubscribeOptions,
+} from "./event-types.ts";
+import { sleep } from "../internal/sleep.ts";
 
 /** The events of a client without a server type. */
 type UntypedEvents = EventsOf<unknown>;
@@ -44,6 +54,8 @@ function checkSecret(secret: unknown): string {
  */
 export function createEventsApi(backend: EventsBackend): EventsApi<UntypedEvents> {
   const delivery = (url: string | URL) => ({ mode: "webhook", url: String(new URL(url)) });
+  // When the server said to poll again from each cursor it answered last (`nextPollMs`): the newest few.
+  const due = new Map<string, number>();
   return {
     async list(options) {
       const events: EventInfo[] = [];
@@ -95,6 +107,35 @@ export function createEventsApi(backend: EventsBackend): EventsApi<UntypedEvents
         arguments: subscription.arguments ?? {},
         delivery: delivery(subscription.url),
       }, third);
+    },
+    async poll(name, poll: PollOptions<Record<string, unknown>> = {}, options) {
+      const { cursor = null, maxAgeMs, maxEvents = 100 } = poll;
+      const wait = cursor === null ? 0 : (due.get(cursor) ?? 0) - Date.now();
+      if (wait > 0) await sleep(wait, options?.signal);
+      const answer: EventPoll<unknown> = { events: [], cursor: "", truncated: false, hasMore: false, nextPollMs: 0 };
+      let from = cursor;
+      for (let round = 0; round < 100; round++) {
+        const page = await backend.request("events/poll", {
+          name,
+          arguments: poll.arguments ?? {},
+          cursor: from,
+          ...(maxAgeMs === undefined ? {} : { maxAgeMs }),
+          maxEvents: maxEvents - answer.events.length,
+        }, options);
+        if (!Array.isArray(page.events) || typeof page.cursor !== "string") {
+          throw rpcError("events/poll returned no events array or cursor", { data: page });
+        }
+        answer.events.push(...page.events as EventPoll<unknown>["events"]);
+        from = answer.cursor = page.cursor;
+        answer.truncated ||= page.truncated === true;
+        answer.hasMore = page.hasMore === true;
+        answer.nextPollMs = Number.isFinite(page.nextPollMs) ? Math.max(0, page.nextPollMs as number) : 0;
+        if (!answer.hasMore || answer.events.length >= maxEvents) break;
+      }
+      if (cursor !== null) due.delete(cursor);
+      due.set(answer.cursor, Date.now() + answer.nextPollMs);
+      if (due.size > 16) due.delete(due.keys().next().value!);
+      return answer;
     },
   } as EventsApi<UntypedEvents>;
 }

@@ -45,7 +45,7 @@ export interface EventInfo {
   name: string;
   /** What it means. */
   description?: string;
-  /** How it can be delivered (`webhook`). */
+  /** How it can be delivered (`webhook`, `poll`). */
   delivery: string[];
   /** The JSON Schema of a subscription's arguments. */
   inputSchema: Record<string, unknown>;
@@ -119,9 +119,59 @@ export interface EventSubscription {
 }
 
 /**
- * `client.events`: lists a server's events, subscribes to one by webhook, and ends a subscription. Its module loads
- * with the first call. Over MCP the methods are `events/list`, `events/subscribe` and `events/unsubscribe`; over
- * MCP-lite the same JSON-RPC methods at `/rpc`. A server serves ChatGPT's profile of a subscription unless the client
+ * How to poll an event (`client.events.poll(name, poll)`, SEP-3415 "Poll"): its arguments, where to go on from, how
+ * far back a first poll reaches, and how many occurrences at most. `arguments` may be left out when the event takes
+ * none it requires.
+ *
+ * @typeParam I The event's arguments (its `.input()` schema's input).
+ *
+ * @example
+ * ```ts
+ * import type { PollOptions } from "@mcplite/sdk/client";
+ * const first: PollOptions<{ customerId: string }> = { arguments: { customerId: "c1" }, maxAgeMs: 60_000 };
+ * ```
+ */
+export type PollOptions<I> =
+  & {
+    /** The last answer's `cursor` (or an event's); `null` or left out: from now (and `maxAgeMs` back). */
+    cursor?: string | null;
+    /** How far back occurrences are taken, in ms (SEP-3415): with a null cursor, a replay of those kept. */
+    maxAgeMs?: number;
+    /** The most occurrences answered (default and at most 100): the client polls again at once while there are more. */
+    maxEvents?: number;
+  }
+  // deno-lint-ignore ban-types
+  & ({} extends I ? { arguments?: I } : { arguments: I });
+
+/**
+ * What `client.events.poll()` answers: the occurrences after the cursor, oldest first, and the cursor to poll from
+ * next. Polling again with it before `nextPollMs` is up waits until then (the client keeps the server's pace).
+ *
+ * @typeParam P The event's payload.
+ *
+ * @example
+ * ```ts
+ * import type { EventPoll } from "@mcplite/sdk/client";
+ * const orderIds = (poll: EventPoll<{ orderId: string }>): string[] => poll.events.map((event) => event.data.orderId);
+ * ```
+ */
+export interface EventPoll<P> {
+  /** The occurrences, oldest first, each with its own cursor (to go on from just after it). */
+  events: { eventId: string; name: string; timestamp: string; data: P; cursor: string }[];
+  /** Where to poll from next. */
+  cursor: string;
+  /** Whether occurrences the cursor or `maxAgeMs` asked for are gone from the server's log (retention, count). */
+  truncated: boolean;
+  /** Whether the server holds more than `maxEvents` answered. */
+  hasMore: boolean;
+  /** How long the server asks the client to wait before it polls again, in ms. */
+  nextPollMs: number;
+}
+
+/**
+ * `client.events`: lists a server's events, subscribes to one by webhook, ends a subscription, and polls one. Its
+ * module loads with the first call. Over MCP the methods are `events/list`, `/subscribe`, `/unsubscribe`, `/poll`;
+ * over MCP-lite the same JSON-RPC methods at `/rpc`. A server serves ChatGPT's profile of a subscription unless the client
  * declares SEP-3415's extension (`createClient(url, { extensions: { "io.modelcontextprotocol/events": {} } })`, on MCP:
  * MCP-lite carries no client capabilities); the two differ in the `webhook-id` a delivery carries, and
  * `eventWebhook()` takes both.
@@ -201,4 +251,19 @@ export interface EventsApi<E> {
    * @param options A signal and timeouts.
    */
   unsubscribe(target: { id: string }, options?: RequestOptions): Promise<void>;
+  /**
+   * Polls an event (`events/poll`, SEP-3415 "Poll": the server keeps nothing of the poller): the occurrences after
+   * `cursor` its arguments match, polling again at once while the server has more (`hasMore`), up to `maxEvents`.
+   * Polling from a cursor this client was answered before its `nextPollMs` is up waits until then.
+   *
+   * @param name The event.
+   * @param poll Its arguments, the cursor, how far back, how many.
+   * @param options A signal (it also ends the wait) and timeouts.
+   * @returns The occurrences and the next cursor.
+   */
+  poll<N extends keyof E & string>(
+    name: N,
+    poll?: PollOptions<E[N] extends { input: infer I } ? I : never>,
+    options?: RequestOptions,
+  ): Promise<EventPoll<E[N] extends { payload: infer P } ? P : never>>;
 }

@@ -51,7 +51,15 @@ export {
 // The client's types: options, listings, input rounds and the Transport contract.
 export type { RetryEvent } from "./retry.ts";
 export type { ListOptions, RequestOptions, ToolProxy, ToolsOf } from "./client-types.ts";
-export type { EventInfo, EventsApi, EventsOf, EventSubscription, SubscribeOptions } from "./event-types.ts";
+export type {
+  EventInfo,
+  EventPoll,
+  EventsApi,
+  EventsOf,
+  EventSubscription,
+  PollOptions,
+  SubscribeOptions,
+} from "./event-types.ts";
 export type { ProbedName } from "./tool-proxy.ts";
 export type { InputContext, RequestedResource, ResourceAnswer, Root, SampleAnswer } from "./input.ts";
 export type {

@@ -15,7 +15,9 @@ const NAME = /^[a-z][a-z0-9_-]*(?:\.[a-z][a-z0-9_-]*)*$/;
 const ANY_OBJECT = { type: "object" };
 
 type Any = EventDefinition<string, never, never>;
-type Parts = Pick<Any, "name" | "description" | "~input" | "~payload" | "~match">;
+type Parts = Pick<Any, "name" | "description" | "~input" | "~payload" | "~match" | "~delivery">;
+/** The modes of SEP-3415 ("Delivery modes"). */
+const MODES = ["webhook", "poll", "push"];
 
 function eventOf(parts: Parts): Any {
   const definition: Any = {
@@ -37,6 +39,12 @@ function eventOf(parts: Parts): Any {
     match: (match) => {
       if (typeof match !== "function") throw new TypeError(`event "${parts.name}": match is a function`);
       return eventOf({ ...parts, "~match": match });
+    },
+    delivery: (modes) => {
+      if (!Array.isArray(modes) || modes.length === 0 || !modes.every((mode) => MODES.includes(mode))) {
+        throw new TypeError(`event "${parts.name}": delivery is a list of "webhook", "poll", "push"`);
+      }
+      return eventOf({ ...parts, "~delivery": Object.freeze([...new Set(modes)]) });
     },
   };
   return Object.freeze(definition);
@@ -85,5 +93,6 @@ export function defineEvent<const Name extends string>(
     "~input": object,
     "~payload": object,
     "~match": () => true,
+    "~delivery": MODES as Any["~delivery"],
   }) as never;
 }

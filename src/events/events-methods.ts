@@ -1,8 +1,9 @@
 /**
  * The methods of MCP Events (SEP-3415 "Events Extension", `io.modelcontextprotocol/events`; ChatGPT's MCP Events) on
  * a server's own events: `events/list`, `events/subscribe` (an idempotent upsert keyed by principal, callback, event
- * as the subscriber names it, and arguments; a new callback answers a challenge first; a new secret is a rotation)
- * and `events/unsubscribe`: the source of its own events its router serves (./events-router.ts).
+ * as the subscriber names it, and arguments; a new callback answers a challenge first; a new secret is a rotation),
+ * `events/unsubscribe` and `events/poll` (the occurrence log read from a cursor): the source of its own events its
+ * router serves (./events-router.ts).
  *
  * @module
  */
@@ -10,7 +11,8 @@ import type { ExtensionContext } from "../core/definitions/extension.ts";
 import { ProtocolError } from "../errors/error.ts";
 import { base64urlEncode } from "../codec/base64url.ts";
 import { isObject } from "../internal/is-object.ts";
-import { checkCallback, endSubscription, type Subscription, verifyCallback } from "./delivery/mod.ts";
+import type { EventDefinition } from "../core/definitions/event.ts";
+import { checkCallback, deliver, endSubscription, type Subscription, verifyCallback } from "./delivery/mod.ts";
 import { EVENTS_EXTENSION, type EventsSource } from "./events-router.ts";
 import {
   type EventsRuntime,
@@ -20,8 +22,10 @@ import {
   storeSubscription,
 } from "./subscription-store.ts";
 
-/** SEP-3415's error codes. */
+/** ChatGPT's error codes (the router renumbers them SEP-3415's for a client that declared the extension). */
 const NOT_FOUND = -32011, FORBIDDEN = -32012, EXHAUSTED = -32013, UNSUPPORTED = -32014;
+/** The most occurrences one `events/poll` answers (its `maxEvents`, default and cap). */
+const MAX_EVENTS = 100;
 type Params = Record<string, unknown>;
 
 const invalid = (message: string, data?: unknown) =>
@@ -64,6 +68,23 @@ async function argumentsOf(runtime: EventsRuntime, params: Params): Promise<Reco
   return checked.value as Record<string, unknown>;
 }
 
+/** Refuses a mode the event is not served in (-32014): `delivery` narrowed it, or push, which is not served yet. */
+function servedIn(definition: EventDefinition<string, never, never>, mode: "webhook" | "poll") {
+  if (!definition["~delivery"].includes(mode)) {
+    throw new ProtocolError(UNSUPPORTED, `Unsupported: "${definition.name}" is not delivered by ${mode}`);
+  }
+}
+
+/** A poll's or a replay's `cursor` (`null` or absent: from now) and `maxAgeMs`, checked (-32602). */
+function fromOf(params: Params): { cursor: string | null; maxAgeMs: number | undefined } {
+  const { cursor = null, maxAgeMs = undefined } = params;
+  if (cursor !== null && typeof cursor !== "string") throw invalid("cursor must be a string or null");
+  if (maxAgeMs !== undefined && maxAgeMs !== null && !(Number.isSafeInteger(maxAgeMs) && (maxAgeMs as number) >= 0)) {
+    throw invalid("maxAgeMs must be a non-negative integer");
+  }
+  return { cursor, maxAgeMs: (maxAgeMs ?? undefined) as number | undefined };
+}
+
 /** The request's webhook delivery: `{ mode: "webhook", url, secret? }`; another mode is -32014. */
 function deliveryOf(params: Params): { url: string; secret: unknown } {
   const delivery = params.delivery;
@@ -103,6 +124,8 @@ async function subscribe(runtime: EventsRuntime, params: Params, ctx: ExtensionC
   const args = await argumentsOf(runtime, params);
   const name = params.name as string;
   const { url, secret } = deliveryOf(params);
+  servedIn(runtime.definitions.get(name)!, "webhook");
+  const from = fromOf(params);
   if (typeof secret !== "string" || !/^whsec_[A-Za-z0-9+/]{32,}={0,2}$/.test(secret)) {
     throw invalid("delivery.secret must be a whsec_ secret (Standard Webhooks) of at least 24 bytes");
   }
@@ -143,7 +166,44 @@ async function subscribe(runtime: EventsRuntime, params: Params, ctx: ExtensionC
   // address). -32015 when the challenge fails: a suspended subscription stays suspended.
   if (kept === undefined || kept.status !== "active") await verifyCallback({ ...sub, status: "pending" }, deliveries);
   await storeSubscription(store, sub, now);
-  return { id, refreshBefore: new Date(sub.expiresAt).toISOString(), cursor: null, truncated: false };
+  // SEP-3415: a subscription taken with a cursor or `maxAgeMs` is sent what it missed (those kept), then the new.
+  const replay = from.cursor === null && from.maxAgeMs === undefined ? 0 : options.maxOccurrences;
+  const caller = { principal, subscriptionId: id, profile: sub.profile };
+  const definition = runtime.definitions.get(name)!;
+  const missed = await runtime.log.read(name, {
+    ...from,
+    limit: replay,
+    match: (occurrence) => definition["~match"](args as never, occurrence.data as never, caller),
+  });
+  for (const { cursor: _, ...occurrence } of missed.events) await deliver(sub, occurrence, deliveries);
+  const { cursor, truncated } = missed;
+  return { id, refreshBefore: new Date(sub.expiresAt).toISOString(), cursor, truncated };
+}
+
+/**
+ * `events/poll`: the caller's occurrences after its cursor (SEP-3415 "Poll"), from the occurrence log; the server
+ * keeps nothing of the poller. `nextPollMs` is 0 while more are kept than answered.
+ */
+async function poll(runtime: EventsRuntime, params: Params, ctx: ExtensionContext, servedAs?: string) {
+  const args = await argumentsOf(runtime, params);
+  const definition = runtime.definitions.get(params.name as string)!;
+  servedIn(definition, "poll");
+  const from = fromOf(params);
+  const { maxEvents = MAX_EVENTS } = params;
+  if (!(Number.isSafeInteger(maxEvents) && (maxEvents as number) > 0)) {
+    throw invalid("maxEvents must be a positive integer");
+  }
+  const principal = principalOf(runtime, ctx);
+  const profile = ctx.client.extensions?.[EVENTS_EXTENSION] === undefined ? "chatgpt" : "sep";
+  const caller = { principal, subscriptionId: "", profile } as const;
+  const read = await runtime.log.read(definition.name, {
+    ...from,
+    limit: Math.min(maxEvents as number, MAX_EVENTS),
+    match: (occurrence) => definition["~match"](args as never, occurrence.data as never, caller),
+  });
+  const events = servedAs === undefined ? read.events : read.events.map((event) => ({ ...event, name: servedAs }));
+  const nextPollMs = read.hasMore ? 0 : runtime.options.pollIntervalMs;
+  return { events, cursor: read.cursor, truncated: read.truncated, hasMore: read.hasMore, nextPollMs };
 }
 
 /** `events/unsubscribe`: by `id`, or by name, arguments and callback; the caller's own subscriptions only. */
@@ -178,13 +238,14 @@ export function localEvents(runtime: EventsRuntime): EventsSource {
       [...runtime.definitions.values()].map((definition) => ({
         name: definition.name,
         ...(definition.description === undefined ? {} : { description: definition.description }),
-        delivery: ["webhook"],
+        delivery: definition["~delivery"].filter((mode) => mode !== "push"), // push: not served yet
         inputSchema: definition["~input"].jsonSchema,
         payloadSchema: definition["~payload"].jsonSchema,
       })),
     has: (name) => runtime.definitions.has(name),
     subscribe: (params, ctx, servedAs) => subscribe(runtime, params, ctx, other(params, servedAs)),
     unsubscribe: (params, ctx, servedAs) => unsubscribe(runtime, params, ctx, other(params, servedAs)),
+    poll: (params, ctx, servedAs) => poll(runtime, params, ctx, other(params, servedAs)),
     emit: (name, payload, options) => runtime.emit(name, payload, options),
   };
 }

@@ -20,8 +20,10 @@ export const EVENTS_EXTENSION = "io.modelcontextprotocol/events";
  * every MCP message the slow way.
  */
 export const SERVED_AS = "io.mcplite/eventName";
-/** SEP-3415's "not found". */
+/** ChatGPT's "not found" (SEP-3415's is 12 below: see {@link profiled}). */
 const NOT_FOUND = -32011;
+/** What marks an error a proxied remote answered: its code is the remote's, never renumbered here. */
+export const REMOTE_ERROR: unique symbol = Symbol("mcplite.events.remote");
 /** Any params object: each method reads its own. */
 const PARAMS = { type: "object" };
 /** Where a server's definitions keep their router: a value on them, not a table beside them. */
@@ -39,6 +41,8 @@ export interface EventsSource {
   subscribe(params: Params, ctx: ExtensionContext, servedAs: string | undefined): Promise<Params>;
   /** `events/unsubscribe`, by its own name (or by `id`: -32011 when it holds none such). */
   unsubscribe(params: Params, ctx: ExtensionContext, servedAs: string | undefined): Promise<Params>;
+  /** `events/poll` of one of its events, by its own name; `servedAs`: the name the poller used. */
+  poll(params: Params, ctx: ExtensionContext, servedAs: string | undefined): Promise<Params>;
   /** Raises one of its events (its own: a remote's are raised at the remote). */
   emit?(name: string, payload: unknown, options?: { readonly id?: string }): Promise<Params>;
 }
@@ -117,6 +121,11 @@ export class EventsRouter implements EventsSource {
     return source.subscribe({ ...params, name: own }, ctx, servedAs ?? params.name as string);
   }
 
+  poll(params: Params, ctx: ExtensionContext, servedAs: string | undefined): Promise<Params> {
+    const { source, own } = this.#routed(params);
+    return source.poll({ ...params, name: own }, ctx, servedAs ?? params.name as string);
+  }
+
   async unsubscribe(params: Params, ctx: ExtensionContext, servedAs: string | undefined): Promise<Params> {
     if (typeof params.id !== "string") {
       const { source, own } = this.#routed(params);
@@ -127,7 +136,8 @@ export class EventsRouter implements EventsSource {
       try {
         return await source.unsubscribe(params, ctx, servedAs);
       } catch (error) {
-        if ((error as { rpcCode?: number }).rpcCode !== NOT_FOUND) throw error;
+        const code = (error as { rpcCode?: number }).rpcCode;
+        if (code !== NOT_FOUND && code !== NOT_FOUND - 12) throw error;
       }
     }
     throw new ProtocolError(NOT_FOUND, "Subscription not found");
@@ -182,12 +192,32 @@ function servedAsOf(params: Params, ctx: ExtensionContext): [Params, ExtensionCo
   return [own, ctx, typeof named === "string" && /^[\x21-\x7e]{1,256}$/.test(named) ? named : undefined];
 }
 
-/** The extension that serves a router's events: `events/list`, `events/subscribe`, `events/unsubscribe`. */
+/**
+ * An error in the numbering of the caller's profile: ChatGPT's MCP Events numbers its errors -32011 to -32015, and
+ * SEP-3415 ("Error codes") gives NotFound -32023, Forbidden -32024, ResourceExhausted -32025, Unsupported -32026 and
+ * CallbackEndpointError -32027: those to a client that declared the extension. A proxied remote's stay its own.
+ */
+async function profiled(ctx: ExtensionContext, answer: () => Promise<Params>): Promise<Params> {
+  try {
+    return await answer();
+  } catch (error) {
+    const code = (error as ProtocolError).rpcCode ?? 0;
+    const sep = ctx.client.extensions?.[EVENTS_EXTENSION] !== undefined;
+    if (!sep || code > NOT_FOUND || code < NOT_FOUND - 4 || (error as { [REMOTE_ERROR]?: true })[REMOTE_ERROR]) {
+      throw error;
+    }
+    const { message, data } = error as ProtocolError;
+    throw new ProtocolError(code - 12, message, { ...(data === undefined ? {} : { data }), cause: error });
+  }
+}
+
+/** The extension that serves a router's events: `events/list`, `/subscribe`, `/unsubscribe` and `/poll`. */
 function eventsExtension(router: EventsRouter): Extension {
   return defineExtension(EVENTS_EXTENSION)
     .method("events/list", PARAMS, (_params, ctx) => ctx.page("events", () => router.entries()))
-    .method("events/subscribe", PARAMS, (params, ctx) => router.subscribe(...servedAsOf(params, ctx)))
-    .method("events/unsubscribe", PARAMS, (params, ctx) => router.unsubscribe(...servedAsOf(params, ctx)));
+    .method("events/subscribe", PARAMS, (p, ctx) => profiled(ctx, () => router.subscribe(...servedAsOf(p, ctx))))
+    .method("events/unsubscribe", PARAMS, (p, ctx) => profiled(ctx, () => router.unsubscribe(...servedAsOf(p, ctx))))
+    .method("events/poll", PARAMS, (p, ctx) => profiled(ctx, () => router.poll(...servedAsOf(p, ctx))));
 }
 
 /**

@@ -21,6 +21,7 @@ import {
 } from "./delivery/mod.ts";
 import { localEvents } from "./events-methods.ts";
 import { routerOf } from "./events-router.ts";
+import { OccurrenceLog } from "./occurrence-log.ts";
 import { type Emitted, type EventsRuntime, readLiveSubscription, type SetStore } from "./subscription-store.ts";
 
 const HOUR = 3_600_000;
@@ -50,6 +51,9 @@ function resolved(options: EventsOptions = {}): Required<EventsOptions> {
     maxSubscriptions: positive(options.maxSubscriptions, 100, "maxSubscriptions"),
     retryDelaysMs: options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS,
     suspendAfter: positive(options.suspendAfter, 5, "suspendAfter"),
+    retainMs: positive(options.retainMs, 24 * HOUR, "retainMs"),
+    maxOccurrences: positive(options.maxOccurrences, 256, "maxOccurrences"),
+    pollIntervalMs: positive(options.pollIntervalMs, 5_000, "pollIntervalMs"),
   };
 }
 
@@ -92,6 +96,15 @@ async function emitOn(
     throw new RangeError(`server.emit("${name}"): ${(error as Error).message}`);
   }
   const { store } = runtime;
+  try {
+    await runtime.log.append(name, occurrence); // before any delivery: a poll after the emit answered finds it
+  } catch (error) {
+    throw new Error(
+      `server.emit("${name}"): ${eventId} could not be kept in the occurrence log, and was delivered to none; ` +
+        `emit again with { id: "${eventId}" }`,
+      { cause: error },
+    );
+  }
   const ids = await store.members(eventIndexKey(name));
   const subs = await Promise.all(ids.map((id) => readLiveSubscription(store, id, now)));
   const handed: Promise<void>[] = [];
@@ -144,13 +157,20 @@ function attach(server: object, options: ServerOptions): EventsRuntime {
     onError: (error) => void onError(error),
   });
   attachDeliveries(server, deliveries); // runWorker(server) runs the queued deliveries with it
+  const idKey = idKeyOf(options.secret);
+  const log = new OccurrenceLog(store, idKey, {
+    retainMs: events.retainMs,
+    max: events.maxOccurrences,
+    now: () => deliveries.now(),
+  });
   const runtime: EventsRuntime = {
     definitions: new Map(),
+    log,
     store,
     options: events,
     deliveries,
     authenticates: gate.auth !== undefined,
-    idKey: idKeyOf(options.secret),
+    idKey,
     router: routerOf(registry), // made here, or by a grouping or a proxy before: one per server
     emit: (name, payload, emitOptions) => emitOn(runtime, name, payload, emitOptions),
   };

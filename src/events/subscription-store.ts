@@ -8,6 +8,7 @@
 import type { EventDefinition, EventsOptions } from "../core/definitions/event.ts";
 import type { ResultStore } from "../jobs/result-store.ts";
 import type { EventsRouter } from "./events-router.ts";
+import type { OccurrenceLog } from "./occurrence-log.ts";
 import {
   type Deliveries,
   eventIndexKey,
@@ -30,6 +31,8 @@ export interface EventsRuntime {
   readonly store: SetStore;
   /** The events options, with their defaults. */
   readonly options: Required<EventsOptions>;
+  /** The occurrence log (poll, replay). */
+  readonly log: OccurrenceLog;
   /** The server's deliveries (delivery's state: store, codec, queue, settings). */
   readonly deliveries: Deliveries;
   /** Whether the server authenticates its callers (then no subscription is anonymous). */

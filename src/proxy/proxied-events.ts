@@ -1,9 +1,10 @@
 /**
  * A proxied remote's events (SEP-3415 "Events Extension"; ChatGPT's MCP Events), served by the proxy's events router:
- * listed as the remote lists them (read at start, then every `refreshMs`), `events/subscribe` and `events/unsubscribe`
- * forwarded with the caller's own callback URL and secret, so the remote verifies and delivers straight to the caller
- * and the proxy holds no subscription. Each goes through the caller's client (./caller-client.ts): the proxy's own
- * credentials, or the caller's token where `forwardCallerToken` or `exchangeToken` allows it, as a proxied call does.
+ * listed as the remote lists them (read at start, then every `refreshMs`), `events/subscribe`, `/unsubscribe` and
+ * `/poll` forwarded with the caller's own callback URL and secret, so the remote verifies and delivers straight to the
+ * caller and the proxy holds no subscription. Each goes through the caller's client (./caller-client.ts): the proxy's
+ * own credentials, or the caller's token where `forwardCallerToken` or `exchangeToken` allows it, as a proxied call
+ * does.
  *
  * @module
  */
@@ -11,7 +12,7 @@ import type { ExtensionContext } from "../core/definitions/extension.ts";
 import type { Definitions } from "../core/definitions/registry.ts";
 import type { Client } from "../client/client.ts";
 import { ProtocolError } from "../errors/error.ts";
-import { type EventsSource, routerOf, SERVED_AS } from "../events/events-router.ts";
+import { type EventsSource, REMOTE_ERROR, routerOf, SERVED_AS } from "../events/events-router.ts";
 import { isObject } from "../internal/is-object.ts";
 import type { HopOptions } from "./hop-options.ts";
 import { remoteError } from "./remote-error.ts";
@@ -37,14 +38,15 @@ async function remoteEvents(client: Client): Promise<Params[]> {
 }
 
 /**
- * The caller's error for what the remote answered: SEP-3415's codes (-32011…-32016) kept as the remote sent them
- * (a subscriber reads them), the rest as a proxied call's.
+ * The caller's error for what the remote answered: the events' codes (ChatGPT's -32011…-32016, SEP-3415's
+ * -32023…-32027) kept as the remote sent them (a subscriber reads them; the router renumbers none), the rest as a
+ * proxied call's.
  */
 function callerError(error: unknown, hop: HopOptions): unknown {
-  if (
-    error instanceof ProtocolError && error.rpcCode !== undefined && error.rpcCode <= -32011 && error.rpcCode >= -32016
-  ) {
-    return new ProtocolError(error.rpcCode, error.message, error.data === undefined ? {} : { data: error.data });
+  const code = (error as ProtocolError).rpcCode ?? 0;
+  if (error instanceof ProtocolError && ((code <= -32011 && code >= -32016) || (code <= -32023 && code >= -32027))) {
+    const kept = new ProtocolError(code, error.message, error.data === undefined ? {} : { data: error.data });
+    return Object.assign(kept, { [REMOTE_ERROR]: true });
   }
   return remoteError(error, hop.retryAfterMs, hop.name);
 }
@@ -96,6 +98,7 @@ export async function serveRemoteEvents(
     has: (name) => names.has(name),
     subscribe: forward("events/subscribe"),
     unsubscribe: forward("events/unsubscribe"),
+    poll: forward("events/poll"),
   };
   const router = routerOf(registry);
   router.remote = source;

@@ -78,6 +78,20 @@ describe("events across group()", () => {
     }
   });
 
+  it("polls a member's event under the prefix: the member's log, each event named as polled (issue 88)", async () => {
+    const member = shop();
+    const app = createServer({ name: "app", version: "1.0.0" }).group("shop", member);
+    const args = { name: "shop.order.shipped", arguments: { customerId: "g1" } };
+    const first = await message(await app.fetch(modernRequest("events/poll", { ...args, cursor: null })));
+    const { eventId } = await member.emit("order.shipped", { orderId: "o1", customerId: "g1" });
+    const { result } = await message(
+      await app.fetch(modernRequest("events/poll", { ...args, cursor: first.result.cursor })),
+    );
+    assert.deepEqual(result.events.map((e: { eventId: string; name: string }) => [e.eventId, e.name]), [
+      [eventId, "shop.order.shipped"],
+    ]);
+  });
+
   it("keeps a subscription with the member, under its own name; the member's emit delivers it as subscribed", async () => {
     const store = createMemoryResultStore();
     const member = shop(store);

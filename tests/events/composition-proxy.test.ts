@@ -15,7 +15,7 @@ import { readSubscription } from "../../src/events/delivery/mod.ts";
 import { defineEvent } from "../../src/events/mod.ts";
 import { proxy, type ProxyOptions } from "../../src/proxy/mod.ts";
 import { serve } from "../../src/server/serve.ts";
-import { legacyRequest, modernRequest, post } from "../helpers/request.ts";
+import { legacyRequest, modernMeta, modernRequest, post } from "../helpers/request.ts";
 import { newSecret, type Receiver, startReceiver } from "./receiver.ts";
 
 const GATEWAY = "https://gateway.example.com";
@@ -162,6 +162,39 @@ describe("events across proxy()", () => {
     assert.equal(await ask({ ...refused, delivery: { ...refused.delivery, url: "https://10.0.0.1/hook" } }), -32012);
     const byId = await message(await gateway.fetch(modernRequest("events/unsubscribe", { id: "sub_none" }, 1, caller)));
     assert.equal(byId.error?.code, -32011);
+  });
+
+  it("polls through the proxy: the remote's log, under the caller's name; the remote's codes kept (issue 88)", async () => {
+    const gateway = await gatewayOf();
+    const args = { name: "shop.order.shipped", arguments: { customerId: "polled" } };
+    const poll = async (params: Record<string, unknown>) =>
+      await message(await gateway.fetch(modernRequest("events/poll", params, 1, caller)));
+    const first = await poll({ ...args, cursor: null });
+    assert.equal(first.error, undefined, JSON.stringify(first.error));
+    const { eventId } = await remote.emit("order.shipped", { orderId: "p1", customerId: "polled" });
+    const second = await poll({ ...args, cursor: first.result.cursor });
+    assert.deepEqual(second.result.events.map((e: { eventId: string; name: string }) => [e.eventId, e.name]), [
+      [eventId, "shop.order.shipped"],
+    ]);
+    // A caller that declared SEP-3415's extension: the gateway's own refusals in SEP-3415's numbers, the remote's as
+    // the remote sent them (it answers the proxy's client, which declared nothing: ChatGPT's).
+    const declared = { extensions: { "io.modelcontextprotocol/events": {} } };
+    const sep = { _meta: modernMeta({ "io.modelcontextprotocol/clientCapabilities": declared }) };
+    assert.equal((await poll({ name: "shop.order.lost", cursor: null, ...sep })).error?.code, -32023);
+    const refused = subscribeParams("x", "/x");
+    const remoteRefusal = await message(
+      await gateway.fetch(modernRequest(
+        "events/subscribe",
+        {
+          ...refused,
+          delivery: { ...refused.delivery, url: "https://10.0.0.1/hook" },
+          ...sep,
+        },
+        1,
+        caller,
+      )),
+    );
+    assert.equal(remoteRefusal.error?.code, -32012);
   });
 
   it("reads the remote's events again every refreshMs: one it registers later is listed", async () => {

@@ -77,6 +77,16 @@ export interface EventDefinition<Name extends string = string, Input = unknown, 
    * @returns A new definition.
    */
   match(match: EventDefinition<Name, Input, Payload>["~match"]): EventDefinition<Name, Input, Payload>;
+  /** The delivery modes it is served in (`events/list`'s `delivery`); every mode the server serves by default. */
+  readonly "~delivery": readonly ("webhook" | "poll" | "push")[];
+  /**
+   * Sets the delivery modes it is served in (SEP-3415: `events/poll`, `events/stream`, webhook by `events/subscribe`):
+   * another mode is refused with Unsupported. Push is listed only where the server serves it.
+   *
+   * @param modes The modes, at least one.
+   * @returns A new definition.
+   */
+  delivery(modes: readonly ("webhook" | "poll" | "push")[]): EventDefinition<Name, Input, Payload>;
 }
 
 /**
@@ -99,6 +109,15 @@ export interface EventsOptions {
   readonly rotationGraceMs?: number;
   /** The most subscriptions one principal holds (default 100); one more is refused with -32013. */
   readonly maxSubscriptions?: number;
+  /**
+   * How long each occurrence is kept in the occurrence log, in ms (default 24 hours): `events/poll`, and a subscription
+   * taken with a `cursor` or `maxAgeMs`, reach back this far at most (then `truncated: true`).
+   */
+  readonly retainMs?: number;
+  /** The most occurrences of one event the log keeps (default 256): older ones are dropped first. */
+  readonly maxOccurrences?: number;
+  /** How long `events/poll` tells a client to wait before it polls again when it has read all, in ms (default 5 s). */
+  readonly pollIntervalMs?: number;
   /** The waits between a delivery's attempts, in ms (default 1 s, 5 s, 30 s, 2 min, 10 min). */
   readonly retryDelaysMs?: readonly number[];
   /** How many occurrences in a row may fail for good before the subscription is suspended (default 5). */

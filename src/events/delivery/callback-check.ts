@@ -20,7 +20,7 @@ export type Lookup = (host: string) => Promise<readonly string[]>;
 export type CallbackRefusal = "malformed" | "scheme" | "credentials" | "fragment" | "address" | "unresolved";
 
 /**
- * A callback URL refused (SEP-3415 -32012, forbidden): the events server answers it as is. `reason` says why;
+ * A callback URL refused (Forbidden: -32012, SEP-3415 -32024 by the subscriber's profile): the events server answers it as is. `reason` says why;
  * `"unresolved"` (its host did not resolve) may pass later, the others will not.
  */
 export class CallbackRefusedError extends ProtocolError {

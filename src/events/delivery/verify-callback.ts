@@ -20,7 +20,7 @@ const CALLBACK_ERROR = -32015;
 /** The most of a challenge's answer read, in bytes: an echo is short. */
 const MAX_ANSWER_BYTES = 64 * 1024;
 
-/** The callback endpoint failed the challenge (SEP-3415 -32015): the events server answers it as is. */
+/** The callback endpoint failed the challenge (-32015, SEP-3415 -32027 by the subscriber's profile): the events server answers it as is. */
 export class CallbackEndpointError extends ProtocolError {
   /**
    * Creates the error.
