@@ -63,9 +63,13 @@ function scriptUrl(): URL {
  * promises holds its own thread, never the server's event loop. Each `__call` crosses as a message to the
  * `call` given (the server's one call pipeline, with the caller's rights) and its result comes back as JSON.
  * The limits are measured on the program's thread (`cpu`, `time`, `memory`, `stack`, `output`, `calls`), as
- * `quickjsExecutor()` measures them; this side ends the thread when the program runs past its time, when the
- * thread stops answering for longer than `cpuMs` (a program stuck in one long native step), and on the
- * request's abort, and starts a new thread in its place. An ended thread's program stops at its next
+ * `quickjsExecutor()` measures them, except that on Linux `cpu` is the thread's own CPU time (proc(5),
+ * `/proc/self/task/<tid>/schedstat`), so that a thread waiting for a core on a busy machine is not stopped for
+ * it (elsewhere it is the wall time the program computes). This side ends the thread when the program runs past
+ * its time, when the thread stops answering for longer than `cpuMs` having computed that long (a program stuck in
+ * one long native step), and on the request's abort, and starts a new thread in its place. On Linux a thread runs
+ * at the process's priority until its program has computed 30 ms, then at nice 10 (setpriority(2)) for the rest of
+ * it, and is then replaced. An ended thread's program stops at its next
  * interrupt (Bun's and Deno's `terminate()` alone leave a thread computing in WebAssembly running), and its
  * thread is terminated. Console lines are lost with an ended thread.
  *
