@@ -1,30 +1,71 @@
 /**
- * A program's thread yields the CPU to the server's: on Linux, where a thread has a nice value of its own
- * (setpriority(2) given a thread id, NOTES), it lowers its own to 10, so that busy programs, as many as the pool
- * runs, never starve the thread that serves requests. Elsewhere (a nice value is the whole process's) it does
- * nothing.
+ * A program's thread and the CPU, on Linux, where a thread has an id, a CPU clock (proc(5), /proc/pid/task/tid/
+ * schedstat: its first field is the nanoseconds it ran) and a nice value of its own (setpriority(2), NOTES): the
+ * thread can lower its own priority, and its CPU time can be read by itself and by its parent. Elsewhere (no /proc,
+ * a nice value for the whole process) the id and the clock are undefined and the priority stays.
  *
  * @module
  */
 
-/** The nice value of a program's thread: a tenth of the server thread's CPU share, each, when both want it. */
+/** The nice value of a long program's thread: a tenth of the server thread's CPU share, each, when both want it. */
 const NICE = 10;
 
-/** Lowers the calling thread's priority, on Linux; never throws (no `node:os`, no permission: nothing changes). */
-export function lowerThreadPriority(): void {
-  const process = (globalThis as {
-    process?: { pid?: number; getBuiltinModule?: (id: string) => unknown };
-  }).process;
+/** `node:fs`, where the runtime hands it over (as far as this file uses it). */
+function nodeFs(): { readlinkSync(path: string): string; readFileSync(path: string, encoding: "latin1"): string } {
+  const process = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+  const fs = process?.getBuiltinModule?.("node:fs") as ReturnType<typeof nodeFs> | undefined;
+  if (fs === undefined) throw new TypeError("no node:fs");
+  return fs;
+}
+
+/**
+ * The calling thread's id, on Linux (undefined elsewhere, or on the process's main thread, whose priority is the
+ * process's).
+ */
+export function threadId(): number | undefined {
   try {
-    const fs = process?.getBuiltinModule?.("node:fs") as { readlinkSync(path: string): string } | undefined;
+    // "<pid>/task/<tid>": this thread's own id.
+    const tid = Number(/^\d+\/task\/(\d+)$/.exec(nodeFs().readlinkSync("/proc/thread-self"))?.[1]);
+    const pid = (globalThis as { process?: { pid?: number } }).process?.pid;
+    return Number.isSafeInteger(tid) && tid > 0 && tid !== pid ? tid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The CPU clock of thread `tid` of this process: the milliseconds it has run, NaN once it cannot be read (the thread
+ * ended). Undefined where it cannot be read at all. A read costs a system call or three: callers read it sparingly.
+ *
+ * @param tid The thread's id, from {@link threadId} on that thread.
+ */
+export function threadCpuClock(tid: number | undefined): (() => number) | undefined {
+  if (tid === undefined) return undefined;
+  const path = `/proc/self/task/${tid}/schedstat`;
+  const read = () => {
+    try {
+      return Number.parseInt(nodeFs().readFileSync(path, "latin1"), 10) / 1e6;
+    } catch {
+      return NaN;
+    }
+  };
+  return Number.isFinite(read()) ? read : undefined;
+}
+
+/**
+ * Lowers the calling thread's priority, on Linux; never throws (no `node:os`, no permission: nothing changes). An
+ * unprivileged thread cannot raise it back: a lowered thread serves no further program.
+ *
+ * @param tid The calling thread's id, from {@link threadId}.
+ */
+export function lowerThreadPriority(tid: number | undefined): void {
+  const process = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+  try {
     const os = process?.getBuiltinModule?.("node:os") as
       | { setPriority(pid: number, priority: number): void }
       | undefined;
-    if (fs === undefined || os === undefined) return;
-    // "<pid>/task/<tid>": this thread's own id, which setpriority(2) takes for the thread alone on Linux.
-    const tid = Number(/^\d+\/task\/(\d+)$/.exec(fs.readlinkSync("/proc/thread-self"))?.[1]);
-    if (Number.isSafeInteger(tid) && tid > 0 && tid !== process?.pid) os.setPriority(tid, NICE);
+    if (tid !== undefined) os?.setPriority(tid, NICE);
   } catch {
-    // Not Linux, or not allowed: the thread keeps the process's priority.
+    // Not allowed: the thread keeps the process's priority.
   }
 }

@@ -21,7 +21,10 @@ function assertHeld(report: BatteryReport): void {
   for (const { name, reason, allowed } of report.stopped) {
     assert.ok(allowed.includes(reason), `${name}: stopped as ${reason}: ${detail}`);
   }
-  assert.deepEqual(report.eight, Array(8).fill("cpu"), `eight loops at once, each stopped by its CPU limit: ${detail}`);
+  // Each stops at its CPU limit, or, where cpuMs is the thread's CPU time (Linux) and eight threads at nice 10 on a
+  // busy machine do not get a second of CPU each within timeMs, at its time limit.
+  for (const reason of report.eight) assert.ok(reason === "cpu" || reason === "time", `eight loops at once: ${detail}`);
+  assert.ok(report.eight.length === 8, `eight loops at once: ${detail}`);
   assert.equal(report.plain, 5, "a plain program answers after the battery");
   assert.ok(report.calls.count > 0, "the second client's calls were answered");
   assert.ok(report.maxLagMs < CPU_MS, `the event loop was held ${report.maxLagMs} ms: ${detail}`);

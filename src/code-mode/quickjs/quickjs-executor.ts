@@ -15,6 +15,7 @@ import {
 } from "quickjs-emscripten-core";
 import type { CodeExecutor } from "../executor.ts";
 import { runInSandbox, type SandboxRun } from "./sandbox-run.ts";
+import type { ThreadCpu } from "./sandbox-meter.ts";
 
 /**
  * The variant's object. Its types are CommonJS declarations, which Deno's type check reads as a module
@@ -86,7 +87,17 @@ export interface QuickjsExecutorOptions {
  * ```
  */
 export function quickjsExecutor(options: QuickjsExecutorOptions = {}): CodeExecutor {
-  const { wasmModule } = options;
+  return sandboxExecutor(options.wasmModule);
+}
+
+/**
+ * {@link quickjsExecutor}, its programs metered by their thread's CPU clock where it is given (a program's thread:
+ * worker/program-worker.ts).
+ *
+ * @param wasmModule The compiled WebAssembly module, as {@link QuickjsExecutorOptions} says.
+ * @param thread The CPU clock of the thread the programs run on.
+ */
+export function sandboxExecutor(wasmModule?: object, thread?: ThreadCpu): CodeExecutor {
   const variant = syncVariant(releaseSync);
   /** The WebAssembly instance programs run on, and how many run on it now. */
   let instance: { readonly module: Promise<QuickJSWASMModule>; running: number } | undefined;
@@ -108,7 +119,7 @@ export function quickjsExecutor(options: QuickjsExecutorOptions = {}): CodeExecu
       current.running++;
       let run: SandboxRun;
       try {
-        run = await runInSandbox(module, program);
+        run = await runInSandbox(module, program, thread);
       } finally {
         current.running--;
       }

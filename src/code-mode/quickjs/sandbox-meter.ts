@@ -16,6 +16,21 @@ import type { Program } from "./stop-messages.ts";
 const INTERRUPTS_PER_MS = 10;
 /** The least time between two walks of a program's heap, in milliseconds (and before the first). */
 const MEMORY_CHECK_MS = 5;
+/** The least time between two reads of a thread's CPU clock, in milliseconds: the interrupt handler is hot. */
+const CPU_READ_MS = 4;
+/** The CPU a program computes before its thread yields to the server's for the rest of it, in milliseconds. */
+const LONG_MS = 30;
+
+/**
+ * The thread a program runs on, where its CPU clock can be read (a program's thread on Linux: worker/
+ * program-worker.ts): `cpu` is judged by that clock, so that a thread waiting for a core is not stopped for it.
+ */
+export interface ThreadCpu {
+  /** The CPU time the thread has used, in milliseconds (NaN: unreadable). */
+  readonly cpuMs: () => number;
+  /** Called once, when the program has computed {@link LONG_MS} of CPU. */
+  readonly long: () => void;
+}
 
 /** A program's meter. */
 export interface SandboxMeter {
@@ -59,6 +74,8 @@ function heapBytes(runtime: QuickJSRuntime, context: QuickJSContext): number {
  * @param context Its context.
  * @param limits Its limits.
  * @param deadline When its time ends (`Date.now()`'s clock).
+ * @param thread Its thread's CPU clock, where it can be read: `cpu` is what the program computes by the wall
+ *   clock, confirmed by this one.
  */
 export function sandboxMeter(
   module: QuickJSWASMModule,
@@ -66,6 +83,7 @@ export function sandboxMeter(
   context: QuickJSContext,
   limits: Program["limits"],
   deadline: number,
+  thread?: ThreadCpu,
 ): SandboxMeter {
   const memory = module.getWasmMemory();
   let grown = 0;
@@ -75,6 +93,16 @@ export function sandboxMeter(
   let walkAt = Date.now() + MEMORY_CHECK_MS; // a short program is not walked: the first walk costs most
   let clock = 0;
   let sameClock = 0;
+  const cpuFrom = thread?.cpuMs() ?? 0;
+  let cpu = 0; // the program's CPU on its thread, as last read
+  let cpuAt = -Infinity;
+  let long = false;
+  /** The program's CPU so far: its wall figure, or, past `wall`, the thread's clock (read every CPU_READ_MS). */
+  const cpuUsed = (wall: number, at: number): number => {
+    if (thread === undefined) return wall;
+    if (at - cpuAt >= CPU_READ_MS) (cpuAt = at), (cpu = thread.cpuMs() - cpuFrom);
+    return Number.isNaN(cpu) ? wall : cpu;
+  };
   return {
     slice(work) {
       sliceFrom = memory.buffer.byteLength;
@@ -90,7 +118,11 @@ export function sandboxMeter(
     passed() {
       const now = Date.now();
       if (now > deadline) return "time";
-      if (computed + (sliceFrom < 0 ? 0 : performance.now() - sliceAt) > limits.cpuMs) return "cpu";
+      const at = performance.now();
+      const wall = computed + (sliceFrom < 0 ? 0 : at - sliceAt);
+      // A thread waiting for a core passes cpuMs by the wall clock long before it has computed that much.
+      if (wall > limits.cpuMs && cpuUsed(wall, at) > limits.cpuMs) return "cpu";
+      if (!long && wall >= LONG_MS && cpuUsed(wall, at) >= LONG_MS) (long = true), thread?.long();
       // Workers may hold Date.now() still while code runs (it moves on I/O): interrupts count instead there.
       if (now !== clock) (clock = now), (sameClock = 0);
       else if (++sameClock > Math.min(limits.timeMs, limits.cpuMs) * INTERRUPTS_PER_MS) return "cpu";

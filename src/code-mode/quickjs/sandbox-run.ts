@@ -11,7 +11,7 @@ import type { QuickJSContext, QuickJSDeferredPromise, QuickJSHandle, QuickJSWASM
 import type { CodeExecutor } from "../executor.ts";
 import { guardNatives } from "./native-guards.ts";
 import { defineSandboxGlobals, type SandboxHost } from "./sandbox-globals.ts";
-import { sandboxMeter } from "./sandbox-meter.ts";
+import { sandboxMeter, type ThreadCpu } from "./sandbox-meter.ts";
 import {
   limitMessage,
   limitOfError,
@@ -91,8 +91,13 @@ function defineGlobals(context: QuickJSContext, host: SandboxHost, check: () => 
  *
  * @param module The loaded QuickJS module (one WebAssembly instance).
  * @param program The program, its host call and its limits.
+ * @param thread The CPU clock of the thread it runs on, where it can be read (sandbox-meter.ts).
  */
-export async function runInSandbox(module: QuickJSWASMModule, program: Program): Promise<SandboxRun> {
+export async function runInSandbox(
+  module: QuickJSWASMModule,
+  program: Program,
+  thread?: ThreadCpu,
+): Promise<SandboxRun> {
   const { limits, signal } = program;
   const logs: string[] = [];
   if (signal?.aborted) return { outcome: stopped("aborted"), broken: false };
@@ -148,7 +153,7 @@ export async function runInSandbox(module: QuickJSWASMModule, program: Program):
     runtime.setMemoryLimit(limits.memoryBytes);
     runtime.setMaxStackSize(Math.max(1, limits.stackBytes));
     const ctx = context = runtime.newContext();
-    const meter = sandboxMeter(module, runtime, ctx, limits, deadline);
+    const meter = sandboxMeter(module, runtime, ctx, limits, deadline, thread);
     const slice = meter.slice;
     const checkLimits = () => {
       // A thread's signal may abort with no event while the program computes (worker/stop-flag.ts): read here.

@@ -1,20 +1,33 @@
 /**
  * The script of a program's thread (worker-executor.ts starts it): QuickJS loaded once, when the thread starts,
  * then one program at a time, each `__call` sent to the parent as a message and answered by one. Its limits are
- * measured here, on this thread, so that the parent's load does not count against them.
+ * measured here, on this thread, `cpu` by its CPU clock where it can be read, so that neither the parent's load nor
+ * a wait for a core counts against them. A long program lowers the thread's priority, and the thread then retires.
  *
  * @module
  */
 import type { CodeExecutor } from "../executor.ts";
-import { lowerThreadPriority } from "../../runtime/thread-priority.ts";
+import { lowerThreadPriority, threadCpuClock, threadId } from "../../runtime/thread-priority.ts";
+import type { ThreadCpu } from "../quickjs/sandbox-meter.ts";
 import { parentEnd } from "../../runtime/threads.ts";
 import { stopSignal } from "./stop-flag.ts";
 import type { FromThread, ToThread } from "./thread-messages.ts";
 
 /** Serves programs for the parent, from now until the parent terminates the thread. */
 function serveParent(): void {
-  lowerThreadPriority(); // before QuickJS compiles: that work yields to the server's thread too
-  const executor: Promise<CodeExecutor> = import("../quickjs/quickjs-executor.ts").then((m) => m.quickjsExecutor());
+  // QuickJS compiles, and short programs run, at the process's priority: on a busy machine a thread at nice 10 gets
+  // a few percent of a core, and a trivial program took seconds. A program past LONG_MS of CPU (sandbox-meter.ts)
+  // lowers it for the rest of its run, so that hogs yield to the server's thread; the parent then retires the thread.
+  const tid = threadId();
+  const cpuMs = threadCpuClock(tid);
+  let lowered = false;
+  const thread: ThreadCpu | undefined = cpuMs && {
+    cpuMs,
+    long: () => void (lowered = true, lowerThreadPriority(tid)),
+  };
+  const executor: Promise<CodeExecutor> = import("../quickjs/quickjs-executor.ts").then((m) =>
+    m.sandboxExecutor(undefined, thread)
+  );
   const calls = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
   let current = 0;
   let next = 0;
@@ -43,7 +56,7 @@ function serveParent(): void {
         pendingCalls: 1,
       },
     })
-  ).then(() => send({ type: "ready" }), (error) => send({ type: "broken", message: String(error) }));
+  ).then(() => send({ type: "ready", tid }), (error) => send({ type: "broken", message: String(error) }));
 
   async function run(message: Extract<ToThread, { type: "run" }>): Promise<void> {
     await warm;
@@ -62,7 +75,7 @@ function serveParent(): void {
     }).catch((error) => error instanceof Error ? error : new Error(String(error)));
     calls.clear();
     if (outcome instanceof Error) send({ type: "broken", message: outcome.message });
-    else send({ type: "done", run: message.run, outcome });
+    else send({ type: "done", run: message.run, outcome, lowered });
   }
 }
 

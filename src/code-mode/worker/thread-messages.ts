@@ -26,10 +26,18 @@ export type ToThread =
   | { readonly type: "reject"; readonly run: number; readonly id: number; readonly message: string }
   | { readonly type: "ping" };
 
-/** What a program's thread sends. */
+/**
+ * What a program's thread sends: `ready` with its id where it has one (its CPU clock, for the parent's watchdog);
+ * `done` with whether its program lowered its priority (the thread then serves no more).
+ */
 export type FromThread =
-  | { readonly type: "ready" }
+  | { readonly type: "ready"; readonly tid: number | undefined }
   | { readonly type: "pong" }
   | { readonly type: "call"; readonly run: number; readonly id: number; readonly name: string; readonly args: unknown }
-  | { readonly type: "done"; readonly run: number; readonly outcome: Awaited<ReturnType<CodeExecutor["execute"]>> }
+  | {
+    readonly type: "done";
+    readonly run: number;
+    readonly outcome: Awaited<ReturnType<CodeExecutor["execute"]>>;
+    readonly lowered: boolean;
+  }
   | { readonly type: "broken"; readonly message: string };

@@ -12,6 +12,7 @@ import type { FromThread, ToThread } from "./thread-messages.ts";
 import { spawnThread, type Thread } from "../../runtime/threads.ts";
 import { raiseStop, stopFlag } from "./stop-flag.ts";
 import { unrefTimer } from "../../runtime/unref-timer.ts";
+import { threadCpuClock } from "../../runtime/thread-priority.ts";
 
 /** A program, and its outcome, as the executor contract says them. */
 type Program = Parameters<CodeExecutor["execute"]>[0];
@@ -42,6 +43,8 @@ interface Slot {
   readonly stop: Int32Array;
   /** When the thread last answered (0 until QuickJS is loaded in it). */
   heard: number;
+  /** The thread's CPU clock, where it can be read (Linux). */
+  cpuMs?: () => number;
   /** Set once the thread failed or was terminated: it runs nothing more. */
   dead: boolean;
   /** The running program's handler of the thread's messages and failure. */
@@ -60,9 +63,13 @@ function scriptUrl(): URL {
  * promises holds its own thread, never the server's event loop. Each `__call` crosses as a message to the
  * `call` given (the server's one call pipeline, with the caller's rights) and its result comes back as JSON.
  * The limits are measured on the program's thread (`cpu`, `time`, `memory`, `stack`, `output`, `calls`), as
- * `quickjsExecutor()` measures them; this side ends the thread when the program runs past its time, when the
- * thread stops answering for longer than `cpuMs` (a program stuck in one long native step), and on the
- * request's abort, and starts a new thread in its place. An ended thread's program stops at its next
+ * `quickjsExecutor()` measures them, except that on Linux `cpu` is the thread's own CPU time (proc(5),
+ * `/proc/self/task/<tid>/schedstat`), so that a thread waiting for a core on a busy machine is not stopped for
+ * it (elsewhere it is the wall time the program computes). This side ends the thread when the program runs past
+ * its time, when the thread stops answering for longer than `cpuMs` having computed that long (a program stuck in
+ * one long native step), and on the request's abort, and starts a new thread in its place. On Linux a thread runs
+ * at the process's priority until its program has computed 30 ms, then at nice 10 (setpriority(2)) for the rest of
+ * it, and is then replaced. An ended thread's program stops at its next
  * interrupt (Bun's and Deno's `terminate()` alone leave a thread computing in WebAssembly running), and its
  * thread is terminated. Console lines are lost with an ended thread.
  *
@@ -127,6 +134,7 @@ export function workerExecutor(options: WorkerExecutorOptions = {}): CodeExecuto
           if (message.type === "broken") return fail(new Error(`the sandbox's thread failed: ${message.message}`));
           slot.heard = Date.now();
           if (message.type !== "ready") return slot.running?.message(message);
+          slot.cpuMs = threadCpuClock(message.tid);
           starting = false;
           release(slot);
         },
@@ -171,7 +179,8 @@ export function workerExecutor(options: WorkerExecutorOptions = {}): CodeExecuto
   /** Gives a thread that is free to the next program waiting, or keeps it idle (ended if it stays idle long). */
   function release(slot: Slot): void {
     slot.running = undefined;
-    if (waiting.length > 0) return waiting.shift()!.take(slot);
+    // Handed on, the next thread still starts for the programs left waiting: they wait for a thread, not for this one.
+    if (waiting.length > 0) return waiting.shift()!.take(slot), pump();
     idle.push(slot);
     slot.thread.unref();
     // Past `size`, and where an idle thread keeps the process alive (no unref()), a thread idle for IDLE_MS ends.
@@ -249,7 +258,8 @@ export function workerExecutor(options: WorkerExecutorOptions = {}): CodeExecuto
       slot.thread.ref();
       slot.running = {
         message(message) {
-          if (message.type === "done" && message.run === run) return end(message.outcome, false);
+          // A thread that lowered its priority for a long program is retired: none could raise it back.
+          if (message.type === "done" && message.run === run) return end(message.outcome, message.lowered);
           if (message.type !== "call" || message.run !== run) return;
           const { id, name, args } = message;
           Promise.resolve()
@@ -274,6 +284,9 @@ export function workerExecutor(options: WorkerExecutorOptions = {}): CodeExecuto
       };
       signal?.addEventListener("abort", onAbort, { once: true });
       // The program's own limits are the thread's to enforce; this side ends a thread past them with no answer.
+      // Its silence is a hog's only once the thread has computed past cpuMs: until then it waits for a core.
+      const cpuFrom = slot.cpuMs?.() ?? 0;
+      const hogging = () => slot.cpuMs === undefined || !(slot.cpuMs() - cpuFrom <= limits.cpuMs + GRACE_MS);
       let tick = Date.now();
       const watch = setInterval(() => {
         const now = Date.now();
@@ -281,7 +294,7 @@ export function workerExecutor(options: WorkerExecutorOptions = {}): CodeExecuto
         const late = now - tick > 3 * PING_MS;
         tick = now;
         if (now > deadline + GRACE_MS) return end(stopped("time"), true);
-        if (!late && now - slot.heard > limits.cpuMs + GRACE_MS) return end(stopped("cpu"), true);
+        if (!late && now - slot.heard > limits.cpuMs + GRACE_MS && hogging()) return end(stopped("cpu"), true);
         post({ type: "ping" });
       }, PING_MS);
       post({
