@@ -154,8 +154,10 @@ export class Server<TTools extends ToolMap = {}, TEvents extends { [name: string
    * assert.equal(await server.signal("no-such-job", "approved", { ok: true }), "ended");
    * ```
    */
-  signal(job: string, name: string, payload?: unknown): Promise<SignalDelivery> {
-    return (this.#options.signals as unknown as SignalsSupport).send(this.#runtime, job, name, payload);
+  async signal(job: string, name: string, payload?: unknown): Promise<SignalDelivery> {
+    const signals = this.#options.signals as unknown as SignalsSupport | undefined;
+    if (!signals) throw new TypeError("server.signal() needs createServer({ signals: signals() })");
+    return signals.send(this.#runtime, job, name, payload);
   }
 
   /**
