@@ -176,8 +176,8 @@ export class WorkCallContext extends ToolCallContext implements WorkContext {
   }
 
   // `signals()` gives the working ones (`signals.ts`, outside the default bundle); without it, a tool error naming it.
-  async waitFor(): Promise<never> {
-    throw new ToolError("work.waitFor() needs createServer({ signals: signals() })");
+  waitFor(): Promise<never> {
+    return Promise.reject(new ToolError("work.waitFor() needs createServer({ signals: signals() })"));
   }
 
   signalUrl(): Promise<never> {

@@ -157,7 +157,7 @@ export class Server<TTools extends ToolMap = {}, TEvents extends { [name: string
   async signal(job: string, name: string, payload?: unknown): Promise<SignalDelivery> {
     const signals = this.#options.signals as unknown as SignalsSupport | undefined;
     if (!signals) throw new TypeError("server.signal() needs createServer({ signals: signals() })");
-    return signals.send(this.#runtime, job, name, payload);
+    return await signals.send(this.#runtime, job, name, payload);
   }
 
   /**

@@ -1,15 +1,18 @@
 /**
- * Signals while the store is down (issue 87: nothing finished lost, every answer honest): a real redis-server (with an
+ * Signals and a parent's cancellation while the store is down (issue 87: nothing finished lost, every answer honest): a real redis-server (with an
  * append-only file, as in production) stopped while a job waits for its signal, then started again on the same data.
  * Meanwhile `server.signal()` rejects with a retryable `unavailable` error (not `"ended"`, not the job's failure) and a
  * POST to the job's signal URL is answered 503 with `Retry-After` (not 404 or 410), and the wait, which looked for its
  * signal meanwhile, waits on (in process: the run is not ended as a stopped one); once Redis is back the signal is
- * taken once (`"taken"`, 202; a second one `"signalled"`, 409) and the job answers its payload.
+ * taken once (`"taken"`, 202; a second one `"signalled"`, 409) and the job answers its payload. Cancelling a parent
+ * whose three children run meanwhile is a retryable `unavailable` error that cancels nothing; once Redis is back the
+ * cancellation cancels the parent and its children.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import * as v from "valibot";
-import { type CallOutcome, createServer, defineTool, signals } from "../../mod.ts";
+import { type CallOutcome, createServer, defineTool, invoke, signals } from "../../mod.ts";
+import { sleep } from "../../src/internal/sleep.ts";
 import { ProtocolError } from "../../src/errors/mod.ts";
 import { redisResultStore } from "../../src/redis/mod.ts";
 import { REDIS_CLIENTS, type TestRedisClient } from "../helpers/redis-clients.ts";
@@ -25,7 +28,7 @@ const SECRET = "signal outages' secret: thirty-two bytes or more";
 /** How long a job may take to end once signalled: a bound for a loaded machine, not a measure. */
 const END_MS = 30_000;
 
-describe("signals while Redis is down", { skip: REDIS_MISSING }, () => {
+describe("signals and cancellations while Redis is down", { skip: REDIS_MISSING }, () => {
   let redis: RedisServer;
   const dir = scratchDir("mcplite-signal-outage-"); // made as the file loads: removed after the suite
   let connected: TestRedisClient;
@@ -33,8 +36,20 @@ describe("signals while Redis is down", { skip: REDIS_MISSING }, () => {
   const urls = new Map<number, PromiseWithResolvers<string>>();
   const urlOf = (n: number) => urls.get(n) ?? urls.set(n, Promise.withResolvers()).get(n)!;
   let server: ReturnType<typeof makeServer>;
+  /** Three children of a parent, each waiting until its job is cancelled; what each one's work was signalled. */
+  const aborts: AbortSignal[] = [];
+  const child = defineTool("child").describe("Waits until cancelled").input(v.object({ k: v.number() })).longRunning()
+    .defer(async ({ k }, work) => {
+      aborts.push(work.signal);
+      await sleep(60_000, work.signal);
+      return { k };
+    });
+  const parent = defineTool("parent").describe("Invokes three children in parallel").longRunning()
+    .defer(async (_, work) => await Promise.all([1, 2, 3].map((k) => invoke(work, `child:${k}`, child, { k }))));
   /** The jobs whose journal was read while Redis was down (a wait looking for its signal). */
   const lookedDown = new Set<string>();
+  /** The jobs whose next journal read stops Redis first. */
+  const stopAtLoad = new Set<string>();
 
   function makeServer(client: TestRedisClient["client"]) {
     const resultStore = redisResultStore(client), journals = resultStore.journalStore!;
@@ -42,7 +57,10 @@ describe("signals while Redis is down", { skip: REDIS_MISSING }, () => {
     const journalStore = new Proxy(journals, {
       get: (target, key) =>
         key === "load"
-          ? (id: string) => target.load(id).catch((error) => Promise.reject(lookedDown.add(id) && error))
+          ? async (id: string) => {
+            if (stopAtLoad.delete(id)) await redis.stop(); // Redis goes down as this journal is read
+            return await target.load(id).catch((error) => Promise.reject(lookedDown.add(id) && error));
+          }
           : typeof target[key as keyof JournalStore] === "function"
           ? (target[key as keyof JournalStore] as () => unknown).bind(target)
           : target[key as keyof JournalStore],
@@ -55,7 +73,7 @@ describe("signals while Redis is down", { skip: REDIS_MISSING }, () => {
       journalStore,
       signals: signals({ publicUrl: "http://localhost" }),
       onError: () => {}, // the outage, told once: what the test asserts is each answer
-    }).tool(
+    }).tool(child).tool(parent).tool(
       defineTool("approve").describe("Waits for an approval").input(v.object({ n: v.number() }))
         .longRunning({ ttlMs: 120_000 })
         .defer(async ({ n }, work) => {
@@ -84,9 +102,9 @@ describe("signals while Redis is down", { skip: REDIS_MISSING }, () => {
     return { job: entry!, token, url: await urlOf(n).promise };
   }
 
-  /** Stops Redis, runs `during`, starts Redis again on the same data and port, and waits for the client. */
-  async function outage(during: () => Promise<void>) {
-    await redis.stop();
+  /** Stops Redis (or lets `during` stop it), runs `during`, starts Redis again on the same data and port, and waits for the client. */
+  async function outage(during: () => Promise<void>, stopFirst = true) {
+    if (stopFirst) await redis.stop(); // else `during` stops it
     try {
       await during();
     } finally {
@@ -129,5 +147,43 @@ describe("signals while Redis is down", { skip: REDIS_MISSING }, () => {
     const again = await post({ by: "bob" });
     assert.equal(again.status, 409, await again.text());
     assert.deepEqual(answered(await redeemedWithin(server, token, END_MS)), { by: "ada" });
+  });
+
+  it("cancelling a parent: a retryable unavailable error that cancels nothing; after the restart, it and its children", async () => {
+    const first = await server.call("parent", {});
+    assert.equal(first.kind, "promise", JSON.stringify(first));
+    const { token } = first as Extract<CallOutcome, { kind: "promise" }>;
+    await waitFor(() => aborts.length === 3);
+    await outage(async () => {
+      await assert.rejects(server.call("redeem", { promise: token, cancel: true }), (error: unknown) => {
+        assert.ok(error instanceof ProtocolError, String(error));
+        assert.equal(error.code, "unavailable");
+        return true;
+      });
+      assert.ok(aborts.every((signal) => !signal.aborted)); // nothing cancelled, nothing half cancelled
+    });
+    const cancelled = await server.call("redeem", { promise: token, cancel: true });
+    assert.notEqual(cancelled.kind, "promise", JSON.stringify(cancelled));
+    await waitFor(() => aborts.every((signal) => signal.aborted));
+  });
+
+  it("cancelling a parent as Redis goes down reading its journal: unavailable; sent again after the restart, its children", async () => {
+    aborts.length = 0;
+    const first = await server.call("parent", {});
+    const { token, entry } = first as Extract<CallOutcome, { kind: "promise" }>;
+    await waitFor(() => aborts.length === 3);
+    stopAtLoad.add(entry!);
+    await outage(async () => {
+      await assert.rejects(server.call("redeem", { promise: token, cancel: true }), (error: unknown) => {
+        assert.ok(error instanceof ProtocolError, String(error));
+        assert.equal(error.code, "unavailable");
+        return true;
+      });
+      assert.equal(stopAtLoad.size, 0); // the journal's read met the outage
+      assert.ok(aborts.every((signal) => !signal.aborted)); // the children run on: the journal names them
+    }, false);
+    const cancelled = await server.call("redeem", { promise: token, cancel: true });
+    assert.notEqual(cancelled.kind, "promise", JSON.stringify(cancelled));
+    await waitFor(() => aborts.every((signal) => signal.aborted));
   });
 });
