@@ -154,10 +154,10 @@ export class Server<TTools extends ToolMap = {}, TEvents extends { [name: string
    * assert.equal(await server.signal("no-such-job", "approved", { ok: true }), "ended");
    * ```
    */
-  async signal(job: string, name: string, payload?: unknown): Promise<SignalDelivery> {
+  signal(job: string, name: string, payload?: unknown): Promise<SignalDelivery> {
     const signals = this.#options.signals as unknown as SignalsSupport | undefined;
-    if (!signals) throw new TypeError("server.signal() needs createServer({ signals: signals() })");
-    return await signals.send(this.#runtime, job, name, payload);
+    return signals?.send(this.#runtime, job, name, payload) ??
+      Promise.reject(new TypeError("server.signal() needs createServer({ signals: signals() })"));
   }
 
   /**
