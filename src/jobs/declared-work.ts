@@ -225,10 +225,9 @@ export class WorkCallContext extends ToolCallContext implements WorkContext {
 export function admitTool(tool: AnyTool, queue: unknown): void {
   const options = tool.longRunning!;
   checkLongRunning(tool.name, options);
-  const flow = queue
-    ? 0
-    : ["concurrency", "rateLimit", "dedupe", "priority"].find((k) => options[k as "priority"] !== undefined);
-  if (flow) throw new TypeError(`tool "${tool.name}": ${flow} is held by a queue (createServer({ queue }))`);
+  if (!queue && (options.concurrency || options.rateLimit || options.dedupe || options.priority !== undefined)) {
+    throw new TypeError(`tool "${tool.name}": flow control needs createServer({ queue })`);
+  }
   if (tool.mode !== "handle" || tool.work !== undefined || tool.onRedeem !== undefined) return;
   if (tool.longRunning?.retry !== undefined) {
     throw new TypeError(`tool "${tool.name}": with retry, declare its work with .defer()`);

@@ -147,7 +147,7 @@ describe("flow control options, checked", () => {
     await runWorker(server(fine as never)).close();
   });
 
-  it("without a queue the server refuses each option as it adds the tool, naming it and the queue that holds it", () => {
+  it("without a queue the server refuses each option as it adds the tool, naming flow control and the queue that holds it", () => {
     const local = () =>
       createServer({ name: "flow", version: "1.0.0", secret: "flow options' secret: thirty-two bytes or more" });
     const flows: Record<string, LongRunningOptions<{ key: string }>> = {
@@ -161,7 +161,7 @@ describe("flow control options, checked", () => {
         .longRunning(options).defer(({ key }) => ({ key }));
       assert.throws(() => local().tool(tool), {
         name: "TypeError",
-        message: `tool "t": ${name} is held by a queue (createServer({ queue }))`,
+        message: `tool "t": flow control needs createServer({ queue })`,
       });
     }
     // The same tool with a queue is taken (a worker holds the limits).
