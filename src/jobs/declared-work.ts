@@ -24,6 +24,7 @@ import type { OnRetry } from "./retries.ts";
 import type { LogLevel } from "../core/call/call-sink.ts";
 import { Suspension } from "./suspension.ts";
 import { ToolError } from "../errors/error.ts";
+import { needsSignals } from "./needs-signals.ts";
 import { checkLongRunning } from "./check-long-running.ts";
 import type { StepOptions, WorkContext } from "../core/long-running/work-context.ts";
 import type { ServerLogger } from "../core/instance/logger.ts";
@@ -177,7 +178,7 @@ export class WorkCallContext extends ToolCallContext implements WorkContext {
 
   // `signals()` gives the working ones (`signals.ts`, outside the default bundle); without it, a tool error naming it.
   waitFor(): Promise<never> {
-    return Promise.reject(new ToolError("work.waitFor() needs createServer({ signals: signals() })"));
+    return needsSignals("work.waitFor()", ToolError);
   }
 
   signalUrl(): Promise<never> {
@@ -229,7 +230,7 @@ export function admitTool(tool: AnyTool, queue: unknown): void {
     throw new TypeError(`tool "${tool.name}": flow control needs createServer({ queue })`);
   }
   if (tool.mode !== "handle" || tool.work !== undefined || tool.onRedeem !== undefined) return;
-  if (tool.longRunning?.retry !== undefined) {
+  if (options.retry !== undefined) {
     throw new TypeError(`tool "${tool.name}": with retry, declare its work with .defer()`);
   }
 }

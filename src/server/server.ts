@@ -39,6 +39,7 @@ import { callInProcess, compileConfig } from "./server-types.ts";
 import type { skillFileResource as FileResource } from "./skill-files.ts";
 import type { GroupOptions, GroupSupport } from "./server-group.ts";
 import type { SignalDelivery } from "../jobs/signals.ts";
+import { needsSignals } from "../jobs/needs-signals.ts";
 
 export type { CallArguments, GroupOptions, ServerCallOptions, ToolMap };
 
@@ -156,8 +157,7 @@ export class Server<TTools extends ToolMap = {}, TEvents extends { [name: string
    */
   signal(job: string, name: string, payload?: unknown): Promise<SignalDelivery> {
     const signals = this.#options.signals as unknown as SignalsSupport | undefined;
-    return signals?.send(this.#runtime, job, name, payload) ??
-      Promise.reject(new TypeError("server.signal() needs createServer({ signals: signals() })"));
+    return signals?.send(this.#runtime, job, name, payload) ?? needsSignals("server.signal()");
   }
 
   /**
