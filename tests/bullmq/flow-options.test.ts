@@ -156,7 +156,7 @@ describe("flow control options, checked", () => {
       dedupe: { dedupe: { key: ({ key }: { key: string }) => key } },
       priority: { priority: 2 },
     };
-    for (const [name, options] of Object.entries(flows)) {
+    for (const options of Object.values(flows)) {
       const tool = defineTool("t").describe("Flow-controlled work").input(v.object({ key: v.string() }))
         .longRunning(options).defer(({ key }) => ({ key }));
       assert.throws(() => local().tool(tool), {
