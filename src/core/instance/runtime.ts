@@ -157,7 +157,7 @@ export class Runtime {
   get continuations(): JobEngine {
     const continuations = this.#continuations;
     if (continuations === undefined) {
-      throw new ProtocolError("invalid_params", "This server runs no long-running tools", {
+      throw new ProtocolError("invalid_params", "This server has no long-running tools", {
         data: { reason: "result_not_found" },
       });
     }
