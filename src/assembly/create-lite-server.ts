@@ -12,6 +12,8 @@ import type { Capability } from "../server/server-capability.ts";
 import type { AssembledServerOptions, ServerOptions } from "../server/server-options.ts";
 import { refuseLongRunning } from "../server/refuse-long-running.ts";
 import { Server } from "../server/server.ts";
+import { NO_TOKENS } from "../core/instance/no-tokens.ts";
+import type { Tokens } from "../core/instance/tokens.ts";
 
 /**
  * Options of `createServer()` of `@mcplite/sdk/lite`: those of `@mcplite/sdk` (`cors` and `auth` typed alike,
@@ -67,11 +69,17 @@ export function createServer(options: LiteServerOptions): Server<{}> {
     ...options,
     bindings: options.bindings ?? [mcpLiteBinding()],
     group: options.group ?? (noGroup as unknown as Capability<"group">),
+    inputRounds: options.inputRounds ?? (noInputRounds as unknown as Capability<"inputRounds">),
   };
   return new Server(assembled, {
     ...edgeOf(options),
     check: options.longRunning === undefined ? refuseLongRunning : undefined,
   });
+}
+
+/** The tokens of a lite server created without `inputRounds` (nor `longRunning`): none (`NO_TOKENS`). */
+function noInputRounds(): Tokens {
+  return NO_TOKENS;
 }
 
 /** `server.group()` of a lite server created without `group`: refused, naming the import. */

@@ -49,7 +49,7 @@ function makeLongRunning(options: ContinuationsOptions): LongRunning {
   return {
     continuations: new Continuations(options),
     redeemTool: createRedeemTool,
-    admit: admitTool,
+    admit: (tool) => admitTool(tool, options.queue),
     promised: promiseOutcome,
     follow: pushedOutcome,
   };

@@ -22,7 +22,7 @@ import { base64urlEncode } from "../codec/base64url.ts";
 import { createMemoryResultStore, hasEnded, type ResultStore, type StoredResult } from "./result-store.ts";
 import type { DeferredWork } from "../core/call/tool-promise.ts";
 import type { WorkQueue } from "./work-queue.ts";
-import { queueUnavailable } from "./queue-unavailable.ts";
+import { outOfReach } from "./queue-unavailable.ts";
 import type { Suspension } from "./suspension.ts";
 import type { JobSignals } from "./signals.ts";
 
@@ -251,7 +251,7 @@ export class Continuations implements Tokens {
       if (job !== undefined) return await job.settle(cancelled); // after any write the job made
       // Out of its queue first, where the queue can (`WorkQueue.remove`): never delivered, and its worker reads nothing.
       await this.queue?.remove?.(id).catch((cause) => {
-        throw queueUnavailable(cause, this.retryAfterMs);
+        throw outOfReach(cause, this.retryAfterMs);
       });
       return await this.results.set(id, cancelled, ttlMs);
     } finally {

@@ -23,6 +23,8 @@ import { retryingStep } from "./step-retry.ts";
 import type { OnRetry } from "./retries.ts";
 import type { LogLevel } from "../core/call/call-sink.ts";
 import { Suspension } from "./suspension.ts";
+import { ToolError } from "../errors/error.ts";
+import { needsSignals } from "./needs-signals.ts";
 import { checkLongRunning } from "./check-long-running.ts";
 import type { StepOptions, WorkContext } from "../core/long-running/work-context.ts";
 import type { ServerLogger } from "../core/instance/logger.ts";
@@ -156,8 +158,6 @@ export interface WorkRun {
 export class WorkCallContext extends ToolCallContext implements WorkContext {
   declare readonly jobId: string;
   declare readonly attempt: number;
-  declare readonly waitFor: WorkContext["waitFor"]; // `signals()` gives them (`signals.ts`), outside the default bundle
-  declare readonly signalUrl: WorkContext["signalUrl"];
   /** This start of the job, for the engine (`invoke()`). */
   declare readonly run: WorkRun;
 
@@ -174,6 +174,15 @@ export class WorkCallContext extends ToolCallContext implements WorkContext {
     this.jobId = run.id;
     this.attempt = run.attempt;
     this.run = run;
+  }
+
+  // `signals()` gives the working ones (`signals.ts`, outside the default bundle); without it, a tool error naming it.
+  waitFor(): Promise<never> {
+    return needsSignals("work.waitFor()", ToolError);
+  }
+
+  signalUrl(): Promise<never> {
+    return this.waitFor();
   }
 
   // Typed `never` to fit both its base's `step` (`ctx.step()`, once per call across input rounds, `T`) and
@@ -205,16 +214,23 @@ export class WorkCallContext extends ToolCallContext implements WorkContext {
 /**
  * Checks a long-running tool as a server adds it: a retry runs only declared work (`.defer()`) again, on any instance,
  * so a tool whose handler can only defer inline work (`ctx.defer(async () => …)`: no `.defer()`, no `.redeem()`) is
- * refused with `retry`, which would need its handler run again. Inline work runs in process, with a queue too.
+ * refused with `retry`, which would need its handler run again. Inline work runs in process, with a queue too. Flow
+ * control (`concurrency`, `rateLimit`, `dedupe`, `priority`) is held by the queue every instance shares: a server
+ * without one refuses it, rather than hold a limit per instance (docs/concepts/long-running.md, "Flow control").
  *
  * @param tool The tool, long-running.
- * @throws {TypeError} When the tool asks for `retry` and declares no work; a `RangeError` or `TypeError` for
- *   `.longRunning()` options out of their ranges (`checkLongRunning()`).
+ * @param queue The server's queue, if it has one.
+ * @throws {TypeError} When the tool asks for `retry` and declares no work, or for flow control without a queue; a
+ *   `RangeError` or `TypeError` for `.longRunning()` options out of their ranges (`checkLongRunning()`).
  */
-export function admitTool(tool: AnyTool): void {
-  checkLongRunning(tool.name, tool.longRunning!);
+export function admitTool(tool: AnyTool, queue: unknown): void {
+  const options = tool.longRunning!;
+  checkLongRunning(tool.name, options);
+  if (!queue && (options.concurrency || options.rateLimit || options.dedupe || options.priority !== undefined)) {
+    throw new TypeError(`tool "${tool.name}": flow control needs createServer({ queue })`);
+  }
   if (tool.mode !== "handle" || tool.work !== undefined || tool.onRedeem !== undefined) return;
-  if (tool.longRunning?.retry !== undefined) {
+  if (options.retry !== undefined) {
     throw new TypeError(`tool "${tool.name}": with retry, declare its work with .defer()`);
   }
 }

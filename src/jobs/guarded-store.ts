@@ -7,14 +7,12 @@
  * @module
  */
 import { ProtocolError } from "../errors/error.ts";
+import { outOfReach } from "./queue-unavailable.ts";
 import type { ResultStore } from "./result-store.ts";
 import type { JournalStore } from "./journal-store.ts";
 
 /** Runs one store operation, its failures made "send again later" (see {@link storeGuard}). */
 export type StoreGuard = <T>(operation: () => Promise<T>) => Promise<T>;
-
-/** The message every wire gets while the store is out of reach (never the store's own). */
-export const UNAVAILABLE_MESSAGE = "The result store is unavailable; send the request again later";
 
 /**
  * Tells whether an error is a transient fault of the store (retry), not a refusal of the request.
@@ -95,10 +93,7 @@ export function storeGuard(retryAfterMs: number, onError?: (error: unknown) => v
         reportedAt = now;
       }
       healthy = false;
-      throw new ProtocolError("unavailable", UNAVAILABLE_MESSAGE, {
-        data: { reason: "unavailable", retryAfterMs },
-        cause: error,
-      });
+      throw outOfReach(error, retryAfterMs, "result store");
     }
   };
 }

@@ -27,7 +27,7 @@ import { stepLog } from "./step-log.ts";
 import { startRule } from "./start-rule.ts";
 import { jobStart } from "./job-start.ts";
 import type { JobOutcome, JobWatch, WarnOnce } from "../core/long-running/job-kinds.ts";
-import { queueUnavailable } from "./queue-unavailable.ts";
+import { outOfReach } from "./queue-unavailable.ts";
 import { enterFlow } from "./flow-gate.ts";
 
 /** The token kind of a queued job: never accepted as a promise, task or input token. */
@@ -107,7 +107,7 @@ export async function enqueueJob(c: Continuations, call: QueuedCall, ttlMs: numb
     // Not signed (over `tokens.maxBytes`): no queue can carry it, and sending it again will not help. Not queued: the
     // queue is out of reach, which sending it again may mend.
     // Its flow refused (a `RangeError`: a priority out of range, a key that threw) fails the call as it is, too.
-    throw data === undefined || error instanceof RangeError ? error : queueUnavailable(error, c.retryAfterMs);
+    throw data === undefined || error instanceof RangeError ? error : outOfReach(error, c.retryAfterMs);
   }
   // Deduplicated (`dedupe`): the call joins the job the queue kept, and answers its result; its own entry goes.
   const job = kept || id;

@@ -182,7 +182,7 @@ export class JobSignals {
     const c = this.#c, now = c.codec.now, key = `${start.id}\n${name}`;
     let said = false;
     for (;;) {
-      let slot: Slot | undefined;
+      let slot: Slot | undefined, down = false;
       try {
         slot = (await c.journals.load(start.id)).find((e) => e.name === `~signal:${name}`)?.value as Slot | undefined;
         if (slot === undefined && now() >= until) {
@@ -191,13 +191,16 @@ export class JobSignals {
         }
       } catch (error) {
         if (!isUnavailable(error)) throw error;
-        return await journal.suspension.suspend(start.queued ? now() + c.retryAfterMs : undefined);
+        if (start.queued) return await journal.suspension.suspend(now() + c.retryAfterMs);
+        // In process the run waits on and looks again once the store may be back: ended here, as a step's outage
+        // ends it, a job without `retry` would end as stopped, though a signal its URL took meanwhile is kept.
+        down = true;
       }
       if (slot !== undefined) return slot;
-      if (!said) said = await this.#say(start, `Waiting for the signal "${name}"`);
+      if (!said && !down) said = await this.#say(start, `Waiting for the signal "${name}"`);
       if (start.queued) return await journal.suspension.suspend(until);
       // In process: a signal sent here, the deadline, or (a shared store) the next look at the journal.
-      const left = Math.min(until - now(), c.leaseMs === undefined ? Infinity : SHARED_POLL_MS);
+      const left = down ? c.retryAfterMs : Math.min(until - now(), c.leaseMs === undefined ? Infinity : SHARED_POLL_MS);
       await new Promise<void>((resolve, reject) => {
         const waits = this.#waiting.get(key) ?? this.#waiting.set(key, new Set()).get(key)!;
         const done = () => {

@@ -39,6 +39,7 @@ import { callInProcess, compileConfig } from "./server-types.ts";
 import type { skillFileResource as FileResource } from "./skill-files.ts";
 import type { GroupOptions, GroupSupport } from "./server-group.ts";
 import type { SignalDelivery } from "../jobs/signals.ts";
+import { needsSignals } from "../jobs/needs-signals.ts";
 
 export type { CallArguments, GroupOptions, ServerCallOptions, ToolMap };
 
@@ -155,7 +156,8 @@ export class Server<TTools extends ToolMap = {}, TEvents extends { [name: string
    * ```
    */
   signal(job: string, name: string, payload?: unknown): Promise<SignalDelivery> {
-    return (this.#options.signals as unknown as SignalsSupport).send(this.#runtime, job, name, payload);
+    const signals = this.#options.signals as unknown as SignalsSupport | undefined;
+    return signals?.send(this.#runtime, job, name, payload) ?? needsSignals("server.signal()");
   }
 
   /**

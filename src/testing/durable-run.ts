@@ -175,7 +175,7 @@ export async function durableRun(tool: AnyTool, options: DurableRunOptions): Pro
     signals: signals(),
     tokens: { now: () => clock },
     settings: options.settings,
-  }).tool(tool);
+  }).tool(withoutFlow(tool));
   const registry = registryOf(attachListener(server).core);
   const owner = registry.get(tool.name);
   if (owner?.work === undefined) throw new TypeError(`durableRun(): tool "${tool.name}" declares no work (.defer())`);
@@ -306,4 +306,14 @@ export async function durableRun(tool: AnyTool, options: DurableRunOptions): Pro
   } catch (error) {
     return end({ error }); // the tool's output check refused it
   }
+}
+
+/**
+ * The tool without its flow control (`concurrency`, `rateLimit`, `dedupe`, `priority`): a queue holds it, and the kit
+ * runs one job in memory with none, which a server refuses a tool that has it (`admitTool()`).
+ */
+function withoutFlow(tool: AnyTool): AnyTool {
+  if (tool.longRunning === undefined) return tool;
+  const { concurrency: _c, rateLimit: _r, dedupe: _d, priority: _p, ...longRunning } = tool.longRunning;
+  return { ...tool, longRunning };
 }

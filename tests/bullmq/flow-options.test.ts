@@ -3,7 +3,7 @@
  * a real PostgreSQL: a call deduplicated joins the first call's job (its work runs once, both get its result); a
  * priority reaches BullMQ; a priority function's value out of range, or a key that throws, fails the call as it is (not
  * as the queue out of reach). A worker refuses, as it starts, limits out of range, and `dedupe` or `priority` on a
- * queue without `flowControl`; a server without a queue runs the work at once (the options do not apply). A job
+ * queue without `flowControl`; a server without a queue refuses them as it adds the tool (nothing would hold them). A job
  * counts once against its rate limit, woken from its sleeps.
  */
 import assert from "node:assert/strict";
@@ -15,6 +15,7 @@ import { queuedInProcess } from "../helpers/queued-in-process.ts";
 import { memoryQueue } from "../helpers/memory-queue.ts";
 import { answered, failedWith, redeemedWithin } from "../helpers/outcome.ts";
 import { tokenOf } from "../helpers/instances.ts";
+import type { LongRunningOptions } from "../../src/types.ts";
 
 const servers = queueBackends("flow control options");
 
@@ -146,21 +147,32 @@ describe("flow control options, checked", () => {
     await runWorker(server(fine as never)).close();
   });
 
-  it("without a queue the options do not apply: the work runs at once in the process that took the call", async () => {
-    const tool = defineTool("t").describe("Flow-controlled work").input(v.object({ key: v.string() }))
-      .longRunning({ concurrency: { limit: 1, key: ({ key }) => key }, priority: 2, dedupe: { key: ({ key }) => key } })
-      .defer(({ key }) => ({ key }));
-    const local = createServer({
+  it("without a queue the server refuses each option as it adds the tool, naming flow control and the queue that holds it", () => {
+    const local = () =>
+      createServer({ name: "flow", version: "1.0.0", secret: "flow options' secret: thirty-two bytes or more" });
+    const flows: Record<string, LongRunningOptions<{ key: string }>> = {
+      concurrency: { concurrency: { limit: 1, key: ({ key }: { key: string }) => key } },
+      rateLimit: { rateLimit: { limit: 5, periodMs: 1_000 } },
+      dedupe: { dedupe: { key: ({ key }: { key: string }) => key } },
+      priority: { priority: 2 },
+    };
+    for (const options of Object.values(flows)) {
+      const tool = defineTool("t").describe("Flow-controlled work").input(v.object({ key: v.string() }))
+        .longRunning(options).defer(({ key }) => ({ key }));
+      assert.throws(() => local().tool(tool), {
+        name: "TypeError",
+        message: `tool "t": flow control needs createServer({ queue })`,
+      });
+    }
+    // The same tool with a queue is taken (a worker holds the limits).
+    const queued = defineTool("t").describe("Flow-controlled work").input(v.object({ key: v.string() }))
+      .longRunning(flows.concurrency!).defer(({ key }) => ({ key }));
+    createServer({
       name: "flow",
       version: "1.0.0",
       secret: "flow options' secret: thirty-two bytes or more",
-    })
-      .tool(tool);
-    const answers = await Promise.all(
-      [1, 2].map(async () =>
-        answered(await redeemedWithin(local, tokenOf(await local.call("t", { key: "k" })), END_MS))
-      ),
-    );
-    assert.deepEqual(answers, [{ key: "k" }, { key: "k" }]);
+      queue: memoryQueue().queue,
+      resultStore: createMemoryResultStore(),
+    }).tool(queued);
   });
 });

@@ -11,7 +11,8 @@ import { type CallOutcome, createServer, defineTool, serve, signals } from "../.
 import type { Listener } from "../../src/types.ts";
 import { WaitTimeoutError } from "../../src/errors/mod.ts";
 import { protectedResource } from "../../src/auth/mod.ts";
-import { answered, ended, failedWith } from "../helpers/outcome.ts";
+import { answered, ended, failedWith, redeemedWithin } from "../helpers/outcome.ts";
+import { legacyRequest, post, toolsCall } from "../helpers/request.ts";
 
 const SECRET = "signals' secret: thirty-two bytes or more, surely";
 
@@ -182,9 +183,40 @@ describe("work.waitFor() in process", () => {
     assert.deepEqual(answered(await ended(server, first)), { by: "ADA" });
   });
 
-  it("refuses server.signal() without signals()", async () => {
-    const plain = createServer({ name: "plain", version: "1.0.0", secret: SECRET });
-    await assert.rejects(async () => await plain.signal("job", "approved", {}), TypeError);
+  it("without signals(): server.signal() refused naming the fix; a wait or a URL fails the job so, on MCP and MCP-lite", async () => {
+    const plain = createServer({ name: "plain", version: "1.0.0", secret: SECRET })
+      .tool(
+        defineTool("wait").describe("Waits for go").input(v.object({})).longRunning()
+          .defer(async (_, work) => await work.waitFor("go", { timeoutMs: 20_000 })),
+      )
+      .tool(
+        defineTool("url").describe("Makes a signal URL").input(v.object({})).longRunning()
+          .defer(async (_, work) => await work.signalUrl("go")),
+      );
+    const fix = /createServer\(\{ signals: signals\(\) \}\)/;
+    await assert.rejects(plain.signal("job", "approved", {}), (error: Error) => {
+      assert.ok(error instanceof TypeError);
+      assert.match(error.message, /^server\.signal\(\) needs /);
+      return fix.test(error.message);
+    });
+    // In process: the job fails with the message, a tool's failure (isError), not a protocol error.
+    assert.match(
+      failedWith(await ended(plain, await plain.call("wait", {}))),
+      /^work\.waitFor\(\) needs .*signals\(\)/,
+    );
+    assert.match(failedWith(await ended(plain, await plain.call("url", {}))), fix);
+    // MCP (a client without tasks: the call is held until the job ends): the tool's failure.
+    const held = await (await plain.fetch(legacyRequest("tools/call", { name: "wait", arguments: {} }))).json();
+    assert.equal(held.result?.isError, true, JSON.stringify(held));
+    assert.match(held.result.content[0].text, fix);
+    // MCP-lite: a promise, whose redeem answers the tool's failure.
+    const lite = await (await plain.fetch(post("/mcp-lite/v1/calltools", toolsCall("wait", {})))).json();
+    const token = lite.result._meta.promise_token;
+    assert.equal((await redeemedWithin(plain, token, 30_000)).kind, "failure");
+    const redeemed = await (await plain.fetch(post("/mcp-lite/v1/calltools", toolsCall("redeem", { promise: token }))))
+      .json();
+    assert.equal(redeemed.result?.isError, true, JSON.stringify(redeemed));
+    assert.match(redeemed.result.content[0].text, fix);
   });
 });
 

@@ -191,6 +191,21 @@ describe("durableRun()", () => {
     assert.ok(refused.error instanceof TypeError, String(refused.error)); // the wait's schema refused the payload
   });
 
+  it("runs a tool with flow control (which a queue holds) as any other: its work once, in memory", async () => {
+    const sync = defineTool("sync")
+      .input(v.object({ account: v.string() }))
+      .longRunning({
+        concurrency: { limit: 1, key: ({ account }) => account },
+        rateLimit: { limit: 5, periodMs: 1_000 },
+        dedupe: { key: ({ account }) => account },
+        priority: 2,
+      })
+      .defer(async ({ account }, work) => ({ synced: await work.step("sync", () => account) }));
+    const run = await durableRun(sync, { input: { account: "a-1" } });
+    assert.deepEqual(run.value, { synced: "a-1" });
+    assert.deepEqual(run.steps, { sync: 1 });
+  });
+
   it("runs the children the work invokes, journaled: a crash after a child, or after the parent's next step, runs none again", async () => {
     const rendered: string[] = [];
     const render = defineTool("render")

@@ -159,10 +159,7 @@ async function promisedWork(
   try {
     const support = registry.longRunning;
     if (support === undefined) {
-      throw new TypeError(
-        `tool "${tool.name}" answered "not done yet", but this server has no long-running support: ` +
-          `createServer({ ..., longRunning }) (import { longRunning } from "@mcplite/sdk/lite")`,
-      );
+      throw new TypeError(`tool "${tool.name}" answered "not done yet": that needs createServer({ ..., longRunning })`);
     }
     return await support.promised(registry, call, tool, value, waitUntil);
   } catch (error) {

@@ -1,5 +1,5 @@
 /**
- * The tokens of a server without input-round support (`@mcplite/sdk/lite` given no `inputRounds`):
+ * The tokens of a server without input-round support (`@mcplite/sdk/lite` given no `inputRounds`, which passes them):
  * nothing is signed, so a handler that asks the client (`ctx.elicit()`, `ctx.sample()`, `ctx.roots()`)
  * fails naming the fix, and a `requestState` it could not have issued is refused as any invalid one
  * (MCP 2026-07-28, multi round-trip requests). The token codec is then left out of the bundle.

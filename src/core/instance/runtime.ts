@@ -10,7 +10,6 @@ import { Budgets } from "./budgets.ts";
 import type { JobEngine } from "../long-running/job-engine.ts";
 import { type ErrorReplacement, ProtocolError, replacementError } from "../../errors/error.ts";
 import type { Tokens } from "./tokens.ts";
-import { NO_TOKENS } from "./no-tokens.ts";
 import type { ServerLogger } from "./logger.ts";
 import type { Middleware, ToolCall, ToolMiddleware } from "../call/middleware.ts";
 import type { CompiledSchema } from "../schema.ts";
@@ -45,8 +44,9 @@ export interface RuntimeOptions {
   /** Where `ctx.log()` records and the server's own warnings go besides the wire. */
   readonly logger?: ServerLogger;
   /**
-   * The server's tokens (default: the continuations', else none: nothing is signed, so input rounds
-   * fail naming the fix; `createTokens()` makes a set from `MCPLITE_SECRET`).
+   * The server's tokens (default: the continuations'; `createTokens()` makes a set from `MCPLITE_SECRET`). A server
+   * always gives one or the other (a lite one without `inputRounds`: `NO_TOKENS`, which signs nothing, so that input
+   * rounds fail naming the fix); a runtime made with neither, a pipeline's alone, has none.
    */
   readonly tokens?: Tokens;
   /** The deferred-work machinery of the server's long-running support, if it has one. */
@@ -112,7 +112,7 @@ export class Runtime {
     this.logger = options.logger;
     this.#maskErrors = options.maskErrors === true;
     this.#continuations = options.continuations;
-    this.tokens = options.tokens ?? options.continuations ?? NO_TOKENS;
+    this.tokens = (options.tokens ?? options.continuations)!; // a server's runtime has one (`serverRuntime()`)
     this.settings = Object.freeze({ ...options.settings });
     this.holds = new Map();
     this.#budgets = options.budgets ?? new Budgets();
@@ -157,7 +157,7 @@ export class Runtime {
   get continuations(): JobEngine {
     const continuations = this.#continuations;
     if (continuations === undefined) {
-      throw new ProtocolError("invalid_params", "This server runs no long-running tools", {
+      throw new ProtocolError("invalid_params", "This server has no long-running tools", {
         data: { reason: "result_not_found" },
       });
     }
