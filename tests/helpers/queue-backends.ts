@@ -5,6 +5,7 @@
 import { after, before } from "node:test";
 import { POSTGRES_MISSING, type PostgresServer, startPostgres } from "./postgres-server.ts";
 import { REDIS_MISSING, type RedisServer, startRedis } from "./redis-server.ts";
+import { ONCE_PER_RUN } from "./once-per-run.ts";
 import { createPostgresBackend, Queue, withBackend } from "bullmq";
 import { bullmqQueue, type BullmqQueueOptions } from "../../src/bullmq/mod.ts";
 
@@ -92,21 +93,26 @@ export interface WorkerBackend {
  * the counters on the redis-server.
  *
  * @param servers The file's servers (`queueBackends()`).
- * @returns Each backend's name, why it is missing (read in a test), and where it is.
+ * @returns Each backend's name, why it is missing (read in a test), where it is, and the `skip` of the file's variant
+ *   with the workers on Node 22: it runs once per `npm test` (ONCE_PER_RUN) and on redis-server only, since what it
+ *   checks is the workers' runtime, which no backend changes (the Bun and Deno variants check each backend).
  */
 export function workerBackends(servers: QueueBackends): readonly {
   readonly name: "redis-server" | "PostgreSQL";
   readonly missing: () => string | false;
   readonly backend: () => WorkerBackend;
+  readonly node22Skip: string | false;
 }[] {
   return [
     {
       name: "redis-server",
+      node22Skip: ONCE_PER_RUN,
       missing: () => servers.redis ? false : "needs redis-server",
       backend: () => ({ url: servers.redis!.url, variable: "REDIS_URL", counters: servers.redis!.url }),
     },
     {
       name: "PostgreSQL",
+      node22Skip: "the Node 22 variant runs on redis-server: the workers' runtime is what it checks",
       missing: () => servers.redis && servers.postgres ? false : "needs redis-server (the counters) and PostgreSQL",
       backend: () => ({ url: servers.postgres!.url, variable: "DATABASE_URL", counters: servers.redis!.url }),
     },

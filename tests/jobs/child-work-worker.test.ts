@@ -13,7 +13,6 @@ import { queueBackends, type WorkerBackend, workerBackends } from "../helpers/qu
 import { answered, redeemedWithin } from "../helpers/outcome.ts";
 import { tokenOf } from "../helpers/instances.ts";
 import { node22, NODE22_MISSING } from "../helpers/node22.ts";
-import { ONCE_PER_RUN } from "../helpers/once-per-run.ts";
 
 /** BullMQ's lock on a running job: a killed worker's jobs move on within one to two of these. */
 const LOCK_MS = 3_000;
@@ -94,7 +93,7 @@ async function parentsKilled(on: WorkerBackend, runtime?: string): Promise<void>
   }, runtime);
 }
 
-for (const { name: on, missing, backend } of workerBackends(servers)) {
+for (const { name: on, missing, backend, node22Skip } of workerBackends(servers)) {
   describe(`child work on BullMQ (${on})`, () => {
     it(
       "two parents of three children each, one of two workers killed as the children wait: effects once, all results",
@@ -108,7 +107,7 @@ for (const { name: on, missing, backend } of workerBackends(servers)) {
       },
     );
 
-    it("the same with the workers on Node 22", { skip: ONCE_PER_RUN, timeout: 180_000 }, async (t) => {
+    it("the same with the workers on Node 22", { skip: node22Skip, timeout: 180_000 }, async (t) => {
       const reason = missing();
       if (reason) return t.skip(reason);
       const node = await node22();

@@ -14,7 +14,6 @@ import { queueBackends, type WorkerBackend, workerBackends } from "../helpers/qu
 import { answered, redeemedWithin } from "../helpers/outcome.ts";
 import { tokenOf } from "../helpers/instances.ts";
 import { node22, NODE22_MISSING } from "../helpers/node22.ts";
-import { ONCE_PER_RUN } from "../helpers/once-per-run.ts";
 
 /** BullMQ's lock on a running job: a killed worker's job moves on within one to two of these. */
 const LOCK_MS = 3_000;
@@ -63,7 +62,7 @@ async function deploy(on: WorkerBackend, workers: number, runtime?: string) {
   return { web, workers: started, key, callAll, start };
 }
 
-for (const { name: on, missing, backend } of workerBackends(servers)) {
+for (const { name: on, missing, backend, node22Skip } of workerBackends(servers)) {
   describe(`flow control on BullMQ (${on}), two worker processes`, () => {
     it("ten jobs on two keys, concurrency 1 per key: never two of a key at once, and both keys at once", {
       timeout: 180_000,
@@ -91,7 +90,7 @@ for (const { name: on, missing, backend } of workerBackends(servers)) {
     });
 
     it("the same with the workers on Node 22, and a rate limit held there too", {
-      skip: ONCE_PER_RUN,
+      skip: node22Skip,
       timeout: 180_000,
     }, async (t) => {
       const reason = missing();

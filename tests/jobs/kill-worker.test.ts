@@ -9,7 +9,6 @@ import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
 import { counterKey, gateKey, type JobAnswer, jobsServer } from "../helpers/jobs-server.ts";
 import { node22, NODE22_MISSING } from "../helpers/node22.ts";
-import { ONCE_PER_RUN } from "../helpers/once-per-run.ts";
 import { killQueueProcesses, logged, type QueueBackend, startWorkerOf } from "../helpers/queue-processes.ts";
 import { queueBackends, type WorkerBackend, workerBackends } from "../helpers/queue-backends.ts";
 import { answered, redeemedWithin } from "../helpers/outcome.ts";
@@ -85,7 +84,7 @@ function assertOnce(outcome: Awaited<ReturnType<typeof killMidJob>>, calls: numb
   assert.deepEqual(answers.map((answer) => answer.attempt), answers.map(({ n }) => held.has(n) ? 2 : 1), report);
 }
 
-for (const { name: on, missing, backend } of workerBackends(servers)) {
+for (const { name: on, missing, backend, node22Skip } of workerBackends(servers)) {
   describe(`declared work on BullMQ (${on}): a worker kill -9'd mid-job`, () => {
     it("20 calls, one of two workers killed inside step b: each call gets its own result, each step's effect once", {
       timeout: 180_000,
@@ -95,7 +94,7 @@ for (const { name: on, missing, backend } of workerBackends(servers)) {
       assertOnce(await killMidJob(backend(), "ab", 20), 20);
     });
 
-    it("the same with the workers on Node 22", { skip: ONCE_PER_RUN, timeout: 180_000 }, async (t) => {
+    it("the same with the workers on Node 22", { skip: node22Skip, timeout: 180_000 }, async (t) => {
       const reason = missing();
       if (reason) return t.skip(reason);
       const node = await node22();

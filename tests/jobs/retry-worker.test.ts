@@ -11,7 +11,6 @@ import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
 import { counterKey, type JobAnswer, jobsServer } from "../helpers/jobs-server.ts";
 import { node22, NODE22_MISSING } from "../helpers/node22.ts";
-import { ONCE_PER_RUN } from "../helpers/once-per-run.ts";
 import { killQueueProcesses, logged, type QueueBackend, startWorkerOf } from "../helpers/queue-processes.ts";
 import { queueBackends, type WorkerBackend, workerBackends } from "../helpers/queue-backends.ts";
 import { answered, failedWith, redeemedWithin } from "../helpers/outcome.ts";
@@ -86,7 +85,7 @@ async function retriedThroughKill(to: WorkerBackend, runtime?: string): Promise<
   }
 }
 
-for (const { name: on, missing, backend } of workerBackends(servers)) {
+for (const { name: on, missing, backend, node22Skip } of workerBackends(servers)) {
   describe(`retries of thrown errors on BullMQ (${on})`, () => {
     it("a step that throws twice then succeeds, a NonRetryableError, then a worker kill -9'd mid-retry", {
       timeout: 180_000,
@@ -96,7 +95,7 @@ for (const { name: on, missing, backend } of workerBackends(servers)) {
       await retriedThroughKill(backend());
     });
 
-    it("the same with the workers on Node 22", { skip: ONCE_PER_RUN, timeout: 180_000 }, async (t) => {
+    it("the same with the workers on Node 22", { skip: node22Skip, timeout: 180_000 }, async (t) => {
       const reason = missing();
       if (reason) return t.skip(reason);
       const node = await node22();

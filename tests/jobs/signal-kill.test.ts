@@ -12,7 +12,6 @@ import { bullmqBackends, queueBackends, type WorkerBackend, workerBackends } fro
 import { answered, redeemedWithin } from "../helpers/outcome.ts";
 import type { CallOutcome } from "../../mod.ts";
 import { node22, NODE22_MISSING } from "../helpers/node22.ts";
-import { ONCE_PER_RUN } from "../helpers/once-per-run.ts";
 
 /** BullMQ's lock on a running job: a job its killed worker still held moves on within one to two of these. */
 const LOCK_MS = 3_000;
@@ -66,7 +65,7 @@ async function killDuringWait(name: string, on: WorkerBackend, runtime?: string)
   }
 }
 
-for (const { name, missing, backend } of workerBackends(servers)) {
+for (const { name, missing, backend, node22Skip } of workerBackends(servers)) {
   describe(`work.waitFor() on BullMQ (${name}): the worker kill -9'd during the wait`, () => {
     it("changes nothing: the signal resumes the job on another worker, each step's effect once", {
       timeout: 180_000,
@@ -76,7 +75,7 @@ for (const { name, missing, backend } of workerBackends(servers)) {
       await killDuringWait(name, backend());
     });
 
-    it("the same with the workers on Node 22", { skip: ONCE_PER_RUN, timeout: 180_000 }, async (t) => {
+    it("the same with the workers on Node 22", { skip: node22Skip, timeout: 180_000 }, async (t) => {
       const reason = missing();
       if (reason) return t.skip(reason);
       const node = await node22();
