@@ -20,6 +20,7 @@ import { WorkCallContext, type WorkOrigin } from "./declared-work.ts";
 import { jobStart } from "./job-start.ts";
 import { enqueueJob } from "./queued-job.ts";
 import { hasEnded, type StoredResult } from "./result-store.ts";
+import { isUnavailable } from "./guarded-store.ts";
 
 /** How often a parent in process reads the entry of a child another instance runs, in ms. */
 const POLL_MS = 250;
@@ -192,7 +193,14 @@ async function childEnd(
       return await journal.suspension.suspend(waiting.until);
     }
     await (c.settled(id) ?? sleep(POLL_MS, work.signal));
-    entry = await c.read(id, ttlMs, again) ?? { status: "failed", error: { code: "internal", message: "lost" } };
+    try {
+      entry = await c.read(id, ttlMs, again) ?? { status: "failed", error: { code: "internal", message: "lost" } };
+    } catch (error) {
+      // A store outage as the parent reads its child's end: waited out, as a signal's wait does (signals.ts), rather
+      // than the parent failing while its child's end is kept.
+      if (!isUnavailable(error)) throw error;
+      await sleep(c.retryAfterMs, work.signal);
+    }
   }
 }
 

@@ -6,7 +6,8 @@
  * signal meanwhile, waits on (in process: the run is not ended as a stopped one); once Redis is back the signal is
  * taken once (`"taken"`, 202; a second one `"signalled"`, 409) and the job answers its payload. Cancelling a parent
  * whose three children run meanwhile is a retryable `unavailable` error that cancels nothing; once Redis is back the
- * cancellation cancels the parent and its children.
+ * cancellation cancels the parent and its children. A parent in process that reads its child's end as Redis goes
+ * down waits the outage out and answers the child's value once Redis is back.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
@@ -50,9 +51,28 @@ describe("signals and cancellations while Redis is down", { skip: REDIS_MISSING 
   const lookedDown = new Set<string>();
   /** The jobs whose next journal read stops Redis first. */
   const stopAtLoad = new Set<string>();
+  /** The job whose next read from the result store stops Redis first. */
+  let stopAtGet: string | undefined;
+  /** The gated child's job id, once its work runs, and the gate it waits at. */
+  const gated = { id: Promise.withResolvers<string>(), gate: Promise.withResolvers<void>() };
+  const quick = defineTool("quick").describe("Waits at a gate, then answers").longRunning()
+    .defer(async (_, work) => {
+      gated.id.resolve(work.jobId);
+      await gated.gate.promise;
+      return { ok: 1 };
+    });
+  const relay = defineTool("relay").describe("Invokes the gated child").longRunning()
+    .defer(async (_, work) => await invoke(work, "quick", quick, {}));
 
   function makeServer(client: TestRedisClient["client"]) {
-    const resultStore = redisResultStore(client), journals = resultStore.journalStore!;
+    const store = redisResultStore(client), journals = store.journalStore!;
+    // The results as the store keeps them; a read of the job `stopAtGet` names stops Redis first.
+    const resultStore: typeof store = Object.assign(Object.create(store), {
+      get: async (id: string) => {
+        if (id === stopAtGet) (stopAtGet = undefined), await redis.stop(); // Redis goes down as this entry is read
+        return await store.get(id);
+      },
+    });
     // The journals as the store keeps them, noting each job whose journal was read while Redis was down.
     const journalStore = new Proxy(journals, {
       get: (target, key) =>
@@ -73,7 +93,7 @@ describe("signals and cancellations while Redis is down", { skip: REDIS_MISSING 
       journalStore,
       signals: signals({ publicUrl: "http://localhost" }),
       onError: () => {}, // the outage, told once: what the test asserts is each answer
-    }).tool(child).tool(parent).tool(
+    }).tool(child).tool(parent).tool(quick).tool(relay).tool(
       defineTool("approve").describe("Waits for an approval").input(v.object({ n: v.number() }))
         .longRunning({ ttlMs: 120_000 })
         .defer(async ({ n }, work) => {
@@ -185,5 +205,16 @@ describe("signals and cancellations while Redis is down", { skip: REDIS_MISSING 
     const cancelled = await server.call("redeem", { promise: token, cancel: true });
     assert.notEqual(cancelled.kind, "promise", JSON.stringify(cancelled));
     await waitFor(() => aborts.every((signal) => signal.aborted));
+  });
+
+  it("a parent in process reading its child's end as Redis goes down waits it out, and answers the child's value", async () => {
+    const first = await server.call("relay", {});
+    assert.equal(first.kind, "promise", JSON.stringify(first));
+    const { token } = first as Extract<CallOutcome, { kind: "promise" }>;
+    stopAtGet = await gated.id.promise;
+    gated.gate.resolve(); // the child ends; the parent's read of its end stops Redis
+    await outage(() => waitFor(() => stopAtGet === undefined), false);
+    const end = await redeemedWithin(server, token, END_MS);
+    assert.deepEqual(answered(end), { ok: 1 });
   });
 });
