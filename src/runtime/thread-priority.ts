@@ -7,6 +7,18 @@
  * @module
  */
 
+/**
+ * The thread a program runs on, where its CPU clock can be read (a program's thread on Linux: code mode's
+ * worker/program-worker.ts): `cpu` is judged by that clock, so that a thread waiting for a core is not stopped for it.
+ * Here, not beside the meter that reads it, so that the executor's declarations name no QuickJS type.
+ */
+export interface ThreadCpu {
+  /** The CPU time the thread has used, in milliseconds (NaN: unreadable). */
+  readonly cpuMs: () => number;
+  /** Called once, when the program has computed enough CPU to yield (code mode's sandbox-meter.ts, LONG_MS). */
+  readonly long: () => void;
+}
+
 /** The nice value of a long program's thread: a tenth of the server thread's CPU share, each, when both want it. */
 const NICE = 10;
 

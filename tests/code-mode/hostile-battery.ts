@@ -80,13 +80,14 @@ type Structured = { reason?: string; result?: unknown };
  * Runs the battery against a server of its own, stopped before this resolves.
  *
  * @param executor The executor (default `codeMode()`'s: a thread of its own where threads exist).
+ * @param timeMs Each program's time limit (default `codeMode()`'s, 30 s).
  * @returns What it found.
  */
-export async function runBattery(executor?: CodeExecutor): Promise<BatteryReport> {
+export async function runBattery(executor?: CodeExecutor, timeMs?: number): Promise<BatteryReport> {
   const server = createServer({
     name: "battery",
     version: "1.0.0",
-    codeMode: codeMode({ promiseAfterMs: 60_000, executor }),
+    codeMode: codeMode({ promiseAfterMs: 60_000, executor, limits: timeMs === undefined ? undefined : { timeMs } }),
   })
     .tool(
       defineTool("add").describe("Adds two numbers").input(v.object({ a: v.number(), b: v.number() }))

@@ -15,7 +15,7 @@ import {
 } from "quickjs-emscripten-core";
 import type { CodeExecutor } from "../executor.ts";
 import { runInSandbox, type SandboxRun } from "./sandbox-run.ts";
-import type { ThreadCpu } from "./sandbox-meter.ts";
+import type { ThreadCpu } from "../../runtime/thread-priority.ts";
 
 /**
  * The variant's object. Its types are CommonJS declarations, which Deno's type check reads as a module

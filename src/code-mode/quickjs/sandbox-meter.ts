@@ -8,6 +8,7 @@
  */
 import type { QuickJSContext, QuickJSRuntime, QuickJSWASMModule } from "quickjs-emscripten-core";
 import type { Program } from "./stop-messages.ts";
+import type { ThreadCpu } from "../../runtime/thread-priority.ts";
 
 /**
  * The most interrupts QuickJS makes in a millisecond (an empty loop, on a fast machine, makes about 5):
@@ -20,17 +21,6 @@ const MEMORY_CHECK_MS = 5;
 const CPU_READ_MS = 4;
 /** The CPU a program computes before its thread yields to the server's for the rest of it, in milliseconds. */
 const LONG_MS = 10;
-
-/**
- * The thread a program runs on, where its CPU clock can be read (a program's thread on Linux: worker/
- * program-worker.ts): `cpu` is judged by that clock, so that a thread waiting for a core is not stopped for it.
- */
-export interface ThreadCpu {
-  /** The CPU time the thread has used, in milliseconds (NaN: unreadable). */
-  readonly cpuMs: () => number;
-  /** Called once, when the program has computed {@link LONG_MS} of CPU. */
-  readonly long: () => void;
-}
 
 /** A program's meter. */
 export interface SandboxMeter {

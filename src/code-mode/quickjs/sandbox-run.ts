@@ -11,7 +11,8 @@ import type { QuickJSContext, QuickJSDeferredPromise, QuickJSHandle, QuickJSWASM
 import type { CodeExecutor } from "../executor.ts";
 import { guardNatives } from "./native-guards.ts";
 import { defineSandboxGlobals, type SandboxHost } from "./sandbox-globals.ts";
-import { sandboxMeter, type ThreadCpu } from "./sandbox-meter.ts";
+import { sandboxMeter } from "./sandbox-meter.ts";
+import type { ThreadCpu } from "../../runtime/thread-priority.ts";
 import {
   limitMessage,
   limitOfError,

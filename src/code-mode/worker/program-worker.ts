@@ -8,7 +8,7 @@
  */
 import type { CodeExecutor } from "../executor.ts";
 import { lowerThreadPriority, threadCpuClock, threadId } from "../../runtime/thread-priority.ts";
-import type { ThreadCpu } from "../quickjs/sandbox-meter.ts";
+import type { ThreadCpu } from "../../runtime/thread-priority.ts";
 import { parentEnd } from "../../runtime/threads.ts";
 import { stopSignal } from "./stop-flag.ts";
 import type { FromThread, ToThread } from "./thread-messages.ts";
