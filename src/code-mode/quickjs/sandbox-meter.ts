@@ -20,7 +20,7 @@ const MEMORY_CHECK_MS = 5;
 /** The least time between two reads of a thread's CPU clock, in milliseconds: the interrupt handler is hot. */
 const CPU_READ_MS = 4;
 /** The CPU a program computes before its thread yields to the server's for the rest of it, in milliseconds. */
-const LONG_MS = 10;
+const LONG_MS = 30;
 
 /** A program's meter. */
 export interface SandboxMeter {

@@ -17,8 +17,7 @@ import type { FromThread, ToThread } from "./thread-messages.ts";
 function serveParent(): void {
   // QuickJS compiles, and short programs run, at the process's priority: on a busy machine a thread at nice 10 gets
   // a few percent of a core, and a trivial program took seconds. A program past LONG_MS of CPU (sandbox-meter.ts)
-  // lowers it for the rest of its run, so that hogs yield to the server's thread; the parent then retires the thread
-  // (and lowers the one that replaces it as soon as it starts: `started`).
+  // lowers it for the rest of its run, so that hogs yield to the server's thread; the parent then retires the thread.
   const tid = threadId();
   const cpuMs = threadCpuClock(tid);
   let lowered = false;
@@ -26,6 +25,9 @@ function serveParent(): void {
     cpuMs,
     long: () => void (lowered = true, lowerThreadPriority(tid)),
   };
+  const executor: Promise<CodeExecutor> = import("../quickjs/quickjs-executor.ts").then((m) =>
+    m.sandboxExecutor(undefined, thread)
+  );
   const calls = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
   let current = 0;
   let next = 0;
@@ -39,10 +41,6 @@ function serveParent(): void {
     if (message.type === "settle") waiting.resolve(message.json === undefined ? undefined : JSON.parse(message.json));
     else waiting.reject(new Error(message.message));
   });
-  send({ type: "started", tid }); // before QuickJS compiles: the parent may lower a thread that replaces a hog
-  const executor: Promise<CodeExecutor> = import("../quickjs/quickjs-executor.ts").then((m) =>
-    m.sandboxExecutor(undefined, thread)
-  );
 
   // The WebAssembly compiled before the first program: its time is the thread's start, not the program's.
   const warm = executor.then((executor) =>

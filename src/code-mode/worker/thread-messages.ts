@@ -31,7 +31,6 @@ export type ToThread =
  * `done` with whether its program lowered its priority (the thread then serves no more).
  */
 export type FromThread =
-  | { readonly type: "started"; readonly tid: number | undefined }
   | { readonly type: "ready"; readonly tid: number | undefined }
   | { readonly type: "pong" }
   | { readonly type: "call"; readonly run: number; readonly id: number; readonly name: string; readonly args: unknown }

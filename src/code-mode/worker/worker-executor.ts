@@ -12,7 +12,7 @@ import type { FromThread, ToThread } from "./thread-messages.ts";
 import { spawnThread, type Thread } from "../../runtime/threads.ts";
 import { raiseStop, stopFlag } from "./stop-flag.ts";
 import { unrefTimer } from "../../runtime/unref-timer.ts";
-import { lowerThreadPriority, threadCpuClock } from "../../runtime/thread-priority.ts";
+import { threadCpuClock } from "../../runtime/thread-priority.ts";
 
 /** A program, and its outcome, as the executor contract says them. */
 type Program = Parameters<CodeExecutor["execute"]>[0];
@@ -50,8 +50,6 @@ interface Slot {
   /** The running program's handler of the thread's messages and failure. */
   running?: { message(message: FromThread): void; failed(error: Error): void };
   idleTimer?: ReturnType<typeof setTimeout>;
-  /** Started in place of a thread a hog held: it compiles and serves one program at nice 10, then is replaced. */
-  lowered?: boolean;
 }
 
 /** The worker script, next to this file: `.ts` from source (Deno, Bun, JSR), `.js` from the npm package's dist. */
@@ -70,9 +68,8 @@ function scriptUrl(): URL {
  * it (elsewhere it is the wall time the program computes). This side ends the thread when the program runs past
  * its time, when the thread stops answering for longer than `cpuMs` having computed that long (a program stuck in
  * one long native step), and on the request's abort, and starts a new thread in its place. On Linux a thread runs
- * at the process's priority until its program has computed 10 ms, then at nice 10 (setpriority(2)) for the rest of
- * it, and is then replaced, by a thread that compiles QuickJS and serves one program at nice 10 (a burst of hogs
- * stopped at once would otherwise put as many compiles beside the server's thread), then is replaced in turn. An ended thread's program stops at its next
+ * at the process's priority until its program has computed 30 ms, then at nice 10 (setpriority(2)) for the rest of
+ * it, and is then replaced. An ended thread's program stops at its next
  * interrupt (Bun's and Deno's `terminate()` alone leave a thread computing in WebAssembly running), and its
  * thread is terminated. Console lines are lost with an ended thread.
  *
@@ -112,8 +109,6 @@ export function workerExecutor(options: WorkerExecutorOptions = {}): CodeExecuto
   /** The programs waiting for a thread: each takes one, or learns that no thread can start. */
   const waiting: { take(slot: Slot): void; refuse(error: Error): void }[] = [];
   let live = 0;
-  /** Threads retired for a hog (a limit, an abort, a long program) not yet replaced: their replacements start lowered. */
-  let hogs = 0;
   let starting = false;
   let runs = 0;
 
@@ -131,15 +126,12 @@ export function workerExecutor(options: WorkerExecutorOptions = {}): CodeExecuto
     if (starting || live >= max || (waiting.length === 0 && live >= size)) return;
     starting = true;
     live++;
-    // A thread replacing one a hog held compiles QuickJS at nice 10, as the hogs beside it run: a burst of stopped
-    // hogs would otherwise put as many compiles beside the server's thread at its priority.
-    const slot = { heard: 0, dead: false, stop: stopFlag(), lowered: hogs > 0 && hogs-- > 0 } as Slot;
+    const slot = { heard: 0, dead: false, stop: stopFlag() } as Slot;
     try {
       slot.thread = spawnThread(url, {
         message(data) {
           const message = data as FromThread;
           if (message.type === "broken") return fail(new Error(`the sandbox's thread failed: ${message.message}`));
-          if (message.type === "started") return slot.lowered && lowerThreadPriority(message.tid);
           slot.heard = Date.now();
           if (message.type !== "ready") return slot.running?.message(message);
           slot.cpuMs = threadCpuClock(message.tid);
@@ -170,10 +162,9 @@ export function workerExecutor(options: WorkerExecutorOptions = {}): CodeExecuto
     }
   }
 
-  /** Ends a thread for good; `refill`: a hog held it, and a lowered thread takes its place. */
+  /** Ends a thread for good. */
   function retire(slot: Slot, refill = true): void {
     if (slot.dead) return;
-    if (refill) hogs++;
     slot.dead = true;
     slot.running = undefined;
     clearTimeout(slot.idleTimer);
@@ -256,7 +247,6 @@ export function workerExecutor(options: WorkerExecutorOptions = {}): CodeExecuto
         clearInterval(watch);
         signal?.removeEventListener("abort", onAbort);
         if (kill) retire(slot);
-        else if (slot.lowered) retire(slot, false), pump(); // its one program served: a thread at full priority next
         else if (!slot.dead) release(slot);
         if (outcome instanceof Error) reject(outcome);
         else resolve(outcome);
