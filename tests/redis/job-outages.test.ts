@@ -51,8 +51,9 @@ describe("signals and cancellations while Redis is down", { skip: REDIS_MISSING 
   const lookedDown = new Set<string>();
   /** The jobs whose next journal read stops Redis first. */
   const stopAtLoad = new Set<string>();
-  /** The job whose next read from the result store stops Redis first. */
+  /** The job whose next read from the result store stops Redis first, and that stop once it began. */
   let stopAtGet: string | undefined;
+  let stopping: Promise<void> | undefined;
   /** The gated child's job id, once its work runs, and the gate it waits at. */
   const gated = { id: Promise.withResolvers<string>(), gate: Promise.withResolvers<void>() };
   const quick = defineTool("quick").describe("Waits at a gate, then answers").longRunning()
@@ -69,7 +70,7 @@ describe("signals and cancellations while Redis is down", { skip: REDIS_MISSING 
     // The results as the store keeps them; a read of the job `stopAtGet` names stops Redis first.
     const resultStore: typeof store = Object.assign(Object.create(store), {
       get: async (id: string) => {
-        if (id === stopAtGet) (stopAtGet = undefined), await redis.stop(); // Redis goes down as this entry is read
+        if (id === stopAtGet) (stopAtGet = undefined), await (stopping = redis.stop()); // down as this entry is read
         return await store.get(id);
       },
     });
@@ -139,6 +140,7 @@ describe("signals and cancellations while Redis is down", { skip: REDIS_MISSING 
 
   it("server.signal(): a retryable unavailable error while down; taken once after the restart", async () => {
     const { job, token } = await waiting(1);
+    stopAtLoad.add(job); // Redis goes down as the wait next looks for its signal (a look each second)
     await outage(async () => {
       await waitFor(() => lookedDown.has(job)); // the wait looked for its signal meanwhile, and waits on
       await assert.rejects(server.signal(job, "approved", { by: "ada" }), (error: unknown) => {
@@ -147,7 +149,7 @@ describe("signals and cancellations while Redis is down", { skip: REDIS_MISSING 
         assert.ok((error.data as { retryAfterMs?: number }).retryAfterMs! > 0);
         return true;
       });
-    });
+    }, false);
     assert.equal(await server.signal(job, "approved", { by: "ada" }), "taken");
     assert.equal(await server.signal(job, "approved", { by: "bob" }), "signalled");
     assert.deepEqual(answered(await redeemedWithin(server, token, END_MS)), { by: "ada" });
@@ -156,12 +158,13 @@ describe("signals and cancellations while Redis is down", { skip: REDIS_MISSING 
   it("a POST to the signal URL: 503 with Retry-After while down; 202 once after the restart, then 409", async () => {
     const { job, token, url } = await waiting(2);
     const post = (body: unknown) => server.fetch(new Request(url, { method: "POST", body: JSON.stringify(body) }));
+    stopAtLoad.add(job);
     await outage(async () => {
       await waitFor(() => lookedDown.has(job));
       const refused = await post({ by: "ada" });
       assert.equal(refused.status, 503, await refused.text());
       assert.ok(Number(refused.headers.get("retry-after")) > 0);
-    });
+    }, false);
     const taken = await post({ by: "ada" });
     assert.equal(taken.status, 202, await taken.text());
     const again = await post({ by: "bob" });
@@ -213,7 +216,8 @@ describe("signals and cancellations while Redis is down", { skip: REDIS_MISSING 
     const { token } = first as Extract<CallOutcome, { kind: "promise" }>;
     stopAtGet = await gated.id.promise;
     gated.gate.resolve(); // the child ends; the parent's read of its end stops Redis
-    await outage(() => waitFor(() => stopAtGet === undefined), false);
+    // Redis started again only once it has stopped: on its port, the one still stopping would refuse the new one.
+    await outage(async () => (await waitFor(() => stopping !== undefined), await stopping), false);
     const end = await redeemedWithin(server, token, END_MS);
     assert.deepEqual(answered(end), { ok: 1 });
   });
