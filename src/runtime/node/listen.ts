@@ -36,6 +36,13 @@ interface NodeHttp {
   ): HttpServer;
 }
 
+/**
+ * How long an idle keep-alive connection stays open, in ms: Fastify's default. Node's own 5 s is shorter than the
+ * idle time many clients and load balancers keep one for (AWS's 60 s), and a request a client sends on a
+ * connection as Node closes it is reset unanswered (RFC 9112 §9.3.1: only idempotent requests may be sent again).
+ */
+const KEEP_ALIVE_MS = 72_000;
+
 /** Node's own `requestTimeout` default: the whole request within 5 minutes. */
 const NODE_REQUEST_TIMEOUT_MS = 300_000;
 
@@ -76,6 +83,7 @@ export async function listen(app: Fetchable, at: ListenAt, lent: Lent): Promise<
       if (closing) server.closeIdleConnections();
     });
   });
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
   const sockets = new Set<{ destroy(): unknown; once(event: "close", listener: () => void): unknown }>();
   server.on("upgrade", (_request, socket) => {
     sockets.add(socket);

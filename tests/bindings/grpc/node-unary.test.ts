@@ -4,6 +4,10 @@
  * one without it, and must get the same answer back (status and headers, body frames byte for byte with
  * per-call fields blanked, trailers). The requests the direct path leaves (gRPC-Web, gRPC with JSON,
  * streaming) still reach Connect's adapter.
+ *
+ * Under Bun only: each comparison opens and ends two HTTP/2 connections, and Deno's `node:http2` aborts the whole
+ * test process now and then as they end (tests/helpers/h2-sessions.ts; CI's Deno lane died in the first test of this
+ * file, three times), taking every other file of the lane with it. Deno still serves `serveGrpc()` in node.test.ts.
  */
 import assert from "node:assert/strict";
 import { gunzipSync, gzipSync } from "node:zlib";
@@ -112,7 +116,7 @@ function bothPaths(server: Parameters<typeof serveGrpc>[0]) {
   };
 }
 
-describe("serveGrpc's direct gRPC unary path", () => {
+describe("serveGrpc's direct gRPC unary path", { skip: DENO_H2_ABORTS }, () => {
   const server = grpcServer();
   const limit = coreOf(server).options.maxBodyBytes;
   const { same, directUrl, directPort } = bothPaths(server);
@@ -149,9 +153,7 @@ describe("serveGrpc's direct gRPC unary path", () => {
     assert.equal(nameless.trailers["grpc-status"], "3");
   });
 
-  it("refuses malformed, compressed-without-encoding and oversize frames as Connect does", {
-    skip: DENO_H2_ABORTS, // CI's Deno lane aborted here
-  }, async () => {
+  it("refuses malformed, compressed-without-encoding and oversize frames as Connect does", async () => {
     const message = callBody("add", { a: 1, b: 2 });
     for (
       const body of [
@@ -208,9 +210,7 @@ describe("serveGrpc's direct gRPC unary path", () => {
     await same(CALL, { ...GRPC, "grpc-timeout": "soon" }, frame(callBody("add", { a: 1, b: 2 })));
   });
 
-  it("aborts ctx.signal when the client resets the stream, with or without a deadline", {
-    skip: DENO_H2_ABORTS, // Deno aborted here in 1 of 25 runs of this file
-  }, async () => {
+  it("aborts ctx.signal when the client resets the stream, with or without a deadline", async () => {
     for (const headers of [GRPC, { ...GRPC, "grpc-timeout": "10S" }]) {
       const aborted = slowProbe.aborted;
       await exchange(directUrl(), CALL, headers, frame(callBody("slow", { ms: 5000 })), 100);
@@ -234,7 +234,7 @@ describe("serveGrpc's direct gRPC unary path", () => {
   });
 });
 
-describe("serveGrpc's direct gRPC unary path with auth", () => {
+describe("serveGrpc's direct gRPC unary path with auth", { skip: DENO_H2_ABORTS }, () => {
   const server = createServer({ name: "docs", version: "1.0.0", auth: opaqueAuth("https://api.example.com") })
     .tool(defineTool("read_doc").handle((_input, ctx) => `doc for ${ctx.auth?.subject}`))
     .tool(defineTool("purge").scopes("docs:admin").handle(() => "purged"));
