@@ -1,10 +1,12 @@
 /**
  * The two ends of a program's thread, on each runtime: the web-standard `Worker` on Bun, `node:worker_threads` on
  * Node and Deno (whose web `Worker` has no `unref()`; reached at run time through `process.getBuiltinModule`, so
- * that no bundle for a Worker or a browser needs it), and nothing on Cloudflare Workers (no `Worker` constructor).
+ * that no bundle for a Worker or a browser needs it), started on Deno by a spawner thread (thread-spawner.ts), and
+ * nothing on Cloudflare Workers (no `Worker` constructor).
  *
  * @module
  */
+import type { FromSpawner, ToSpawner } from "./spawner-messages.ts";
 
 /** A thread as its parent holds it: messages both ways, stopped hard by `terminate()`. */
 export interface Thread {
@@ -31,10 +33,19 @@ export interface ThreadEvents {
   failed(error: Error): void;
 }
 
-/** `node:worker_threads` as far as this file uses it. */
-interface NodeThreads {
-  readonly Worker: new (url: URL) => {
-    postMessage(message: unknown): void;
+/** A `node:worker_threads` `MessagePort`, as far as the threads here use one. */
+interface NodePort {
+  postMessage(message: unknown, transfer?: unknown[]): void;
+  on(event: "message", listener: (data: unknown) => void): void;
+  ref(): void;
+  unref(): void;
+  close(): void;
+}
+
+/** `node:worker_threads` as far as the threads here use it. */
+export interface NodeThreads {
+  readonly Worker: new (url: URL, options?: { workerData?: unknown; transferList?: unknown[] }) => {
+    postMessage(message: unknown, transfer?: unknown[]): void;
     terminate(): Promise<number>;
     ref(): void;
     unref(): void;
@@ -42,14 +53,17 @@ interface NodeThreads {
     on(event: "error", listener: (error: Error) => void): void;
     on(event: "exit", listener: (code: number) => void): void;
   };
+  readonly MessageChannel: new () => { port1: NodePort; port2: NodePort };
   readonly parentPort: {
     postMessage(message: unknown): void;
     on(event: "message", listener: (data: unknown) => void): void;
   } | null;
+  /** A spawned thread's data: `{ port }`, the port to its parent, for a thread a spawner started. */
+  readonly workerData: unknown;
 }
 
 /** Node's threads, where there is no web `Worker` and the runtime hands `node:worker_threads` over. */
-function nodeThreads(): NodeThreads | undefined {
+export function nodeThreads(): NodeThreads | undefined {
   const process = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
   // Cloudflare Workers with nodejs_compat answer getBuiltinModule too, without threads.
   if ((globalThis as { navigator?: { userAgent?: string } }).navigator?.userAgent === "Cloudflare-Workers") return;
@@ -112,6 +126,61 @@ export function spawnThread(url: URL, events: ThreadEvents): Thread {
 }
 
 /**
+ * Starts the threads of one pool: {@link spawnThread} where starting a thread does not hold the parent's thread
+ * (Bun, Node); on Deno, through a spawner thread the pool starts once (thread-spawner.ts), since Deno's `Worker`
+ * constructor waits until the new thread runs, which on a busy machine held a server's thread up to a second.
+ *
+ * @returns What starts one thread, as {@link spawnThread} does.
+ */
+export function threadStarter(): (url: URL, events: ThreadEvents) => Thread {
+  const threads = nodeThreads();
+  if (!("Deno" in globalThis) || threads === undefined) return spawnThread;
+  const spawnerUrl = new URL(
+    import.meta.url.endsWith(".ts") ? "./thread-spawner.ts" : "./thread-spawner.js",
+    import.meta.url,
+  );
+  let spawner: InstanceType<NodeThreads["Worker"]> | undefined;
+  const live = new Map<number, ThreadEvents>();
+  let ids = 0;
+  const spawnerFor = () => {
+    if (spawner !== undefined) return spawner;
+    const started = spawner = new threads.Worker(spawnerUrl);
+    started.unref(); // each thread's own port keeps the process alive while it runs a program
+    started.on("message", (data) => {
+      const message = data as FromSpawner;
+      const events = live.get(message.id);
+      if (message.type === "exit") live.delete(message.id);
+      events?.failed(
+        new Error(message.type === "failed" ? message.message : `the program's thread exited (${message.code})`),
+      );
+    });
+    const lost = (error: Error) => {
+      spawner = undefined; // the next start starts another spawner
+      for (const events of live.values()) events.failed(error);
+      live.clear();
+    };
+    started.on("error", lost);
+    started.on("exit", (code) => lost(new Error(`the threads' spawner exited (${code})`)));
+    return started;
+  };
+  return (url, events) => {
+    const id = ++ids;
+    const { port1, port2 } = new threads.MessageChannel();
+    const send = (message: ToSpawner, transfer?: unknown[]) => spawnerFor().postMessage(message, transfer);
+    live.set(id, events);
+    port1.on("message", (data) => events.message(data));
+    send({ type: "start", id, url: url.href, port: port2 }, [port2]);
+    return {
+      post: (message) => port1.postMessage(message),
+      terminate: () => (live.delete(id), send({ type: "terminate", id }), port1.close()),
+      unref: () => port1.unref(),
+      ref: () => port1.ref(),
+      unrefs: true,
+    };
+  };
+}
+
+/**
  * The thread's own end, inside it: listens to its parent and answers.
  *
  * @param onMessage What the thread does with each message.
@@ -122,6 +191,12 @@ export function parentEnd(onMessage: (data: unknown) => void): (message: unknown
     addEventListener?(type: "message", listener: (event: MessageEvent) => void): void;
     postMessage?(message: unknown): void;
   };
+  // A thread a spawner started talks to its parent over the port it was handed (thread-spawner.ts).
+  const handed = (nodeThreads()?.workerData as { port?: NodePort } | undefined)?.port;
+  if (handed !== undefined) {
+    handed.on("message", onMessage);
+    return (message) => handed.postMessage(message);
+  }
   if (typeof scope.postMessage === "function" && typeof scope.addEventListener === "function") {
     scope.addEventListener("message", (event) => onMessage(event.data)); // a web worker (Deno, Bun)
     return (message) => scope.postMessage!(message);

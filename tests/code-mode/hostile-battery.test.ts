@@ -1,7 +1,8 @@
 /**
  * Issue 86's hostile battery, each program sent through `execute_code` of a served `codeMode()`: stopped with its
  * reason, a plain program answering after them, a second client's plain calls answered throughout, and the server's
- * event loop never held as long as a program's CPU limit (what a program on the server's thread holds it at least).
+ * event loop never held as long as a program's CPU limit (what a program on the server's thread holds it at least):
+ * its lags less the time its thread waited for a core (on a machine busy with other processes, a wait, not a hold).
  * The goal of 50 ms, lag and p99, is a speed goal: bench/code-mode-battery.ts measures it. Bun, Deno, Node 22.
  */
 import assert from "node:assert/strict";
@@ -33,8 +34,8 @@ function assertHeld(report: BatteryReport): void {
   assert.ok(report.eight.length === 8, `eight loops at once: ${detail}`);
   assert.equal(report.plain, 5, "a plain program answers after the battery");
   assert.ok(report.calls.count > 0, "the second client's calls were answered");
-  assert.ok(report.maxLagMs < CPU_MS, `the event loop was held ${report.maxLagMs} ms: ${detail}`);
-  assert.ok(report.calls.maxMs < CPU_MS, `a plain call waited ${report.calls.maxMs} ms: ${detail}`);
+  assert.ok(report.maxHeldMs < CPU_MS, `the event loop was held ${report.maxHeldMs} ms: ${detail}`);
+  assert.ok(report.calls.maxHeldMs < CPU_MS, `a plain call was held ${report.calls.maxHeldMs} ms: ${detail}`);
 }
 
 /** Runs the battery in a process of its own, `program` and `args` before the script; its report. */

@@ -1,10 +1,12 @@
 /**
  * Issue 86's hostile battery, through `execute_code` of a served `codeMode()` (its default executor) over
  * MCP-lite on 127.0.0.1, while the same process measures what its event loop is held: a 10 ms interval timer's
- * largest lag, and a second client calling a plain tool every 10 ms (its latencies). Run by
+ * largest lag, and a second client calling a plain tool every 10 ms (its latencies); each also less the time the
+ * thread waited for a core (its hold: what the process did, not the machine's load). Run by
  * tests/code-mode/hostile-battery.test.ts (Deno and Node 22 through hostile-battery-main.ts), and by
  * bench/code-mode-battery.ts, which weighs it against the 50 ms goal.
  */
+import { readFileSync } from "node:fs";
 import * as v from "valibot";
 import { createServer, defineTool, serve } from "../../mod.ts";
 import { type CodeExecutor, codeMode } from "../../src/code-mode/mod.ts";
@@ -60,6 +62,8 @@ export interface BatteryReport {
     readonly allowed: readonly string[];
     /** The timer's largest lag while it ran, in ms. */
     readonly lagMs: number;
+    /** The same less the time the thread waited for a core meanwhile, in ms. */
+    readonly heldMs: number;
   }[];
   /** The reasons the eight loops run at once stopped with. */
   readonly eight: string[];
@@ -67,10 +71,33 @@ export interface BatteryReport {
   readonly plain: unknown;
   /** The interval timer's largest lag over the run, in ms. */
   readonly maxLagMs: number;
+  /**
+   * The largest hold of the event loop: a lag less the time the server's thread waited for a core meanwhile (Linux's
+   * schedstat); the lag itself where that cannot be read. A machine busy with other processes lengthens lags, not holds.
+   */
+  readonly maxHeldMs: number;
   /** The same over 3 s before the battery, the second client alone: what the machine's own load holds it (not asserted). */
   readonly quietLagMs: number;
   /** The second client's calls: how many, their p99 and largest latency, in ms. */
-  readonly calls: { readonly count: number; readonly p99Ms: number; readonly maxMs: number };
+  readonly calls: {
+    readonly count: number;
+    readonly p99Ms: number;
+    readonly maxMs: number;
+    /** The largest latency less the time the server's thread waited for a core meanwhile, in ms. */
+    readonly maxHeldMs: number;
+  };
+}
+
+/**
+ * The milliseconds the calling thread has waited for a core since it started (proc(5), /proc/thread-self/schedstat:
+ * its second field, time spent waiting on a runqueue, in ns); 0 where it cannot be read (no /proc).
+ */
+function waitedForCoreMs(): number {
+  try {
+    return Number(readFileSync("/proc/thread-self/schedstat", "latin1").split(" ")[1]) / 1e6 || 0;
+  } catch {
+    return 0;
+  }
 }
 
 /** A tool result over MCP-lite: its structured content (a failure's `reason` among it). */
@@ -108,21 +135,25 @@ export async function runBattery(executor?: CodeExecutor, timeMs?: number): Prom
     return body.result.structuredContent ?? { reason: `no structured content: ${JSON.stringify(body.result)}` };
   };
 
-  // The server's event loop, seen from inside: a 10 ms timer's lag, and a plain call every 10 ms.
-  let maxLagMs = 0;
-  let last = performance.now();
+  // The server's event loop, seen from inside: a 10 ms timer's lag, and a plain call every 10 ms; each also less
+  // the time this thread (the timer's and the server's) waited for a core meanwhile.
+  let maxLagMs = 0, maxHeldMs = 0;
+  let last = performance.now(), lastWait = waitedForCoreMs();
   const timer = setInterval(() => {
-    const now = performance.now();
+    const now = performance.now(), wait = waitedForCoreMs();
     maxLagMs = Math.max(maxLagMs, now - last - 10);
+    maxHeldMs = Math.max(maxHeldMs, now - last - 10 - (wait - lastWait));
     last = now;
+    lastWait = wait;
   }, 10);
-  const latencies: number[] = [];
+  const latencies: number[] = [], holds: number[] = [];
   let running = true;
   const pinging = (async () => {
     while (running) {
-      const started = performance.now();
+      const started = performance.now(), wait = waitedForCoreMs();
       await call("ping", {});
       latencies.push(performance.now() - started);
+      holds.push(performance.now() - started - (waitedForCoreMs() - wait));
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
   })();
@@ -136,15 +167,16 @@ export async function runBattery(executor?: CodeExecutor, timeMs?: number): Prom
     maxLagMs = 0;
     await new Promise((resolve) => setTimeout(resolve, 3_000));
     const quietLagMs = Math.round(maxLagMs);
-    maxLagMs = 0;
-    latencies.length = 0;
+    maxLagMs = maxHeldMs = 0;
+    latencies.length = holds.length = 0;
     const stopped = [];
     for (const hostile of HOSTILE) {
-      const before = maxLagMs;
-      maxLagMs = 0;
+      const [lagBefore, heldBefore] = [maxLagMs, maxHeldMs];
+      maxLagMs = maxHeldMs = 0;
       const reason = reasonOf(await call("execute_code", { code: hostile.code }));
-      stopped.push({ name: hostile.name, reason, allowed: hostile.reasons, lagMs: Math.round(maxLagMs) });
-      maxLagMs = Math.max(before, maxLagMs);
+      const [lagMs, heldMs] = [Math.round(maxLagMs), Math.round(maxHeldMs)];
+      stopped.push({ name: hostile.name, reason, allowed: hostile.reasons, lagMs, heldMs });
+      [maxLagMs, maxHeldMs] = [Math.max(lagBefore, maxLagMs), Math.max(heldBefore, maxHeldMs)];
     }
     const eight = (await Promise.all(Array.from({ length: 8 }, () => call("execute_code", { code: "for (;;) {}" }))))
       .map(reasonOf);
@@ -157,11 +189,13 @@ export async function runBattery(executor?: CodeExecutor, timeMs?: number): Prom
       eight,
       plain,
       maxLagMs: Math.round(maxLagMs),
+      maxHeldMs: Math.round(maxHeldMs),
       quietLagMs,
       calls: {
         count: sorted.length,
         p99Ms: Math.round(sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))] ?? NaN),
         maxMs: Math.round(sorted.at(-1) ?? NaN),
+        maxHeldMs: Math.round(Math.max(...holds)),
       },
     };
   } finally {

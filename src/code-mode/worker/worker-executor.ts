@@ -9,7 +9,7 @@
 import type { CodeExecutor } from "../executor.ts";
 import { limitMessage } from "../quickjs/stop-messages.ts";
 import type { FromThread, ToThread } from "./thread-messages.ts";
-import { spawnThread, type Thread } from "../../runtime/threads.ts";
+import { type Thread, threadStarter } from "../../runtime/threads.ts";
 import { raiseStop, stopFlag } from "./stop-flag.ts";
 import { unrefTimer } from "../../runtime/unref-timer.ts";
 import { threadCpuClock } from "../../runtime/thread-priority.ts";
@@ -59,7 +59,8 @@ function scriptUrl(): URL {
 
 /**
  * Runs code mode's programs each in QuickJS on a thread of its own: Bun's web `Worker`, `node:worker_threads`
- * on Node and Deno. The server's thread only passes messages: a program that loops, bombs memory or floods
+ * on Node and Deno (there started by a spawner thread, since Deno's `Worker` constructor waits for the thread to run).
+ * The server's thread only passes messages: a program that loops, bombs memory or floods
  * promises holds its own thread, never the server's event loop. Each `__call` crosses as a message to the
  * `call` given (the server's one call pipeline, with the caller's rights) and its result comes back as JSON.
  * The limits are measured on the program's thread (`cpu`, `time`, `memory`, `stack`, `output`, `calls`), as
@@ -105,6 +106,7 @@ export function workerExecutor(options: WorkerExecutorOptions = {}): CodeExecuto
     throw new TypeError("workerExecutor(): max is an integer, at least size");
   }
   const url = scriptUrl();
+  const spawnThread = threadStarter();
   const idle: Slot[] = [];
   /** The programs waiting for a thread: each takes one, or learns that no thread can start. */
   const waiting: { take(slot: Slot): void; refuse(error: Error): void }[] = [];
