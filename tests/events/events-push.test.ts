@@ -11,7 +11,8 @@ import { describe, it } from "node:test";
 import * as v from "valibot";
 import { createMemoryResultStore, createServer, type ResultStore, serve } from "../../mod.ts";
 import { defineEvent } from "../../src/events/mod.ts";
-import { modernMeta, modernRequest, post } from "../helpers/request.ts";
+import { legacyRequest, modernMeta, modernRequest, post } from "../helpers/request.ts";
+import { pipeServer } from "../helpers/stdio.ts";
 
 const EXT = "io.modelcontextprotocol/events";
 const SECRET = "an events test secret of at least 32 bytes!";
@@ -42,10 +43,13 @@ class PushStream {
   readonly #abort = new AbortController();
   #ended = false;
   #reading: Promise<void> = Promise.resolve();
+  #reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
 
-  static async open(url: string, params: Record<string, unknown>, meta: Record<string, unknown> = {}) {
+  static async open(url: string, params: Record<string, unknown>, meta: Record<string, unknown> = {}, legacy = false) {
     const stream = new PushStream();
-    const request = modernRequest("events/stream", { ...params, _meta: meta });
+    const request = legacy
+      ? legacyRequest("events/stream", params)
+      : modernRequest("events/stream", { ...params, _meta: meta });
     const response = await fetch(`${url}/mcp`, {
       method: "POST",
       headers: request.headers,
@@ -63,10 +67,11 @@ class PushStream {
 
   async #read(body: ReadableStream<Uint8Array>) {
     const decoder = new TextDecoder();
+    const reader = this.#reader = body.getReader();
     let buffer = "";
     try {
-      for await (const chunk of body) {
-        buffer += decoder.decode(chunk, { stream: true });
+      for (let read = await reader.read(); !read.done; read = await reader.read()) {
+        buffer += decoder.decode(read.value, { stream: true });
         for (let end = buffer.indexOf("\n\n"); end >= 0; end = buffer.indexOf("\n\n")) {
           const data = buffer.slice(0, end).split("\n").filter((l) => l.startsWith("data:")).map((l) => l.slice(5));
           buffer = buffer.slice(end + 2);
@@ -99,8 +104,10 @@ class PushStream {
     return carrying.at(-1)!.params.cursor;
   }
 
+  /** Aborts the request, as SEP-3415 cancels a stream over HTTP (and cancels the body: Deno may not end it). */
   async abort() {
     this.#abort.abort();
+    await this.#reader?.cancel().catch(() => {});
     await this.#reading;
   }
 }
@@ -146,6 +153,21 @@ describe("events/stream over MCP 2026-07-28 HTTP", () => {
       await replay.next((m) => m.params?.data?.orderId === "o3");
       assert.deepEqual(replay.orders, ["o1", "o2", "o3"]);
       await replay.abort();
+    } finally {
+      await listening.close();
+    }
+  });
+
+  it("on MCP 2025-11-25 over HTTP too: the same notifications on the request's SSE answer", async () => {
+    const server = serverOf();
+    const listening = await serve(server, { port: 0, quiet: true });
+    try {
+      const stream = await PushStream.open(listening.url, { ...params, cursor: null }, {}, true);
+      await stream.next(method("active"));
+      await server.emit("order.shipped", order("o1"));
+      assert.equal(typeof (await stream.next(method("event"))).params.cursor, "string");
+      assert.deepEqual(stream.orders, ["o1"]);
+      await stream.abort();
     } finally {
       await listening.close();
     }
@@ -233,5 +255,48 @@ describe("events/stream over MCP 2026-07-28 HTTP", () => {
     );
     const hook = await narrowed.fetch(modernRequest("events/stream", { name: "hook.only", cursor: null }));
     assert.equal((await hook.json()).error.code, -32014);
+  });
+});
+
+describe("events/stream on stdio (MCP 2026-07-28 messages)", () => {
+  it("streams on the connection outside its budget of calls; notifications/cancelled ends it and frees its place", async () => {
+    const server = serverOf(undefined, { maxStreams: 1, limits: { calls: 1, perCaller: false } });
+    const piped = pipeServer(server);
+    const stream = (id: number) => ({
+      jsonrpc: "2.0",
+      id,
+      method: "events/stream",
+      params: { ...params, cursor: null, _meta: modernMeta() },
+    });
+    const of = (id: number, name: string) => (m: Record<string, any>) =>
+      m.method === `notifications/events/${name}` && m.params?.cursor !== undefined && m.id === undefined &&
+      (name !== "event" || m.params.data.orderId === `s${id}`);
+    try {
+      piped.send(stream(1));
+      await piped.next(of(1, "active"));
+      await server.emit("order.shipped", order("s1"));
+      await piped.next(of(1, "event"));
+      // The one call of the budget is free: a request beside the stream is answered, not refused (-32029).
+      piped.send({ jsonrpc: "2.0", id: 2, method: "events/list", params: { _meta: modernMeta() } });
+      assert.equal(((await piped.answer(2)).result as { events: unknown[] }).events.length, 1);
+      // A second stream is past events.maxStreams (1) until the first is cancelled.
+      piped.send(stream(3));
+      assert.equal(((await piped.answer(3)).error as { code: number }).code, -32013);
+      piped.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1 } });
+      const actives = () => piped.messages.filter((m) => m.method === "notifications/events/active").length;
+      for (let id = 4, deadline = Date.now() + 10_000; actives() < 2; id++) {
+        assert.ok(Date.now() < deadline, "the cancelled stream's place was not freed");
+        piped.send(stream(id));
+        const quiet = () => undefined; // the race's loser times out later, unheard
+        const answer = await Promise.race([
+          piped.answer(id).catch(quiet),
+          piped.next(() => actives() === 2).catch(quiet),
+        ]);
+        if (actives() < 2) assert.equal((answer?.error as { code: number }).code, -32013);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    } finally {
+      await piped.end();
+    }
   });
 });

@@ -77,7 +77,7 @@ function contextOf(
     },
     holdOpen: () => {
       if (!streams || !channel.streaming) return undefined;
-      request.host.exempt?.();
+      channel.exempt();
       return { caller: request.host.caller ?? "" };
     },
     request: async (method, params = {}) => {
