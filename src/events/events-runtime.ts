@@ -179,7 +179,12 @@ function attach(server: object, options: ServerOptions): EventsRuntime {
     log,
     store,
     options: events,
-    streams: new OpenStreams(events.maxStreams, events.maxStreamsPerCaller),
+    streams: new OpenStreams({
+      max: events.maxStreams,
+      perCaller: events.maxStreamsPerCaller,
+      pollMs: events.streamPollMs,
+      head: (name) => log.head(name),
+    }),
     deliveries,
     authenticates: gate.auth !== undefined,
     idKey,

@@ -66,7 +66,7 @@ export async function pushStream(
 }
 
 async function run(runtime: EventsRuntime, request: StreamRequest, ctx: ExtensionContext) {
-  const { log, streams, options: { heartbeatMs, streamPollMs } } = runtime;
+  const { log, streams, options: { heartbeatMs } } = runtime;
   const { name, servedAs, match } = request;
   const shown = servedAs ?? name;
   const signal = ctx.signal;
@@ -90,16 +90,15 @@ async function run(runtime: EventsRuntime, request: StreamRequest, ctx: Extensio
         await ctx.notify("notifications/events/heartbeat", { name: shown, cursor });
         sent = performance.now();
       }
-      // An emit on this instance wakes it at once; one on another instance is read at the next poll of the store.
-      const untilHeartbeat = Math.max(0, heartbeatMs - (performance.now() - sent));
-      await streams.wait(name, Math.min(streamPollMs, untilHeartbeat), signal);
+      // An emit on this instance wakes it at once; one on another instance at the next poll of the log's head.
+      await streams.wait(name, batch.at, Math.max(0, heartbeatMs - (performance.now() - sent)), signal);
       if (signal.aborted) break;
     }
     try {
       batch = await read(cursor);
       failing = false;
     } catch (error) {
-      batch = { events: [], cursor, truncated: false, hasMore: false };
+      batch = { events: [], cursor, truncated: false, hasMore: false, at: "" }; // "": woken at the next poll
       if (failing) continue; // told once per outage; read again at the next poll
       failing = true;
       runtime.deliveries.onError(error);

@@ -192,6 +192,38 @@ describe("events/stream over MCP 2026-07-28 HTTP", () => {
     }
   });
 
+  it("idle streams cost the store one read of the log's head per event and interval, not a read per stream", async () => {
+    const inner = createMemoryResultStore();
+    const reads = new Map<string, number>();
+    const store: ResultStore = Object.assign(Object.create(inner), {
+      get(key: string) {
+        const kind = key.slice(0, key.indexOf(":"));
+        reads.set(kind, (reads.get(kind) ?? 0) + 1);
+        return inner.get(key);
+      },
+    });
+    const server = serverOf(store, { heartbeatMs: 30_000, streamPollMs: 50 });
+    const listening = await serve(server, { port: 0, quiet: true });
+    const streams: PushStream[] = [];
+    try {
+      await server.emit("order.shipped", order("before"));
+      for (let i = 0; i < 5; i++) {
+        streams.push(await PushStream.open(listening.url, { ...params, cursor: null }));
+        await streams[i].next(method("active"));
+      }
+      reads.clear();
+      await new Promise((resolve) => setTimeout(resolve, 500)); // at most ten polls
+      assert.equal(reads.get("evocc") ?? 0, 0); // no stream read the log: its head did not move
+      assert.ok((reads.get("evhead") ?? 0) <= 11, `evhead read ${reads.get("evhead")} times`); // one per poll
+      // A move of the head (an emit on another instance sharing the store) wakes every stream.
+      await serverOf(store).emit("order.shipped", order("o1"));
+      for (const stream of streams) await stream.next(method("event"));
+    } finally {
+      for (const stream of streams) await stream.abort();
+      await listening.close();
+    }
+  });
+
   it("open streams are outside the request budgets and bounded by their own; an aborted one frees its place", async () => {
     // Two calls at most (no per-caller share), three streams at most and two per caller.
     const server = serverOf(undefined, {
