@@ -6,16 +6,20 @@
  * open streams outside the request budgets and bounded by their own (-32013, or -32025 to a client that declared the
  * extension); an aborted request that frees its stream; and where no stream reaches the client, Unsupported. The
  * same on MCP 2025-11-25 over HTTP and on stdio (outside the connection's count of calls; `notifications/cancelled`).
- * And `client.events.stream()`: typed events, a reconnect from its last cursor after a drop, a refusal thrown.
+ * And `client.events.stream()`: typed events, a reconnect from its last cursor after a drop, a refusal thrown; and a
+ * server restarted mid-stream over a redis-server, resumed from the cursor with what was emitted meanwhile, once.
  */
 import assert from "node:assert/strict";
-import { describe, it } from "node:test";
+import { after, before, describe, it } from "node:test";
 import * as v from "valibot";
 import { createMemoryResultStore, createServer, type ResultStore, serve } from "../../mod.ts";
 import { createClient } from "../../src/client/mod.ts";
 import { defineEvent } from "../../src/events/mod.ts";
 import { legacyRequest, modernMeta, modernRequest, post } from "../helpers/request.ts";
 import { pipeServer } from "../helpers/stdio.ts";
+import { redisResultStore } from "../../src/redis/mod.ts";
+import { REDIS_CLIENTS, type TestRedisClient } from "../helpers/redis-clients.ts";
+import { REDIS_MISSING, type RedisServer, startRedis } from "../helpers/redis-server.ts";
 
 const EXT = "io.modelcontextprotocol/events";
 const SECRET = "an events test secret of at least 32 bytes!";
@@ -436,6 +440,46 @@ describe("client.events.stream()", () => {
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
       assert.equal(relay.ended, i + 1); // the loop left: its request ended (the server's side with it)
+    }
+  });
+});
+
+describe("events/stream across a restart, the store in a redis-server", { skip: REDIS_MISSING }, () => {
+  let redis: RedisServer;
+  let client: TestRedisClient;
+  before(async () => {
+    redis = await startRedis();
+    client = await REDIS_CLIENTS[0].connect(redis.url);
+  });
+  after(async () => {
+    client?.close();
+    await redis?.stop();
+  });
+
+  it("the server restarted mid-stream: a reconnect with the cursor gets what was emitted meanwhile, once", async () => {
+    const store = redisResultStore(client.client, { prefix: `push:${crypto.randomUUID()}:` });
+    const before = serverOf(store);
+    const first = await serve(before, { port: 0, quiet: true });
+    const stream = await PushStream.open(first.url, { ...params, cursor: null });
+    await stream.next(method("active"));
+    await before.emit("order.shipped", order("o1"));
+    await stream.next(method("event"));
+    const cursor = stream.cursor;
+    await stream.abort();
+    await first.close(); // the instance goes away
+
+    const after = serverOf(store); // its successor: the same store and secret
+    await after.emit("order.shipped", order("o2")); // emitted while no stream was open
+    const second = await serve(after, { port: 0, quiet: true });
+    try {
+      const resumed = await PushStream.open(second.url, { ...params, cursor });
+      await resumed.next(method("active"));
+      await after.emit("order.shipped", order("o3"));
+      await resumed.next((m) => m.params?.data?.orderId === "o3");
+      assert.deepEqual(resumed.orders, ["o2", "o3"]);
+      await resumed.abort();
+    } finally {
+      await second.close();
     }
   });
 });
