@@ -42,14 +42,14 @@ export class OpenStreams {
   /**
    * Opens one for a caller, or refuses it with ResourceExhausted.
    *
-   * @param caller Who holds it.
+   * @param caller Who holds it (`""`: unknown, bound by the server's budget only, as `limits.perCaller` does).
    * @returns Closes it (once).
    * @throws {ProtocolError} -32013 past the server's budget or the caller's.
    */
   admit(caller: string): () => void {
     const { max, perCaller } = this.#limits;
     const held = this.#byCaller.get(caller) ?? 0;
-    if (this.#open >= max || held >= perCaller) {
+    if (this.#open >= max || (caller !== "" && held >= perCaller)) {
       const which = this.#open >= max ? `events.maxStreams, ${max}` : `per caller, ${perCaller}`;
       throw new ProtocolError(EXHAUSTED, `Resource exhausted: too many push streams open (${which})`);
     }
