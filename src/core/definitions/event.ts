@@ -131,8 +131,9 @@ export interface EventsOptions {
    */
   readonly heartbeatMs?: number;
   /**
-   * How often a push stream reads the occurrence log for occurrences emitted on other instances sharing the store,
-   * in ms (default 1 000); those emitted on its own instance reach it at once.
+   * How often, while push streams wait on an event, this instance reads the head of its log for occurrences emitted on
+   * other instances sharing the store, in ms (default 1 000: one read per event, however many streams wait); those
+   * emitted on this instance reach its streams at once.
    */
   readonly streamPollMs?: number;
   /** The waits between a delivery's attempts, in ms (default 1 s, 5 s, 30 s, 2 min, 10 min). */
