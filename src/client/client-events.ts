@@ -1,8 +1,9 @@
 /**
  * MCP Events in the client (ChatGPT's profile and SEP-3415): `events/list` followed to its last page,
  * `events/subscribe` by webhook with the caller's Standard Webhooks secret (checked before it is sent),
- * `events/unsubscribe` by id or by what the subscription was taken with, and `events/poll` at the server's pace
- * (`hasMore`: again at once; `nextPollMs`: not before). Loaded with its first use.
+ * `events/unsubscribe` by id or by what the subscription was taken with, `events/poll` at the server's pace
+ * (`hasMore`: again at once; `nextPollMs`: not before), and `events/stream` (./event-stream.ts). Loaded with its
+ * first use.
  *
  * @module
  */
@@ -16,9 +17,11 @@ import type {
   EventsOf,
   EventSubscription,
   PollOptions,
+  StreamOptions,
   SubscribeOptions,
 } from "./event-types.ts";
 import { sleep } from "../internal/sleep.ts";
+import { streamEvents } from "./event-stream.ts";
 
 /** The events of a client without a server type. */
 type UntypedEvents = EventsOf<unknown>;
@@ -137,5 +140,6 @@ export function createEventsApi(backend: EventsBackend): EventsApi<UntypedEvents
       if (due.size > 16) due.delete(due.keys().next().value!);
       return answer;
     },
+    stream: (name: string, stream?: StreamOptions<Record<string, unknown>>) => streamEvents(backend, name, stream),
   } as EventsApi<UntypedEvents>;
 }

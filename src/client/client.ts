@@ -56,7 +56,10 @@ export class Client<T = ToolsOf<unknown>, E = EventsOf<unknown>> {
    */
   readonly skills: SkillsApi;
 
-  /** MCP Events (ChatGPT's profile, SEP-3415): `list()`, `subscribe()` by webhook, `unsubscribe()`, `poll()`. */
+  /**
+   * MCP Events (ChatGPT's profile, SEP-3415): `list()`, `subscribe()` by webhook, `unsubscribe()`, `poll()`,
+   * `stream()`.
+   */
   readonly events: EventsApi<E>;
 
   /**
@@ -70,7 +73,9 @@ export class Client<T = ToolsOf<unknown>, E = EventsOf<unknown>> {
       request: (method: string, params: Record<string, unknown>, o?: RequestOptions) => this.request(method, params, o),
     };
     this.skills = onFirstUse((m) => m.createSkillsApi(backend), ["list", "get", "load"]);
-    this.events = onFirstUse((m) => m.createEventsApi(backend), ["list", "subscribe", "unsubscribe", "poll"]);
+    this.events = onFirstUse((m) => m.createEventsApi(backend), ["list", "subscribe", "unsubscribe", "poll"], [
+      "stream",
+    ]);
     this.#runner = new CallRunner(transport, options, (listing) => this.#keep(listing), this.#heard);
     this.tools = toolProxy((name, args, options) =>
       this.call(name as keyof T & string, args as never, options as CallOptions)

@@ -45,7 +45,7 @@ export interface EventInfo {
   name: string;
   /** What it means. */
   description?: string;
-  /** How it can be delivered (`webhook`, `poll`). */
+  /** How it can be delivered (`webhook`, `poll`, `push`). */
   delivery: string[];
   /** The JSON Schema of a subscription's arguments. */
   inputSchema: Record<string, unknown>;
@@ -169,8 +169,60 @@ export interface EventPoll<P> {
 }
 
 /**
- * `client.events`: lists a server's events, subscribes to one by webhook, ends a subscription, and polls one. Its
- * module loads with the first call. Over MCP the methods are `events/list`, `/subscribe`, `/unsubscribe`, `/poll`;
+ * How to stream an event (`client.events.stream(name, stream)`, SEP-3415 "Push"): its arguments, where to start, how
+ * far back a first stream reaches, and a signal that ends it. `arguments` may be left out when the event takes none it
+ * requires.
+ *
+ * @typeParam I The event's arguments (its `.input()` schema's input).
+ *
+ * @example
+ * ```ts
+ * import type { StreamOptions } from "@mcplite/sdk/client";
+ * const kept = new Map<string, string>(); // where an application keeps the last event's cursor
+ * const resumed: StreamOptions<{ customerId: string }> = {
+ *   arguments: { customerId: "c1" },
+ *   cursor: kept.get("order.shipped:c1") ?? null, // null: from now
+ *   signal: AbortSignal.timeout(60_000),
+ * };
+ * ```
+ */
+export type StreamOptions<I> =
+  & {
+    /** The last event's `cursor` (a poll's, a stream's); `null` or left out: from now (and `maxAgeMs` back). */
+    cursor?: string | null;
+    /** How far back occurrences are taken when there is no cursor yet, in ms (SEP-3415): a replay of those kept. */
+    maxAgeMs?: number;
+    /** Ends the stream: the iteration then ends (no error), and the request is aborted. */
+    signal?: AbortSignal;
+    /**
+     * How long the stream may stay silent before the client takes it for dead and reconnects, in ms (default
+     * 70 000: SEP-3415's heartbeats come at least every 30 s).
+     */
+    timeoutMs?: number;
+  }
+  // deno-lint-ignore ban-types
+  & ({} extends I ? { arguments?: I } : { arguments: I });
+
+/**
+ * What `client.events.stream()` returns: the occurrences, oldest first, as the server pushes them, each with its
+ * cursor (keep the last to resume from it); the client reconnects from that cursor when the stream drops.
+ *
+ * @typeParam P The event's payload.
+ *
+ * @example
+ * ```ts
+ * import type { EventStream } from "@mcplite/sdk/client";
+ * async function firstOrder(events: EventStream<{ orderId: string }>): Promise<string | undefined> {
+ *   for await (const event of events) return event.data.orderId; // leaving the loop ends the stream
+ * }
+ * ```
+ */
+export type EventStream<P> = AsyncIterableIterator<EventPoll<P>["events"][number]>;
+
+/**
+ * `client.events`: lists a server's events, subscribes to one by webhook, ends a subscription, polls one and streams
+ * one. Its module loads with the first call. Over MCP the methods are `events/list`, `/subscribe`, `/unsubscribe`,
+ * `/poll`, `/stream`;
  * over MCP-lite the same JSON-RPC methods at `/rpc`. A server serves ChatGPT's profile of a subscription unless the client
  * declares SEP-3415's extension (`createClient(url, { extensions: { "io.modelcontextprotocol/events": {} } })`, on MCP:
  * MCP-lite carries no client capabilities); the two differ in the `webhook-id` a delivery carries, and
@@ -266,4 +318,20 @@ export interface EventsApi<E> {
     poll?: PollOptions<E[N] extends { input: infer I } ? I : never>,
     options?: RequestOptions,
   ): Promise<EventPoll<E[N] extends { payload: infer P } ? P : never>>;
+  /**
+   * Streams an event (`events/stream`, SEP-3415 "Push": one long-lived request, its notifications read as they come):
+   * the occurrences after `cursor` its arguments match, as an async iterator. When the stream drops (the network, the
+   * server's end, a silence past `timeoutMs`, a refusal for lack of room), the client reconnects from the last cursor
+   * it received, after a backoff (at once after a healthy stream, then 1 s doubling to 30 s): nothing is missed that
+   * the server's log kept, nothing is seen twice. It ends when `signal` aborts or the loop is left; a refusal that
+   * will not change (an unknown event, bad arguments or cursor, push not served) is thrown from the iteration.
+   *
+   * @param name The event.
+   * @param stream Its arguments, the cursor, how far back, a signal, the silence allowed.
+   * @returns The occurrences, as they come.
+   */
+  stream<N extends keyof E & string>(
+    name: N,
+    stream?: StreamOptions<E[N] extends { input: infer I } ? I : never>,
+  ): EventStream<E[N] extends { payload: infer P } ? P : never>;
 }

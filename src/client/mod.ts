@@ -56,8 +56,10 @@ export type {
   EventPoll,
   EventsApi,
   EventsOf,
+  EventStream,
   EventSubscription,
   PollOptions,
+  StreamOptions,
   SubscribeOptions,
 } from "./event-types.ts";
 export type { ProbedName } from "./tool-proxy.ts";

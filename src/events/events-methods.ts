@@ -2,8 +2,8 @@
  * The methods of MCP Events (SEP-3415 "Events Extension", `io.modelcontextprotocol/events`; ChatGPT's MCP Events) on
  * a server's own events: `events/list`, `events/subscribe` (an idempotent upsert keyed by principal, callback, event
  * as the subscriber names it, and arguments; a new callback answers a challenge first; a new secret is a rotation),
- * `events/unsubscribe` and `events/poll` (the occurrence log read from a cursor): the source of its own events its
- * router serves (./events-router.ts).
+ * `events/unsubscribe`, `events/poll` (the occurrence log read from a cursor) and `events/stream` (the same log,
+ * pushed): the source of its own events its router serves (./events-router.ts).
  *
  * @module
  */
@@ -14,6 +14,7 @@ import { isObject } from "../internal/is-object.ts";
 import type { EventDefinition } from "../core/definitions/event.ts";
 import { checkCallback, deliver, endSubscription, type Subscription, verifyCallback } from "./delivery/mod.ts";
 import { EVENTS_EXTENSION, type EventsSource } from "./events-router.ts";
+import { pushStream } from "./push-stream.ts";
 import {
   type EventsRuntime,
   principalIndexKey,
@@ -68,8 +69,8 @@ async function argumentsOf(runtime: EventsRuntime, params: Params): Promise<Reco
   return checked.value as Record<string, unknown>;
 }
 
-/** Refuses a mode the event is not served in (-32014): `delivery` narrowed it, or push, which is not served yet. */
-function servedIn(definition: EventDefinition<string, never, never>, mode: "webhook" | "poll") {
+/** Refuses a mode the event is not served in (-32014): `delivery` narrowed it. */
+function servedIn(definition: EventDefinition<string, never, never>, mode: "webhook" | "poll" | "push") {
   if (!definition["~delivery"].includes(mode)) {
     throw new ProtocolError(UNSUPPORTED, `Unsupported: "${definition.name}" is not delivered by ${mode}`);
   }
@@ -206,6 +207,26 @@ async function poll(runtime: EventsRuntime, params: Params, ctx: ExtensionContex
   return { events, cursor: read.cursor, truncated: read.truncated, hasMore: read.hasMore, nextPollMs };
 }
 
+/**
+ * `events/stream` (SEP-3415 "Push"): the caller's occurrences after its cursor as notifications, until it aborts the
+ * request (./push-stream.ts); the server keeps nothing of the streamer but the open request.
+ */
+async function stream(runtime: EventsRuntime, params: Params, ctx: ExtensionContext, servedAs?: string) {
+  const args = await argumentsOf(runtime, params);
+  const definition = runtime.definitions.get(params.name as string)!;
+  servedIn(definition, "push");
+  const from = fromOf(params);
+  const principal = principalOf(runtime, ctx);
+  const profile = ctx.client.extensions?.[EVENTS_EXTENSION] === undefined ? "chatgpt" : "sep";
+  const caller = { principal, subscriptionId: "", profile } as const;
+  return await pushStream(runtime, {
+    name: definition.name,
+    servedAs,
+    ...from,
+    match: (occurrence) => definition["~match"](args as never, occurrence.data as never, caller),
+  }, ctx);
+}
+
 /** `events/unsubscribe`: by `id`, or by name, arguments and callback; the caller's own subscriptions only. */
 async function unsubscribe(runtime: EventsRuntime, params: Params, ctx: ExtensionContext, servedAs?: string) {
   const principal = principalOf(runtime, ctx);
@@ -238,7 +259,7 @@ export function localEvents(runtime: EventsRuntime): EventsSource {
       [...runtime.definitions.values()].map((definition) => ({
         name: definition.name,
         ...(definition.description === undefined ? {} : { description: definition.description }),
-        delivery: definition["~delivery"].filter((mode) => mode !== "push"), // push: not served yet
+        delivery: definition["~delivery"],
         inputSchema: definition["~input"].jsonSchema,
         payloadSchema: definition["~payload"].jsonSchema,
       })),
@@ -246,6 +267,7 @@ export function localEvents(runtime: EventsRuntime): EventsSource {
     subscribe: (params, ctx, servedAs) => subscribe(runtime, params, ctx, other(params, servedAs)),
     unsubscribe: (params, ctx, servedAs) => unsubscribe(runtime, params, ctx, other(params, servedAs)),
     poll: (params, ctx, servedAs) => poll(runtime, params, ctx, other(params, servedAs)),
+    stream: (params, ctx, servedAs) => stream(runtime, params, ctx, other(params, servedAs)),
     emit: (name, payload, options) => runtime.emit(name, payload, options),
   };
 }

@@ -22,6 +22,8 @@ export const EVENTS_EXTENSION = "io.modelcontextprotocol/events";
 export const SERVED_AS = "io.mcplite/eventName";
 /** ChatGPT's "not found" (SEP-3415's is 12 below: see {@link profiled}). */
 const NOT_FOUND = -32011;
+/** ChatGPT's "unsupported" (SEP-3415's -32026). */
+const UNSUPPORTED = -32014;
 /** What marks an error a proxied remote answered: its code is the remote's, never renumbered here. */
 export const REMOTE_ERROR: unique symbol = Symbol("mcplite.events.remote");
 /** Any params object: each method reads its own. */
@@ -43,6 +45,11 @@ export interface EventsSource {
   unsubscribe(params: Params, ctx: ExtensionContext, servedAs: string | undefined): Promise<Params>;
   /** `events/poll` of one of its events, by its own name; `servedAs`: the name the poller used. */
   poll(params: Params, ctx: ExtensionContext, servedAs: string | undefined): Promise<Params>;
+  /**
+   * `events/stream` of one of its events, by its own name, held open until the caller aborts it (SEP-3415 "Push");
+   * absent on a source that cannot push (a proxied remote): Unsupported.
+   */
+  stream?(params: Params, ctx: ExtensionContext, servedAs: string | undefined): Promise<Params>;
   /** Raises one of its events (its own: a remote's are raised at the remote). */
   emit?(name: string, payload: unknown, options?: { readonly id?: string }): Promise<Params>;
 }
@@ -124,6 +131,14 @@ export class EventsRouter implements EventsSource {
   poll(params: Params, ctx: ExtensionContext, servedAs: string | undefined): Promise<Params> {
     const { source, own } = this.#routed(params);
     return source.poll({ ...params, name: own }, ctx, servedAs ?? params.name as string);
+  }
+
+  stream(params: Params, ctx: ExtensionContext, servedAs: string | undefined): Promise<Params> {
+    const { source, own } = this.#routed(params);
+    if (source.stream === undefined) {
+      throw new ProtocolError(UNSUPPORTED, `Unsupported: "${params.name}" is not delivered by push here; poll instead`);
+    }
+    return source.stream({ ...params, name: own }, ctx, servedAs ?? params.name as string);
   }
 
   async unsubscribe(params: Params, ctx: ExtensionContext, servedAs: string | undefined): Promise<Params> {
@@ -211,13 +226,14 @@ async function profiled(ctx: ExtensionContext, answer: () => Promise<Params>): P
   }
 }
 
-/** The extension that serves a router's events: `events/list`, `/subscribe`, `/unsubscribe` and `/poll`. */
+/** The extension that serves a router's events: `events/list`, `/subscribe`, `/unsubscribe`, `/poll` and `/stream`. */
 function eventsExtension(router: EventsRouter): Extension {
   return defineExtension(EVENTS_EXTENSION)
     .method("events/list", PARAMS, (_params, ctx) => ctx.page("events", () => router.entries()))
     .method("events/subscribe", PARAMS, (p, ctx) => profiled(ctx, () => router.subscribe(...servedAsOf(p, ctx))))
     .method("events/unsubscribe", PARAMS, (p, ctx) => profiled(ctx, () => router.unsubscribe(...servedAsOf(p, ctx))))
-    .method("events/poll", PARAMS, (p, ctx) => profiled(ctx, () => router.poll(...servedAsOf(p, ctx))));
+    .method("events/poll", PARAMS, (p, ctx) => profiled(ctx, () => router.poll(...servedAsOf(p, ctx))))
+    .method("events/stream", PARAMS, (p, ctx) => profiled(ctx, () => router.stream(...servedAsOf(p, ctx))));
 }
 
 /**

@@ -22,6 +22,7 @@ import {
 import { localEvents } from "./events-methods.ts";
 import { routerOf } from "./events-router.ts";
 import { OccurrenceLog } from "./occurrence-log.ts";
+import { OpenStreams } from "./open-streams.ts";
 import { type Emitted, type EventsRuntime, readLiveSubscription, type SetStore } from "./subscription-store.ts";
 
 const HOUR = 3_600_000;
@@ -29,6 +30,11 @@ const HOUR = 3_600_000;
 function positive(value: number | undefined, fallback: number, name: string): number {
   if (value === undefined) return fallback;
   if (!(Number.isSafeInteger(value) && value > 0)) throw new RangeError(`events.${name} must be a positive integer`);
+  return value;
+}
+
+function atMost(value: number, most: number, name: string): number {
+  if (value > most) throw new RangeError(`events.${name} must be at most ${most}`);
   return value;
 }
 
@@ -54,6 +60,10 @@ function resolved(options: EventsOptions = {}): Required<EventsOptions> {
     retainMs: positive(options.retainMs, 24 * HOUR, "retainMs"),
     maxOccurrences: positive(options.maxOccurrences, 256, "maxOccurrences"),
     pollIntervalMs: positive(options.pollIntervalMs, 5_000, "pollIntervalMs"),
+    maxStreams: positive(options.maxStreams, 256, "maxStreams"),
+    maxStreamsPerCaller: positive(options.maxStreamsPerCaller, 64, "maxStreamsPerCaller"),
+    heartbeatMs: atMost(positive(options.heartbeatMs, 25_000, "heartbeatMs"), 30_000, "heartbeatMs"),
+    streamPollMs: positive(options.streamPollMs, 1_000, "streamPollMs"),
   };
 }
 
@@ -105,6 +115,7 @@ async function emitOn(
       { cause: error },
     );
   }
+  runtime.streams.wake(name); // this instance's push streams read it now (another's at their next poll)
   const ids = await store.members(eventIndexKey(name));
   const subs = await Promise.all(ids.map((id) => readLiveSubscription(store, id, now)));
   const handed: Promise<void>[] = [];
@@ -168,6 +179,12 @@ function attach(server: object, options: ServerOptions): EventsRuntime {
     log,
     store,
     options: events,
+    streams: new OpenStreams({
+      max: events.maxStreams,
+      perCaller: events.maxStreamsPerCaller,
+      pollMs: events.streamPollMs,
+      head: (name) => log.head(name),
+    }),
     deliveries,
     authenticates: gate.auth !== undefined,
     idKey,

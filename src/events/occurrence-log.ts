@@ -32,6 +32,8 @@ export interface LogRead {
   readonly truncated: boolean;
   /** Whether more were kept than this read looked at. */
   readonly hasMore: boolean;
+  /** The position read up to, `<life>.<n>`, as {@link OccurrenceLog.head} gives a head. */
+  readonly at: string;
 }
 
 /** How to read: from a cursor (`null`: from now), how far back, how many, which ones. */
@@ -107,6 +109,18 @@ export class OccurrenceLog {
   }
 
   /**
+   * Where the log's head stands: its life and last position, as the last writer left them (two reads of the store).
+   * A change means occurrences were appended, by any instance sharing the store.
+   *
+   * @param name The event's name (its own).
+   * @returns The head, `<life>.<n>` as {@link LogRead.at} gives a position (`""` when the store keeps no log of it).
+   */
+  async head(name: string): Promise<string> {
+    const life = valueOf(await this.#store.get(`evlog:${name}`))?.life;
+    return typeof life === "string" ? `${life}.${await this.#head(name, life)}` : "";
+  }
+
+  /**
    * Appends an occurrence: claims the next position (first writer wins), then moves the head and drops the slot
    * past the count.
    *
@@ -177,6 +191,7 @@ export class OccurrenceLog {
     }
     return {
       events,
+      at: `${life}.${read}`,
       cursor: await this.#seal(name, { life, n: read }),
       truncated,
       hasMore: read < head || (await this.#store.get(this.#slot(name, { life, n: read + 1 }))) !== undefined,

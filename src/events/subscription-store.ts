@@ -9,6 +9,7 @@ import type { EventDefinition, EventsOptions } from "../core/definitions/event.t
 import type { ResultStore } from "../jobs/result-store.ts";
 import type { EventsRouter } from "./events-router.ts";
 import type { OccurrenceLog } from "./occurrence-log.ts";
+import type { OpenStreams } from "./open-streams.ts";
 import {
   type Deliveries,
   eventIndexKey,
@@ -33,6 +34,8 @@ export interface EventsRuntime {
   readonly options: Required<EventsOptions>;
   /** The occurrence log (poll, replay). */
   readonly log: OccurrenceLog;
+  /** The push streams open on this instance (`events/stream`): their budget and their wake-ups. */
+  readonly streams: OpenStreams;
   /** The server's deliveries (delivery's state: store, codec, queue, settings). */
   readonly deliveries: Deliveries;
   /** Whether the server authenticates its callers (then no subscription is anonymous). */

@@ -41,7 +41,13 @@ const OFFICIAL: Readonly<Record<string, readonly string[]>> = {
   "io.modelcontextprotocol/skills": ["skills/list", "skills/get", "resources/directory/read"], // SEP-2640
   "io.modelcontextprotocol/oauth-client-credentials": [],
   "io.modelcontextprotocol/enterprise-managed-authorization": [],
-  "io.modelcontextprotocol/events": ["events/list", "events/subscribe", "events/unsubscribe", "events/poll"], // SEP-3415
+  "io.modelcontextprotocol/events": [
+    "events/list",
+    "events/subscribe",
+    "events/unsubscribe",
+    "events/poll",
+    "events/stream",
+  ], // SEP-3415
 };
 
 /**

@@ -23,14 +23,19 @@ type Params = Record<string, unknown>;
 /** The most pages of `events/list` read from the remote (a bound on a remote that never ends its list). */
 const MAX_PAGES = 100;
 
-/** The remote's events, every page of `events/list`; the events that are not objects with a name left out. */
+/** The remote's events, every page of `events/list`, less push; the events that are not objects with a name left out. */
 async function remoteEvents(client: Client): Promise<Params[]> {
   const events: Params[] = [];
   let cursor: unknown;
   for (let page = 0; page < MAX_PAGES; page++) {
     const result = await client.request("events/list", cursor === undefined ? {} : { cursor });
     const listed = Array.isArray(result.events) ? result.events : [];
-    for (const event of listed) if (isObject(event) && typeof event.name === "string") events.push(event);
+    for (const event of listed) {
+      if (!isObject(event) || typeof event.name !== "string") continue;
+      // A proxy forwards requests, not streams: push is not served through it (SEP-3415 "Push"; poll it instead).
+      const delivery = Array.isArray(event.delivery) ? event.delivery.filter((mode) => mode !== "push") : undefined;
+      events.push(delivery === undefined ? event : { ...event, delivery });
+    }
     cursor = result.nextCursor;
     if (typeof cursor !== "string" || cursor === "") break;
   }

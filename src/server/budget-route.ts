@@ -50,18 +50,24 @@ function budgeted(route: Route, budgets: Budgets, maxBodyBytes: number, gate?: O
         gate?.refused?.(refusal, request, response.status);
         return response;
       }
-      const admittedHost: Host = { env: host.env, waitUntil: host.waitUntil, auth, caller };
+      // The call is given back once: when the answer is complete, or earlier when the request is exempted from the
+      // budgets (SEP-3415 "Push": "server SDKs MUST exempt events/stream from any general cap on concurrent requests").
+      let holds = true;
+      const giveCall = () => {
+        if (holds) budgets.give("calls", 1, caller);
+        holds = false;
+      };
+      const admittedHost: Host = { env: host.env, waitUntil: host.waitUntil, auth, caller, exempt: giveCall };
       const ready = (response: Response) => {
         if (bytes > 0) budgets.give("bodyBytes", bytes, caller);
-        return isSseResponse(response) ? untilEnd(response, () => budgets.give("calls", 1, caller)) : (
-          budgets.give("calls", 1, caller), response
-        );
+        return isSseResponse(response) && holds ? untilEnd(response, giveCall) : (giveCall(), response);
       };
       // A route that answered at once (a synchronous tool) is given back at once: no microtask hop.
       const answer = route.handle(request, admittedHost);
       return answer instanceof Promise
         ? answer.then(ready, (error: unknown) => {
-          budgets.release(caller, bytes);
+          giveCall();
+          if (bytes > 0) budgets.give("bodyBytes", bytes, caller);
           throw error;
         })
         : ready(answer);

@@ -86,6 +86,22 @@ export class CallsInFlight implements MessageOut {
     return this.#out.flush();
   }
 
+  /**
+   * Gives back a running request's call before its answer: it is a long-lived stream that keeps a budget of its own
+   * (SEP-3415 "Push": "server SDKs MUST exempt events/stream from any general cap on concurrent requests"). Its wave
+   * no longer waits for it either.
+   *
+   * @param id The request's id.
+   */
+  exempt(id: string | number | null): void {
+    const key = JSON.stringify(id);
+    const wave = this.#running.get(key);
+    if (wave === undefined) return;
+    this.#running.delete(key);
+    this.#budgets.give("calls", 1, this.#caller);
+    settle(wave);
+  }
+
   /** Gives back every call still counted: the connection ended. */
   end(): void {
     for (const wave of this.#running.values()) {

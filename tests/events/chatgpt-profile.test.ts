@@ -71,7 +71,7 @@ describe("a ChatGPT-profile client (OpenAI's MCP Events guide) against our serve
     const { result } = await rpc("events/list", {});
     const event = result.events.find((e: { name: string }) => e.name === "order.shipped");
     assert.equal(event.description, "An order left the warehouse");
-    assert.deepEqual(event.delivery, ["webhook", "poll"]);
+    assert.deepEqual(event.delivery, ["webhook", "poll", "push"]);
     assert.deepEqual(event.inputSchema.required, ["customerId"]);
     assert.deepEqual(event.payloadSchema.required.sort(), ["customerId", "orderId"]);
   });

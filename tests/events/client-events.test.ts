@@ -127,7 +127,7 @@ describe("client.events against the real events server", () => {
         const listed = await client.events.list();
         assert.deepEqual(listed.map((e) => e.name), ["order.shipped", "stock.low"]); // two pages on MCP
         assert.equal(listed[0].description, "An order left the warehouse");
-        assert.deepEqual(listed[0].delivery, ["webhook", "poll"]);
+        assert.deepEqual(listed[0].delivery, ["webhook", "poll", "push"]);
         assert.equal(
           (listed[0].inputSchema as { properties: { customerId: { type: string } } }).properties
             .customerId.type,

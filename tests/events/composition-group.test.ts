@@ -92,6 +92,33 @@ describe("events across group()", () => {
     ]);
   });
 
+  it("streams a member's event under the prefix (events/stream): the member's log and wake-up, named as streamed", async () => {
+    const member = shop();
+    const app = createServer({ name: "app", version: "1.0.0" }).group("shop", member);
+    const args = { name: "shop.order.shipped", arguments: { customerId: "g1" }, cursor: null };
+    const response = await app.fetch(modernRequest("events/stream", args));
+    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let text = "";
+    const until = async (part: string) => {
+      while (!text.includes(part)) {
+        const read = await reader.read();
+        if (read.done) throw new Error(`the stream ended before ${part}: ${text}`);
+        text += read.value;
+      }
+    };
+    try {
+      await until("notifications/events/active");
+      const { eventId } = await member.emit("order.shipped", { orderId: "o1", customerId: "g1" });
+      await until(eventId);
+      const event = JSON.parse(text.split("\n").find((line) => line.includes(eventId))!.slice(5));
+      assert.equal(event.method, "notifications/events/event");
+      assert.equal(event.params.name, "shop.order.shipped");
+      assert.equal(typeof event.params.cursor, "string");
+    } finally {
+      await reader.cancel();
+    }
+  });
+
   it("keeps a subscription with the member, under its own name; the member's emit delivers it as subscribed", async () => {
     const store = createMemoryResultStore();
     const member = shop(store);

@@ -196,11 +196,11 @@ describe("codes by profile", () => {
     assert.equal(legacy.error?.code, -32023);
   });
 
-  it("events/list advertises each event's modes (push not yet served)", async () => {
+  it("events/list advertises each event's modes (every mode by default)", async () => {
     const server = serverOf();
     const { result } = await message(await server.fetch(modernRequest("events/list")));
     assert.deepEqual(result.events.map((e: any) => [e.name, e.delivery]), [
-      ["order.shipped", ["webhook", "poll"]],
+      ["order.shipped", ["webhook", "poll", "push"]],
       ["hook.only", ["webhook"]],
     ]);
     assert.throws(() => defineEvent("x").delivery([]), TypeError);

@@ -91,7 +91,7 @@ describe("events/list", () => {
   const expected = {
     name: "order.shipped",
     description: "An order left the warehouse",
-    delivery: ["webhook", "poll"],
+    delivery: ["webhook", "poll", "push"],
   };
   it("on MCP 2026-07-28, 2025-11-25 and MCP-lite: names, schemas and delivery modes", async () => {
     const server = serverOf();

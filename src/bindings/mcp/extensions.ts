@@ -75,6 +75,11 @@ function contextOf(
       if (streams) channel.notify(method, { ...params });
       return Promise.resolve();
     },
+    holdOpen: () => {
+      if (!streams || !channel.streaming) return undefined;
+      channel.exempt();
+      return { caller: request.host.caller ?? "" };
+    },
     request: async (method, params = {}) => {
       if (!streams || !channel.streaming || request.envelope.era !== "legacy") {
         throw new McpliteError(

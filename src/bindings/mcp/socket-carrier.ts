@@ -33,6 +33,13 @@ export interface SocketOut {
    * @returns When they were.
    */
   flush(): Promise<void>;
+  /**
+   * Takes a running request out of the connection's budget of calls (a long-lived stream, SEP-3415 "Push"), where
+   * the output counts them.
+   *
+   * @param id The request's id.
+   */
+  exempt?(id: JsonRpcId): void;
 }
 
 /**
@@ -142,6 +149,10 @@ export class McpSocketCarrier implements Carrier {
         this.#waiting--;
         write();
       });
+  }
+
+  exempt(exchange: Exchange): void {
+    this.#out.exempt?.(exchange.id);
   }
 
   /** The connection's 2025 session opened: from now on the client hears of changes. */

@@ -118,6 +118,24 @@ export interface EventsOptions {
   readonly maxOccurrences?: number;
   /** How long `events/poll` tells a client to wait before it polls again when it has read all, in ms (default 5 s). */
   readonly pollIntervalMs?: number;
+  /**
+   * The most push streams (`events/stream`) open at once on this server (default 256); one more is refused with
+   * ResourceExhausted (-32013, or SEP-3415's -32025). Push streams are exempt from the request budgets (`limits`).
+   */
+  readonly maxStreams?: number;
+  /** The most push streams one caller holds open at once (default 64: a quarter of `maxStreams`'s default). */
+  readonly maxStreamsPerCaller?: number;
+  /**
+   * How often a push stream with nothing to send sends `notifications/events/heartbeat`, carrying its cursor, in ms
+   * (default 25 000; at most 30 000, which SEP-3415 "Push" requires).
+   */
+  readonly heartbeatMs?: number;
+  /**
+   * How often, while push streams wait on an event, this instance reads the head of its log for occurrences emitted on
+   * other instances sharing the store, in ms (default 1 000: one read per event, however many streams wait); those
+   * emitted on this instance reach its streams at once.
+   */
+  readonly streamPollMs?: number;
   /** The waits between a delivery's attempts, in ms (default 1 s, 5 s, 30 s, 2 min, 10 min). */
   readonly retryDelaysMs?: readonly number[];
   /** How many occurrences in a row may fail for good before the subscription is suspended (default 5). */

@@ -74,6 +74,16 @@ export interface ExtensionContext {
    * @returns The client's result.
    */
   request(method: string, params?: Readonly<Record<string, unknown>>): Promise<Readonly<Record<string, unknown>>>;
+  /**
+   * Holds the request open as a long-lived stream of notifications (SEP-3415 "Push": `events/stream`): it leaves the
+   * server's request budgets (`limits.calls`) at once, so the handler must bound such requests itself. Absent, or
+   * answering `undefined`, where notifications cannot reach the client (a client that does not accept SSE, MCP-lite,
+   * gRPC): the handler should then refuse.
+   *
+   * @returns Who the caller is for a per-caller budget (`limits.perCaller`'s key: the authenticated subject, else the
+   *   client's address; `""` when unknown).
+   */
+  holdOpen?(): { readonly caller: string } | undefined;
 }
 
 /**
