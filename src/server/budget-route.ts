@@ -52,22 +52,18 @@ function budgeted(route: Route, budgets: Budgets, maxBodyBytes: number, gate?: O
       }
       // The call is given back once: when the answer is complete, or earlier when the request is exempted from the
       // budgets (SEP-3415 "Push": "server SDKs MUST exempt events/stream from any general cap on concurrent requests").
-      let holds = true;
-      const giveCall = () => {
-        if (holds) budgets.give("calls", 1, caller);
-        holds = false;
-      };
-      const admittedHost: Host = { env: host.env, waitUntil: host.waitUntil, auth, caller, exempt: giveCall };
+      let calls = 1;
+      const giveCall = () => (budgets.give("calls", calls, caller), calls = 0);
+      const admittedHost: Host = { ...host, auth, caller, exempt: giveCall };
       const ready = (response: Response) => {
         if (bytes > 0) budgets.give("bodyBytes", bytes, caller);
-        return isSseResponse(response) && holds ? untilEnd(response, giveCall) : (giveCall(), response);
+        return isSseResponse(response) ? untilEnd(response, giveCall) : (giveCall(), response);
       };
       // A route that answered at once (a synchronous tool) is given back at once: no microtask hop.
       const answer = route.handle(request, admittedHost);
       return answer instanceof Promise
         ? answer.then(ready, (error: unknown) => {
-          giveCall();
-          if (bytes > 0) budgets.give("bodyBytes", bytes, caller);
+          budgets.release(caller, bytes, calls);
           throw error;
         })
         : ready(answer);

@@ -24,7 +24,7 @@ describe("Budgets", () => {
     assert.deepEqual(refusal?.data, { limit: "bodyBytes", scope: "instance", retryAfterMs: 1_000, processed: false });
     assert.deepEqual({ ...budgets.inUse }, { bodyBytes: 60, calls: 1, heldStreams: 0, jobs: 0 });
     assert.equal(budgets.refused.bodyBytes, 1);
-    budgets.release("ada", 60);
+    budgets.release("ada", 60, 1);
     assert.deepEqual({ ...budgets.inUse }, { bodyBytes: 0, calls: 0, heldStreams: 0, jobs: 0 });
   });
 
@@ -32,7 +32,7 @@ describe("Budgets", () => {
     const budgets = new Budgets({ bodyBytes: 100, perCaller: { bodyBytes: 10 } });
     assert.equal(budgets.admit("ada", 500), undefined);
     assert.equal(budgets.admit("grace", 1)?.data.scope, "instance");
-    budgets.release("ada", 500);
+    budgets.release("ada", 500, 1);
     assert.equal(budgets.admit("grace", 50), undefined); // past grace's share, but she holds nothing else
     assert.equal(budgets.admit("grace", 1)?.data.scope, "caller");
   });

@@ -55,7 +55,7 @@ export function admitNodeCall(
     }, reported);
     return false;
   }
-  response.once("close", () => budgets.release(caller, bytes));
+  response.once("close", () => budgets.release(caller, bytes, 1));
   return true;
 }
 
@@ -85,7 +85,7 @@ export function admitNodeStream(
   const bytes = declaredBytes(headers, maxBodyBytes);
   const refusal = budgets.admit(caller, bytes);
   // `on`, not `once`: a stream closes once, and `once` costs a wrapper and a removal per call.
-  if (refusal === undefined) stream.on("close", () => budgets.release(caller, bytes));
+  if (refusal === undefined) stream.on("close", () => budgets.release(caller, bytes, 1));
   return refusal;
 }
 

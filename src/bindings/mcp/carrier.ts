@@ -104,13 +104,6 @@ export interface Carrier extends SignalSource {
    */
   keepAlive?(): void;
   /**
-   * Takes a running request out of the budget of calls that counts it (the HTTP request's, the connection's), for a
-   * long-lived stream that keeps a budget of its own (SEP-3415 "Push": `events/stream`).
-   *
-   * @param exchange The request.
-   */
-  exempt?(exchange: Exchange): void;
-  /**
    * Learns the 2025-era session `initialize` opened (the `Mcp-Session-Id` of the HTTP response; the
    * connection's session on stdio).
    *

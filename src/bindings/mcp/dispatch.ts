@@ -129,10 +129,6 @@ class McpExchange implements Exchange, Channel, ErrorTarget {
     if (this.streaming) this.#carrier.send(message);
   }
 
-  exempt(): void {
-    this.#carrier.exempt?.(this);
-  }
-
   cache(hint: CacheHint): void {
     this.cacheHint = hint;
   }

@@ -77,7 +77,7 @@ function contextOf(
     },
     holdOpen: () => {
       if (!streams || !channel.streaming) return undefined;
-      channel.exempt();
+      request.host.exempt?.(request.rpc.id ?? null);
       return { caller: request.host.caller ?? "" };
     },
     request: async (method, params = {}) => {

@@ -90,12 +90,6 @@ export interface Channel extends SignalSource {
    */
   holding(): void;
   /**
-   * Takes the request out of the server's budget of calls (`limits.calls`) for the rest of its life: it is a
-   * long-lived stream that keeps a budget of its own (SEP-3415 "Push": `events/stream`). Where no budget counts it,
-   * nothing.
-   */
-  exempt(): void;
-  /**
    * Sends a raw JSON-RPC message (a server→client request, on the 2025 revisions).
    *
    * @param message The serialised message.

@@ -170,11 +170,6 @@ class HttpCarrier implements Carrier, Due {
     this.#session = session;
   }
 
-  /** The budgets gave back this request's call: it is a long-lived stream (SEP-3415 "Push"). */
-  exempt(): void {
-    this.host.exempt?.();
-  }
-
   /** The first keep-alive fell due before anything else: the answer becomes a stream. */
   due(): void {
     this.#upgrade().comment("keep-alive");

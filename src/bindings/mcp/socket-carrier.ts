@@ -81,7 +81,9 @@ export class McpSocketCarrier implements Carrier {
    */
   constructor(ctx: McpContext, out: SocketOut, host: Host = NO_HOST, piped = true, headers?: Headers) {
     this.#ctx = ctx;
-    this.host = host;
+    // A push stream leaves the connection's count of calls (SEP-3415 "Push"), by its id, where the output counts them
+    // (never the budget that admitted a WebSocket's upgrade request, which its host would otherwise carry).
+    this.host = { ...host, exempt: out.exempt?.bind(out) };
     this.piped = piped;
     this.connectionHeaders = headers;
     this.#out = out;
@@ -149,10 +151,6 @@ export class McpSocketCarrier implements Carrier {
         this.#waiting--;
         write();
       });
-  }
-
-  exempt(exchange: Exchange): void {
-    this.#out.exempt?.(exchange.id);
   }
 
   /** The connection's 2025 session opened: from now on the client hears of changes. */

@@ -45,9 +45,9 @@ export interface Host {
   /**
    * Takes the request out of the server's request budgets (`limits.calls`) for the rest of its life, once: for a
    * long-lived request that keeps a budget of its own (SEP-3415 "Push": `events/stream`). Set by the server when it
-   * admits the request; absent where no budget took it.
+   * admits the request (a connection's host, for its requests, by their id); absent where no budget took it.
    */
-  readonly exempt?: () => void;
+  readonly exempt?: (id: string | number | null) => void;
 }
 
 /** The host of a request that came with nothing besides itself (Deno.serve, Bun.serve, Node adapters, stdio). */
@@ -68,5 +68,5 @@ export const NO_HOST: Host = Object.freeze({ env: undefined, waitUntil: undefine
  * ```
  */
 export function withCaller(host: Host, auth: AuthInfo | undefined): Host {
-  return { env: host.env, waitUntil: host.waitUntil, auth, caller: host.caller, exempt: host.exempt };
+  return { ...host, auth };
 }

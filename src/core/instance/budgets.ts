@@ -227,9 +227,10 @@ export class Budgets {
    *
    * @param caller The caller's key.
    * @param bytes The bytes it took for the body.
+   * @param calls The calls it still holds: 1, or 0 once the request was exempted (a push stream, SEP-3415 "Push").
    */
-  release(caller: string, bytes: number): void {
-    this.give("calls", 1, caller);
+  release(caller: string, bytes: number, calls: number): void {
+    this.give("calls", calls, caller);
     if (bytes > 0) this.give("bodyBytes", bytes, caller);
   }
 
