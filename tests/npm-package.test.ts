@@ -492,7 +492,8 @@ describe("the npm package", () => {
     const [ready, node] = await Promise.all([install(), node22()]);
     if (typeof ready === "string") return skipOutsideCi(t, ready);
     if (!node) return skipOutsideCi(t, NODE22_MISSING);
-    const staged = await run(node, ["node-stage.mjs"], 60_000, ready.app);
+    // Its bound guards against a hang: the stage starts a server per wire and the CLI, a minute's work on a busy machine.
+    const staged = await run(node, ["node-stage.mjs"], 180_000, ready.app);
     assert.equal(staged.code, 0, staged.stderr);
     // Each check's answer, or { error } saying why it failed: a failing check shows in the diff by name.
     const { node: version, ...report } = answer(staged);
