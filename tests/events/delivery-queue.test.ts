@@ -123,6 +123,7 @@ for (const { on, missing, open } of QUEUES) {
         await eventually(() => errors.length > 0, "reported");
         assert.deepEqual(errors.map(String), [
           `DeliveryError: event "${occ.name}" (event ${occ.eventId}, subscription ${sub.id}, ` +
+          `callback ${new URL(receiver.origin).host}, ` +
           `job dlv:${sub.id}:${occ.eventId}, attempt 3) was not delivered, given up: HTTP 500`,
         ]);
       } finally {

@@ -28,13 +28,17 @@ describe("webhook delivery in process", () => {
   let receiver: Receiver;
   let store: ReturnType<typeof storeWithSets>;
   let deliveries: Deliveries;
+  /** What the server's reporter was told (onError). */
+  const reported: string[] = [];
   const open = (options: DeliveryOptions = {}) => {
     deliveries?.close();
+    reported.length = 0;
     deliveries = new Deliveries({
       store,
       codec: createTokenCodec({ secret: SECRET }),
       allowCallbacks: [receiver.origin],
       retryDelaysMs: [30, 30],
+      onError: (error) => void reported.push(String(error)),
       ...options,
     });
     return deliveries;
@@ -155,6 +159,12 @@ describe("webhook delivery in process", () => {
       await eventually(async () => (await readSubscription(store, sub.id))?.failures === i, `${i} failures`);
     }
     assert.equal((await readSubscription(store, sub.id))?.status, "suspended");
+    // One line for the operator as it is suspended: which subscription, event and callback host, and why.
+    const host = new URL(receiver.origin).host;
+    assert.deepEqual(reported.filter((line) => line.includes("suspended")), [
+      `DeliveryError: subscription ${sub.id} to event "${sub.name}" (callback ${host}) was suspended: 2 deliveries ` +
+      "in a row failed for good, the last: HTTP 400; no more is delivered to it until its subscriber subscribes again",
+    ]);
   });
 
   it("refuses a body over 256 KiB before sending anything", async () => {
@@ -168,6 +178,12 @@ describe("webhook delivery in process", () => {
     await deliver(sub, occurrence(), deliveries);
     await eventually(async () => (await readSubscription(store, sub.id))?.status === "suspended", "suspended");
     assert.equal(receiver.received.length, 0);
+    assert.ok(
+      reported.some((line) =>
+        line.includes(`subscription ${sub.id} to event "${sub.name}" (callback hooks.example.com) was suspended: its`)
+      ),
+      reported.join("\n"),
+    );
   });
 });
 

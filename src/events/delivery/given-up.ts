@@ -1,7 +1,8 @@
 /**
  * A webhook delivery given up (its last attempt failed, or an answer no retry mends, or a callback refused at
- * delivery time) as the one error line the server's reporter writes of it: the event, its occurrence, the
- * subscription, the job and attempt, the emit's trace, and why (docs/concepts/errors.md).
+ * delivery time), and a subscription suspended, as the one error line the server's reporter writes of each: the event,
+ * its occurrence, the subscription and its callback's host, the job and attempt, the emit's trace, and why
+ * (docs/concepts/errors.md).
  *
  * @module
  */
@@ -34,14 +35,45 @@ export function deliveryGivenUp(
   about: { readonly job?: string; readonly emit?: string },
 ): DeliveryError {
   const trace = about.emit === undefined ? undefined : parseTraceparent(about.emit)?.traceId;
-  const names = [`event ${occ.eventId}`, `subscription ${sub.id}`];
+  const names = [`event ${occ.eventId}`, `subscription ${sub.id}`, `callback ${hostOf(sub.url)}`];
   if (about.job !== undefined) names.push(`job ${about.job}`);
   names.push(`attempt ${n}`);
   if (trace !== undefined) names.push(`trace ${trace}`);
+  return new DeliveryError(
+    `event "${occ.name}" (${names.join(", ")}) was not delivered, given up: ${endOf(attempted)}`,
+    {
+      cause: "error" in attempted ? attempted.error : undefined,
+    },
+  );
+}
+
+/**
+ * How an attempt ended, in a few words: the callback's HTTP status, else the error's message.
+ *
+ * @param attempted How the attempt ended.
+ * @returns `HTTP 500`, the error's message, or the attempt's kind.
+ */
+export function endOf(attempted: Attempted): string {
   const status = "status" in attempted ? attempted.status : undefined;
   const error = "error" in attempted ? attempted.error : undefined;
-  const why = status !== undefined ? `HTTP ${status}` : error instanceof Error ? error.message : attempted.kind;
-  return new DeliveryError(`event "${occ.name}" (${names.join(", ")}) was not delivered, given up: ${why}`, {
-    cause: error,
-  });
+  return status !== undefined ? `HTTP ${status}` : error instanceof Error ? error.message : attempted.kind;
+}
+
+/**
+ * The report of a subscription suspended: what the operator of the server needs to find it and its subscriber.
+ *
+ * @param sub The subscription, as written suspended.
+ * @param why Why: the failures in a row, or the callback refused at delivery time.
+ * @returns The error, for the server's `onError`.
+ */
+export function subscriptionSuspended(sub: Subscription, why: string): DeliveryError {
+  return new DeliveryError(
+    `subscription ${sub.id} to event "${sub.name}" (callback ${hostOf(sub.url)}) was suspended: ${why}; ` +
+      "no more is delivered to it until its subscriber subscribes again",
+  );
+}
+
+/** A callback's host (its path and query may carry the subscriber's secrets: never in a log line). */
+function hostOf(url: string): string {
+  return URL.parse(url)?.host ?? "(unreadable URL)";
 }

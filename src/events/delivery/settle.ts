@@ -7,7 +7,7 @@
  * @module
  */
 import { attempt, type Attempted } from "./attempt.ts";
-import { deliveryGivenUp } from "./given-up.ts";
+import { deliveryGivenUp, endOf, subscriptionSuspended } from "./given-up.ts";
 import type { Deliveries } from "./deliveries.ts";
 import type { DeliveryOutcome } from "./delivery-observer.ts";
 import {
@@ -89,7 +89,9 @@ export async function settle(d: Deliveries, sub: Subscription, attempted: Attemp
     case "refused":
       // A callback that now resolves to a refused address is suspended, not ended: DNS may be mended, and the
       // subscriber's next subscribe checks it again (and challenges it) before anything more is sent.
-      await suspend(d, sub);
+      await update(d, sub.id, (now) => ({ ...now, status: "suspended" }), (updated) => {
+        suspended(d, updated, "its callback's host now resolves to an address deliveries refuse");
+      });
       return { outcome: "refused" };
     case "stopped":
       return { outcome: "skipped" };
@@ -104,19 +106,21 @@ export async function settle(d: Deliveries, sub: Subscription, attempted: Attemp
     const failures = now.failures + 1;
     return { ...now, failures, status: failures >= d.suspendAfter ? "suspended" : now.status };
   }, (updated) => {
-    if (updated.status === "suspended") suspended(d, updated);
+    const n = updated.failures;
+    suspended(
+      d,
+      updated,
+      `${n === 1 ? "a delivery" : `${n} deliveries in a row`} failed for good, the last: ${endOf(attempted)}`,
+    );
   });
   return { outcome: "failed" };
 }
 
-/** Suspends a subscription now. */
-async function suspend(d: Deliveries, sub: Subscription): Promise<void> {
-  await update(d, sub.id, (now) => ({ ...now, status: "suspended" }), (updated) => suspended(d, updated));
-}
-
-function suspended(d: Deliveries, sub: Subscription): void {
+/** A subscription just suspended: told to telemetry and to whoever follows changes, and one line to `onError`. */
+function suspended(d: Deliveries, sub: Subscription, why: string): void {
   d.observer()?.suspended(sub.name);
   d.changed?.(sub, "suspended");
+  d.onError(subscriptionSuspended(sub, why));
 }
 
 /**
