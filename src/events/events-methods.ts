@@ -12,7 +12,14 @@ import { ProtocolError } from "../errors/error.ts";
 import { base64urlEncode } from "../codec/base64url.ts";
 import { isObject } from "../internal/is-object.ts";
 import type { EventDefinition } from "../core/definitions/event.ts";
-import { checkCallback, deliver, endSubscription, type Subscription, verifyCallback } from "./delivery/mod.ts";
+import {
+  checkCallback,
+  clearFailures,
+  deliver,
+  endSubscription,
+  type Subscription,
+  verifyCallback,
+} from "./delivery/mod.ts";
 import { EVENTS_EXTENSION, type EventsSource } from "./events-router.ts";
 import { pushStream } from "./push-stream.ts";
 import {
@@ -166,6 +173,7 @@ async function subscribe(runtime: EventsRuntime, params: Params, ctx: ExtensionC
   // does a suspended one before it is active again (its deliveries failed, or its host resolved to a refused
   // address). -32015 when the challenge fails: a suspended subscription stays suspended.
   if (kept === undefined || kept.status !== "active") await verifyCallback({ ...sub, status: "pending" }, deliveries);
+  if (kept?.status === "suspended") await clearFailures(store, sub.id); // failures: 0 above, the set too
   await storeSubscription(store, sub, now);
   // SEP-3415: a subscription taken with a cursor or `maxAgeMs` is sent what it missed (those kept), then the new.
   const replay = from.cursor === null && from.maxAgeMs === undefined ? 0 : options.maxOccurrences;

@@ -167,6 +167,43 @@ describe("webhook delivery in process", () => {
     ]);
   });
 
+  it("counts failures two instances record at once, each once: suspendAfter of them suspend", async () => {
+    // Two instances over one store, their subscription reads in step: each reads the record before either writes it,
+    // as two processes may. A count read, changed and written lost one of the two (the subscription stayed active).
+    const reads = [0, 0];
+    const waiting: (() => void)[] = [];
+    const inStep = (me: 0 | 1): typeof store => ({
+      ...store,
+      get: async (key: string) => {
+        if (key.startsWith("evsub:")) {
+          const mine = ++reads[me];
+          if (reads[1 - me] < mine) await new Promise<void>((go) => (waiting.push(go), setTimeout(go, 1_000)));
+          else for (const go of waiting.splice(0)) go();
+        }
+        return await store.get(key);
+      },
+    });
+    const two = [0, 1].map((me) =>
+      new Deliveries({
+        store: inStep(me as 0 | 1),
+        codec: createTokenCodec({ secret: SECRET }),
+        allowCallbacks: [receiver.origin],
+        retryDelaysMs: [],
+        suspendAfter: 2,
+        onError: () => {},
+      })
+    );
+    try {
+      receiver.answer({ status: 400 }); // failed for good at once
+      const sub = await subscribed();
+      await Promise.all(two.map((instance) => deliver(sub, occurrence(), instance)));
+      await eventually(async () => (await readSubscription(store, sub.id))?.status === "suspended", "suspended");
+      assert.equal((await readSubscription(store, sub.id))?.failures, 2);
+    } finally {
+      for (const instance of two) instance.close();
+    }
+  });
+
   it("refuses a body over 256 KiB before sending anything", async () => {
     const sub = await subscribed();
     await assert.rejects(deliver(sub, { ...occurrence(), data: "x".repeat(256 * 1024) }, deliveries), RangeError);

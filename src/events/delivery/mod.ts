@@ -22,6 +22,7 @@ export { DEFAULT_RETRY_DELAYS_MS, Deliveries, type DeliveryConfig, type Delivery
 export { attachDeliveries } from "./delivery-job.ts";
 export { deliveryBody, MAX_BODY_BYTES, webhookId } from "./signing.ts";
 export {
+  clearFailures,
   endSubscription,
   eventIndexKey,
   type Occurrence,

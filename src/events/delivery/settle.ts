@@ -11,7 +11,9 @@ import { deliveryGivenUp, endOf, subscriptionSuspended } from "./given-up.ts";
 import type { Deliveries } from "./deliveries.ts";
 import type { DeliveryOutcome } from "./delivery-observer.ts";
 import {
+  clearFailures,
   endSubscription,
+  failuresKey,
   type Occurrence,
   readSubscription,
   type Subscription,
@@ -52,7 +54,7 @@ export async function attemptAndSettle(
   const end = d.observer()?.attempt({ event: occ.name, subscriptionId: sub.id, attempt: n, parent, emit: trace.emit });
   try {
     const attempted = await attempt(d, sub, occ, stop);
-    const settled = await settle(d, sub, attempted, n);
+    const settled = await settle(d, sub, attempted, n, occ.eventId);
     const status = "status" in attempted ? attempted.status : undefined;
     end?.({ outcome: settled.outcome, status, error: "error" in attempted ? attempted.error : undefined });
     if (settled.outcome !== "failed" && settled.outcome !== "refused") return settled;
@@ -73,12 +75,22 @@ export async function attemptAndSettle(
  * @param sub The subscription the attempt was made to.
  * @param attempted How the attempt ended.
  * @param n Which attempt it was, from 1.
+ * @param eventId The occurrence's id (counted once among the subscription's failures, however often recorded).
  * @returns How it counts, and the wait before the next attempt, if there is one.
  */
-export async function settle(d: Deliveries, sub: Subscription, attempted: Attempted, n: number): Promise<Settled> {
+export async function settle(
+  d: Deliveries,
+  sub: Subscription,
+  attempted: Attempted,
+  n: number,
+  eventId: string,
+): Promise<Settled> {
   switch (attempted.kind) {
     case "delivered":
-      if (sub.failures > 0) await update(d, sub.id, (now) => ({ ...now, failures: 0 }));
+      if (sub.failures > 0) {
+        await clearFailures(d.store, sub.id);
+        await update(d, sub.id, (now) => ({ ...now, failures: 0 }));
+      }
       return { outcome: "delivered" };
     case "gone":
       await endSubscription(d.store, sub);
@@ -101,19 +113,35 @@ export async function settle(d: Deliveries, sub: Subscription, attempted: Attemp
         return { outcome: "retried", delayMs: attempted.retryAfterMs ?? scheduled };
       }
   }
-  // Failed for good: its last attempt, or an answer no retry mends.
-  await update(d, sub.id, (now) => {
-    const failures = now.failures + 1;
-    return { ...now, failures, status: failures >= d.suspendAfter ? "suspended" : now.status };
-  }, (updated) => {
-    const n = updated.failures;
-    suspended(
-      d,
-      updated,
-      `${n === 1 ? "a delivery" : `${n} deliveries in a row`} failed for good, the last: ${endOf(attempted)}`,
-    );
-  });
+  // Failed for good: its last attempt, or an answer no retry mends. Counted in the subscription's set of failures where
+  // the store keeps sets (atomic across instances); the record is then written from the count, and written again while
+  // the set holds more than was written (another instance, having read the record before, wrote a smaller count last).
+  const record = (failures: number | undefined) =>
+    update(d, sub.id, (now) => {
+      const n = failures ?? now.failures + 1;
+      return { ...now, failures: n, status: n >= d.suspendAfter ? "suspended" : now.status };
+    }, (updated) => {
+      const n = updated.failures;
+      const what = n === 1 ? "a delivery" : `${n} deliveries in a row`;
+      suspended(d, updated, `${what} failed for good, the last: ${endOf(attempted)}`);
+    });
+  let counted = await countFailure(d, sub, eventId);
+  await record(counted);
+  while (counted !== undefined) {
+    const held = (await d.store.members!(failuresKey(sub.id))).length;
+    if (held <= counted) break;
+    await record(counted = held);
+  }
   return { outcome: "failed" };
+}
+
+/** Adds the occurrence to the subscription's failures, and answers how many there are; undefined without sets. */
+async function countFailure(d: Deliveries, sub: Subscription, eventId: string): Promise<number | undefined> {
+  const { store } = d;
+  if (store.addMember === undefined || store.members === undefined) return undefined;
+  const key = failuresKey(sub.id);
+  await store.addMember(key, eventId, Math.max(1, sub.expiresAt - d.now()));
+  return (await store.members(key)).length;
 }
 
 /** A subscription just suspended: told to telemetry and to whoever follows changes, and one line to `onError`. */
@@ -125,7 +153,7 @@ function suspended(d: Deliveries, sub: Subscription, why: string): void {
 
 /**
  * Rewrites a subscription as the store holds it now (read, changed, written: the store has no compare-and-set for
- * running entries, so two instances recording at once may lose one count).
+ * running entries, so what two instances write at once is one of the two; failures are counted in a set instead).
  */
 async function update(
   d: Deliveries,

@@ -77,6 +77,27 @@ export function eventIndexKey(name: string): string {
 }
 
 /**
+ * The store key of the set of a subscription's occurrences that failed for good in a row, one member each: instances
+ * recording failures at once each add theirs (a store's set adds atomically, where a count read, changed and written
+ * lost one), and an occurrence recorded twice counts once.
+ */
+export function failuresKey(id: string): string {
+  return `evfail:${id}`;
+}
+
+/**
+ * Empties a subscription's set of failures (a delivery succeeded, its subscriber subscribed again, it ended).
+ *
+ * @param store The server's store.
+ * @param id The subscription's id.
+ */
+export async function clearFailures(store: SubscriptionStore, id: string): Promise<void> {
+  const key = failuresKey(id);
+  const failed = await store.members?.(key) ?? [];
+  await Promise.all(failed.map((member) => store.removeMember!(key, member)));
+}
+
+/**
  * The entry a subscription is kept as: a running entry (never ended, so it may be replaced), the record its state.
  *
  * @param sub The subscription.
@@ -132,4 +153,5 @@ export async function writeSubscription(store: ResultStore, sub: Subscription, n
 export async function endSubscription(store: SubscriptionStore, sub: Subscription): Promise<void> {
   await store.delete(subscriptionKey(sub.id));
   await store.removeMember?.(eventIndexKey(sub.name), sub.id);
+  await clearFailures(store, sub.id); // a subscription made again (the same id) starts with none
 }
