@@ -44,6 +44,8 @@ export interface CliArgs {
   timeoutMs?: number;
   /** `events tail <url> [event…]`: the events to tail (none named: every one the server lists). */
   events?: string[];
+  /** `--mode <webhook|push|poll>`: how `events tail` receives them (SEP-3415's modes; default webhook). */
+  mode?: EventsMode;
   /** `skills … get <name>`: the skill to fetch. */
   skill?: string;
   /** `--out <dir>`: where `skills … get` writes the skill's files; `--out <file>`: where `types` writes. */
@@ -67,6 +69,10 @@ export interface CliArgs {
 }
 
 const WIRES: readonly Wire[] = ["auto", "mcp-lite", "mcp", "webtools"];
+
+/** How `events tail` receives events: a webhook to a local receiver, a push stream, or polling (SEP-3415's modes). */
+export type EventsMode = "webhook" | "push" | "poll";
+const MODES: readonly EventsMode[] = ["webhook", "push", "poll"];
 
 /** Flags without a value: each sets its field to `true`. */
 const SWITCHES = { "--json": "json", "--login": "login", "--dpop": "dpop", "--check": "check" } as const;
@@ -138,6 +144,12 @@ export function parseArgs(argv: string[]): CliArgs {
         result.wire = wire;
         break;
       }
+      case "--mode": {
+        const mode = value() as EventsMode;
+        if (!MODES.includes(mode)) throw new UsageError(`--mode must be one of ${MODES.join(", ")}`);
+        result.mode = mode;
+        break;
+      }
       case "--timeout": {
         const raw = value();
         const seconds = Number(raw);
@@ -172,6 +184,10 @@ export function parseArgs(argv: string[]): CliArgs {
     throw new UsageError("--port goes with app or events tail");
   }
   if (command === "events") result.events = rest.splice(0);
+  if (result.mode !== undefined && command !== "events") throw new UsageError("--mode goes with events tail");
+  if (result.mode !== undefined && result.mode !== "webhook" && result.port !== undefined) {
+    throw new UsageError("--port goes with --mode webhook: push and poll start no receiver");
+  }
   if (result.check && command !== "types") throw new UsageError("--check goes with types");
   if (command === "call" || command === "app") {
     result.tool = rest.shift();

@@ -1,8 +1,8 @@
 /**
- * `mcplite events tail <target> [event…]`: watches a server's MCP Events locally. It starts a webhook receiver
- * (`eventWebhook()`) on 127.0.0.1, subscribes to the events named (or every one the server lists) with that
- * callback, a secret of its own and the arguments `--args`/`--arg` give (read as `call` reads them), prints each
- * delivery as one JSON line, and unsubscribes on Ctrl-C.
+ * `mcplite events tail <target> [event…] [--mode webhook|push|poll]`: watches a server's MCP Events locally, each
+ * occurrence one JSON line. Webhook (the default): a receiver (`eventWebhook()`) on 127.0.0.1, subscribed to the events
+ * named (or every one listed) with the arguments `--args`/`--arg` give, unsubscribed on Ctrl-C. Push and poll
+ * (SEP-3415): `client.events.stream()` or `client.events.poll()` per event, which need no callback the server reaches.
  *
  * @module
  */
@@ -40,9 +40,10 @@ export async function eventsCommand(ctx: CommandContext): Promise<number> {
     const known = listed.map((e) => e.name).join(", ") || "none";
     throw new UsageError(`no event named ${JSON.stringify(name)} (the server lists ${known})`);
   }
+  const mode = args.mode ?? "webhook";
   const chosen = named.length > 0
     ? named.map((name) => listed.find((e) => e.name === name)!)
-    : listed.filter((e) => !Array.isArray(e.delivery) || e.delivery.includes("webhook"));
+    : listed.filter((e) => !Array.isArray(e.delivery) || e.delivery.includes(mode));
   if (chosen.length === 0) throw new UsageError("the server lists no events to tail");
   // --args and --arg as `call` reads them, against each event's input schema. An event whose required arguments
   // they leave out is refused when named, and left out (saying so) when tailing every event listed: the server
@@ -63,8 +64,13 @@ export async function eventsCommand(ctx: CommandContext): Promise<number> {
   }
   if (tailed.length === 0) throw new UsageError(`no event to tail: ${lacking.join("; ")}`);
   const names = tailed.map((e) => e.name);
-  const secret = newSecret();
   const line = (value: unknown) => terminal.out(`${JSON.stringify(value)}\n`);
+  if (mode !== "webhook") {
+    await terminal.err(`mcplite: tailing ${names.join(", ")} by ${mode} (Ctrl-C to stop)\n`);
+    await Promise.all(tailed.map(({ name, input }) => follow(ctx, mode, name, input, line)));
+    return ExitCode.Ok;
+  }
+  const secret = newSecret();
   const receive = eventWebhook({
     secret,
     onEvent: ({ subscriptionId, webhookId, event }) => line({ subscriptionId, webhookId, ...event }),
@@ -115,4 +121,32 @@ function missingArguments(schema: unknown, input: Record<string, unknown>): stri
   return Array.isArray(required)
     ? required.filter((key): key is string => typeof key === "string" && !(key in input))
     : [];
+}
+
+/**
+ * Prints an event's occurrences as they come, by push (one `events/stream`, which the client resumes from its cursor
+ * when it drops) or poll (`events/poll` from each answer's cursor, waiting out its `nextPollMs`), until Ctrl-C.
+ */
+async function follow(
+  ctx: CommandContext,
+  mode: "push" | "poll",
+  name: string,
+  input: Record<string, unknown>,
+  line: (value: unknown) => Promise<void>,
+): Promise<void> {
+  const { client, signal } = ctx;
+  try {
+    if (mode === "push") {
+      for await (const event of client.events.stream(name, { arguments: input, signal })) await line(event);
+      return;
+    }
+    let cursor: string | null | undefined;
+    while (!signal.aborted) {
+      const polled = await client.events.poll(name, { arguments: input, cursor }, { signal });
+      for (const event of polled.events) await line(event);
+      cursor = polled.cursor;
+    }
+  } catch (error) {
+    if (!signal.aborted) throw error; // Ctrl-C ends the stream or the poll: not a failure
+  }
 }

@@ -23,7 +23,9 @@ Usage:
                                      subscribes to the events named (default: every one listed) with
                                      --args/--arg, prints each delivery as a JSON line, unsubscribes on
                                      Ctrl-C; the server must allow that callback (a loopback URL is
-                                     refused unless its events.allowCallbacks lists the origin)
+                                     refused unless its events.allowCallbacks lists the origin);
+                                     --mode push: one events/stream per event, no receiver; --mode
+                                     poll: events/poll from each answer's cursor (SEP-3415's modes)
   mcplite <command> [<tool>] [options] -- <server command> <args…>   (a stdio server)
   mcplite init [dir] [--runtime deno|bun|node|workers]   a new project in dir (missing or empty;
                                      default .): a tool, a way to start it and its own test;
@@ -77,6 +79,7 @@ Options:
   --redirect-port <n>   the port of --login's redirect listener, http://127.0.0.1:<n>/callback
                         (default: a free one), for servers that registered that exact redirect URI
   --port <n>            app: the preview page's port; events tail: the receiver's (default: a free one)
+  --mode <mode>         events tail: webhook (default), push or poll
   --wire <wire>         auto (default; mcp for app), mcp-lite, mcp or webtools
   --timeout <seconds>   fail when a request shows no sign of life for this long (default 60; 0: never)
   -h, --help            this text

@@ -136,6 +136,79 @@ describe("mcplite events tail", () => {
     assert.equal((await server.emit("order.shipped", { orderId: "o9", customerId: "c9" })).deliveries, 0);
   });
 
+  it("tails by push (--mode push): one events/stream, no receiver, each occurrence a JSON line with its cursor", {
+    timeout: 60_000,
+  }, async () => {
+    const run = tail([
+      `${listener.url}/mcp`,
+      "order.shipped",
+      "--wire",
+      "mcp",
+      "--mode",
+      "push",
+      "--arg",
+      "customerId=c3",
+    ]);
+    try {
+      await run.waitFor("stderr", /tailing order\.shipped by push/);
+      // The stream is open once the server counts it: an occurrence emitted then reaches it, another caller's not.
+      const deadline = Date.now() + 20_000;
+      while (Date.now() < deadline && !/"p1"/.test(run.out.stdout)) {
+        await server.emit("order.shipped", { orderId: "p0", customerId: "c4" });
+        await server.emit("order.shipped", { orderId: "p1", customerId: "c3" });
+        await run.waitFor("stdout", /"p1"/).catch(() => {});
+      }
+      const line = JSON.parse(run.out.stdout.trim().split("\n")[0]);
+      assert.equal(line.name, "order.shipped");
+      assert.deepEqual(line.data, { orderId: "p1", customerId: "c3" });
+      assert.equal(typeof line.cursor, "string");
+      assert.doesNotMatch(run.out.stdout, /"p0"/);
+      assert.doesNotMatch(run.out.stderr, / at http:/); // no receiver
+    } finally {
+      run.child.kill("SIGINT");
+    }
+    assertStopped(await run.closed, run.out.stderr);
+  });
+
+  it(
+    "tails by poll (--mode poll): events/poll from each answer's cursor, over MCP-lite too",
+    { timeout: 60_000 },
+    async () => {
+      const run = tail([listener.url, "stock.low", "--mode", "poll"]);
+      try {
+        await run.waitFor("stderr", /tailing stock\.low by poll/);
+        // Its first poll starts from now: occurrences emitted until one is printed (it holds a cursor from then on).
+        const deadline = Date.now() + 20_000;
+        for (let i = 0; Date.now() < deadline && !/"w\d+"/.test(run.out.stdout); i++) {
+          await server.emit("stock.low", { sku: `w${i}` });
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        await server.emit("stock.low", { sku: "q1" });
+        await run.waitFor("stdout", /"q1"/);
+        await server.emit("stock.low", { sku: "q2" });
+        await run.waitFor("stdout", /"q2"/);
+        const skus = run.out.stdout.trim().split("\n").map((l) => JSON.parse(l).data.sku);
+        assert.deepEqual(
+          skus.filter((sku: string) => sku === "q1" || sku === "q2"),
+          ["q1", "q2"],
+          "each once, in order",
+        );
+      } finally {
+        run.child.kill("SIGINT");
+      }
+      assertStopped(await run.closed, run.out.stderr);
+    },
+  );
+
+  it("refuses --mode it does not know, and --port without a receiver (exit 2)", async () => {
+    const bad = tail([listener.url, "--mode", "sse"]);
+    assert.equal((await bad.closed).code, 2);
+    assert.match(bad.out.stderr, /--mode must be one of webhook, push, poll/);
+    const port = tail([listener.url, "--mode", "push", "--port", "4000"]);
+    assert.equal((await port.closed).code, 2);
+    assert.match(port.out.stderr, /--port goes with --mode webhook/);
+  });
+
   it("refuses a named event whose required arguments are not given (exit 2), subscribing to nothing", async () => {
     const run = tail([listener.url, "order.shipped"]);
     assert.equal((await run.closed).code, 2);
