@@ -36,19 +36,36 @@ export class RemoteProcess {
     this.#startMs = options.startMs ?? 60_000;
   }
 
-  /** Starts it, and waits until its endpoint answers anything over HTTP. */
+  /**
+   * Starts it, and waits until its endpoint answers anything over HTTP. A process that exits before it listens is
+   * started once more (CI saw server-everything's SSE server exit 0 at its start, once in hundreds); a second early
+   * exit fails, with the end of what it wrote to stderr.
+   */
   async start(): Promise<void> {
+    for (let attempt = 1;; attempt++) {
+      try {
+        return await this.#startOnce();
+      } catch (error) {
+        if (attempt >= 2 || !(error instanceof EarlyExit)) throw error;
+      }
+    }
+  }
+
+  async #startOnce(): Promise<void> {
     const child = spawn(this.#command, this.#args, {
       cwd: ROOT,
       env: { ...process.env, ...this.#env },
       stdio: ["ignore", "ignore", "pipe"],
     });
-    child.stderr!.resume();
+    let stderr = "";
+    child.stderr!.setEncoding("utf8").on("data", (chunk: string) => stderr = (stderr + chunk).slice(-2_000));
     this.#child = child;
     let exited: number | null | undefined;
     child.once("exit", (code) => exited = code);
     await waitFor(`${this.#command} to listen`, async () => {
-      if (exited !== undefined) throw new Error(`${this.#command} ${this.#args.join(" ")} exited with ${exited}`);
+      if (exited !== undefined) {
+        throw new EarlyExit(`${this.#command} ${this.#args.join(" ")} exited with ${exited}; its stderr: ${stderr}`);
+      }
       try {
         const response = await fetch(this.url, { method: "GET", signal: AbortSignal.timeout(2_000) });
         await response.body?.cancel();
@@ -69,3 +86,6 @@ export class RemoteProcess {
     this.#child = undefined;
   }
 }
+
+/** The process exited before it listened. */
+class EarlyExit extends Error {}
