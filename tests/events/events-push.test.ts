@@ -273,6 +273,43 @@ describe("events/stream over MCP 2026-07-28 HTTP", () => {
     }
   });
 
+  it("200 open streams leave a calls budget of two answering requests; the 201st is past the stream budget", {
+    timeout: 120_000,
+  }, async () => {
+    const server = serverOf(undefined, {
+      maxStreams: 200,
+      maxStreamsPerCaller: 200,
+      limits: { calls: 2, perCaller: false },
+    });
+    const listening = await serve(server, { port: 0, quiet: true });
+    const streams: PushStream[] = [];
+    try {
+      for (let batch = 0; batch < 4; batch++) {
+        const opened = await Promise.all(
+          Array.from({ length: 50 }, () => PushStream.open(listening.url, { ...params, cursor: null })),
+        );
+        streams.push(...opened);
+        await Promise.all(opened.map((stream) => stream.next(method("active"))));
+      }
+      const list = modernRequest("events/list");
+      const listed = await fetch(`${listening.url}/mcp`, {
+        method: "POST",
+        headers: list.headers,
+        body: await list.text(),
+      });
+      assert.equal(listed.status, 200);
+      assert.equal((await listed.json()).result.events[0].name, "order.shipped");
+      const refused = await PushStream.open(listening.url, { ...params, cursor: null });
+      assert.equal(refused.messages[0].error?.code, -32013);
+      // Each of the 200 still streams: an occurrence reaches them all.
+      await server.emit("order.shipped", order("to-all"));
+      await Promise.all(streams.map((stream) => stream.next(method("event"))));
+    } finally {
+      await Promise.all(streams.map((stream) => stream.abort()));
+      await listening.close();
+    }
+  });
+
   it("where no stream reaches the client (MCP-lite; a client that accepts no SSE): Unsupported, -32014", async () => {
     const server = serverOf();
     const lite = await server.fetch(
