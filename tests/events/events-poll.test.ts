@@ -10,7 +10,6 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import * as v from "valibot";
 import {
   createMemoryResultStore,
   createServer,
@@ -24,6 +23,7 @@ import { createWebSocketTransport } from "../../src/client/transports/websocket.
 import { pipeServer } from "../helpers/stdio.ts";
 import { createClient } from "../../src/client/mod.ts";
 import { defineEvent } from "../../src/events/mod.ts";
+import { EXT, SECRET, shipped } from "./shipped-event.ts";
 import pg from "pg";
 import { redisResultStore } from "../../src/redis/mod.ts";
 import { postgresResultStore } from "../../src/postgres/mod.ts";
@@ -33,13 +33,6 @@ import { REDIS_CLIENTS, type TestRedisClient } from "../helpers/redis-clients.ts
 import { REDIS_MISSING, type RedisServer, startRedis } from "../helpers/redis-server.ts";
 import { newSecret, type Receiver, startReceiver } from "./receiver.ts";
 
-const EXT = "io.modelcontextprotocol/events";
-const SECRET = "an events test secret of at least 32 bytes!";
-
-const shipped = defineEvent("order.shipped")
-  .input(v.object({ customerId: v.string() }))
-  .payload(v.object({ orderId: v.string(), customerId: v.string() }))
-  .match((input, payload) => input.customerId === payload.customerId);
 const hooked = defineEvent("hook.only").delivery(["webhook"]);
 
 type Answer = { result?: any; error?: { code: number; message: string } };

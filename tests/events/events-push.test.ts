@@ -11,22 +11,22 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import * as v from "valibot";
 import { createMemoryResultStore, createServer, type ResultStore, serve } from "../../mod.ts";
 import { defineEvent } from "../../src/events/mod.ts";
+import { EXT, SECRET, shipped } from "./shipped-event.ts";
 import { legacyRequest, modernMeta, modernRequest, post } from "../helpers/request.ts";
 import { pipeServer } from "../helpers/stdio.ts";
 import { redisResultStore } from "../../src/redis/mod.ts";
 import { REDIS_CLIENTS, type TestRedisClient } from "../helpers/redis-clients.ts";
 import { REDIS_MISSING, type RedisServer, startRedis } from "../helpers/redis-server.ts";
 
-const EXT = "io.modelcontextprotocol/events";
-const SECRET = "an events test secret of at least 32 bytes!";
-
-const shipped = defineEvent("order.shipped")
-  .input(v.object({ customerId: v.string() }))
-  .payload(v.object({ orderId: v.string(), customerId: v.string() }))
-  .match((input, payload) => input.customerId === payload.customerId);
+/** A request beside the open streams still answers: `events/list`, 200, the event listed. */
+async function assertAnswers(origin: string): Promise<void> {
+  const list = modernRequest("events/list");
+  const listed = await fetch(`${origin}/mcp`, { method: "POST", headers: list.headers, body: await list.text() });
+  assert.equal(listed.status, 200);
+  assert.equal((await listed.json()).result.events[0].name, "order.shipped");
+}
 
 function serverOf(store: ResultStore = createMemoryResultStore(), options: Record<string, unknown> = {}) {
   const { limits, ...events } = options;
@@ -242,14 +242,7 @@ describe("events/stream over MCP 2026-07-28 HTTP", () => {
         await streams[i].next(method("active"));
       }
       // Two streams held, and the calls budget of two still answers requests.
-      const list = modernRequest("events/list");
-      const listed = await fetch(`${listening.url}/mcp`, {
-        method: "POST",
-        headers: list.headers,
-        body: await list.text(),
-      });
-      assert.equal(listed.status, 200);
-      assert.equal((await listed.json()).result.events[0].name, "order.shipped");
+      await assertAnswers(listening.url);
       // The third from the same caller is past its share: ResourceExhausted, in the caller's numbering.
       const refused = await PushStream.open(listening.url, { ...params, cursor: null });
       assert.equal(refused.messages[0].error?.code, -32013);
@@ -291,14 +284,7 @@ describe("events/stream over MCP 2026-07-28 HTTP", () => {
         streams.push(...opened);
         await Promise.all(opened.map((stream) => stream.next(method("active"))));
       }
-      const list = modernRequest("events/list");
-      const listed = await fetch(`${listening.url}/mcp`, {
-        method: "POST",
-        headers: list.headers,
-        body: await list.text(),
-      });
-      assert.equal(listed.status, 200);
-      assert.equal((await listed.json()).result.events[0].name, "order.shipped");
+      await assertAnswers(listening.url);
       const refused = await PushStream.open(listening.url, { ...params, cursor: null });
       assert.equal(refused.messages[0].error?.code, -32013);
       // Each of the 200 still streams: an occurrence reaches them all.
