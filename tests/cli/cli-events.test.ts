@@ -47,8 +47,8 @@ function tail(args: string[]) {
       resolve({ code, signal });
     })
   );
-  const waitFor = async (stream: "stdout" | "stderr", pattern: RegExp) => {
-    const until = Date.now() + 20_000;
+  const waitFor = async (stream: "stdout" | "stderr", pattern: RegExp, ms = 20_000) => {
+    const until = Date.now() + ms;
     while (!pattern.test(out[stream])) {
       if (Date.now() > until || child.exitCode !== null) {
         throw new Error(`no ${pattern} in ${stream}; stdout: ${out.stdout}\nstderr: ${out.stderr}`);
@@ -151,12 +151,13 @@ describe("mcplite events tail", () => {
     ]);
     try {
       await run.waitFor("stderr", /tailing order\.shipped by push/);
-      // The stream is open once the server counts it: an occurrence emitted then reaches it, another caller's not.
+      // The stream starts at the log's head once it opens, after the line above: occurrences are emitted again
+      // (each pair given a second) until one reaches it, and another caller's never does.
       const deadline = Date.now() + 20_000;
       while (Date.now() < deadline && !/"p1"/.test(run.out.stdout)) {
         await server.emit("order.shipped", { orderId: "p0", customerId: "c4" });
         await server.emit("order.shipped", { orderId: "p1", customerId: "c3" });
-        await run.waitFor("stdout", /"p1"/).catch(() => {});
+        await run.waitFor("stdout", /"p1"/, 1_000).catch(() => {});
       }
       const line = JSON.parse(run.out.stdout.trim().split("\n")[0]);
       assert.equal(line.name, "order.shipped");
