@@ -20,6 +20,8 @@ const WAIT_MS = 100;
 
 /** What a job that may start holds: its slot, released when its run ends (or sleeps). */
 export interface FlowPass {
+  /** Called as the work begins: a rate's place is given back a period after it (not after the pass was given). */
+  begin?(): void;
   release(): Promise<void>;
 }
 
@@ -93,9 +95,9 @@ export async function enterFlow(
   const counted = `flow:counted:${job.id}`;
   if (rateLimit !== undefined && await store.results.get(counted) === undefined) {
     const { limit, periodMs } = rateLimit;
-    // A place is given back a period (and a twentieth, at most 50 ms: this process's own delay before the work begins)
-    // after the job was let in, as this worker's clock tells, not the store's, so that the service the work calls
-    // counts what the limit says; a worker that dies leaves it to lapse twice as late.
+    // A place is given back a period after the work began (a store read or a loaded machine may stand between the
+    // pass and the work's first line), as this worker's clock tells, not the store's, so that the service the work
+    // calls counts what the limit says; a worker that dies leaves it to lapse twice as late.
     const place = await claimOne(
       store.results,
       `flow:${tool}:r:${keyOf(rateLimit.key)}`,
@@ -108,12 +110,18 @@ export async function enterFlow(
       // A place frees within a period: tried again a share of it later, so that starts spread over the period.
       return { delayMs: Math.max(WAIT_MS, periodMs / limit) * (1 + Math.random()) };
     }
-    const giveBack = setTimeout(
-      () => store.results.delete(place).catch(() => {}),
-      periodMs + Math.min(50, periodMs / 20),
-    );
-    (giveBack as { unref?: () => void }).unref?.();
     store.results.set(counted, { status: "cancelled", at: store.now() }, job.ttlMs).catch(() => {}); // counted once
+    let armed = false;
+    const giveBack = () => {
+      if (armed) return;
+      armed = true;
+      const timer = setTimeout(() => store.results.delete(place).catch(() => {}), periodMs);
+      (timer as { unref?: () => void }).unref?.();
+    };
+    return {
+      begin: giveBack,
+      release: () => (giveBack(), slot?.release() ?? Promise.resolve()), // a work that never began: a period from now
+    };
   }
   return slot ?? { release: () => Promise.resolve() };
 }

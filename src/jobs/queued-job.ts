@@ -255,7 +255,8 @@ async function runJob(
     )
     : undefined;
   if (pass !== undefined && "delayMs" in pass) return { outcome: "delayed", attempt: start, delayMs: pass.delayMs };
-  const { work, options } = jobStart(registry, owner, origin, begun, call);
+  const { work: declared, options } = jobStart(registry, owner, origin, begun, call);
+  const work: typeof declared = (signal) => (pass?.begin?.(), declared(signal));
   let end: { entry: StoredResult; cause?: unknown } | undefined;
   const slept = await c.runQueued(state.d, work, ttlMs, {
     ...options,

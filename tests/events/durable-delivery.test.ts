@@ -282,8 +282,14 @@ async function killedHoldingMany(): Promise<void> {
     await deploy.drained();
     for (const [i, id] of ids.entries()) {
       assertOneWebhookId(arrived(id), id, subscriptionId);
-      assert.deepEqual(arrived(id).map((r) => r.answered), [undefined, 204], `${id}: cut, then acknowledged`);
-      assert.equal(requests[i].length, 2);
+      // Cut, then acknowledged once, last. A loaded machine may let the first worker's 2 s lock lapse before the
+      // kill: the second then takes the attempt once more while the receiver still holds it (at least once, as
+      // BullMQ's stalled jobs are), one more unanswered attempt with the same webhook-id.
+      const answered = arrived(id).map((r) => r.answered);
+      assert.deepEqual(answered.slice(0, 1), [undefined], `${id}: cut`);
+      assert.deepEqual(answered.filter((status) => status !== undefined), [204], `${id}: acknowledged once`);
+      assert.equal(answered.at(-1), 204, `${id}: acknowledged last`);
+      assert.ok(requests[i].length >= 2);
     }
   } finally {
     receiver.hold = false;
