@@ -11,8 +11,8 @@ import { after, before, describe, it } from "node:test";
 import { createClient as createConnectClient } from "@connectrpc/connect";
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client";
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from "@modelcontextprotocol/client";
-import { serve } from "../../mod.ts";
-import { MCPLite } from "../../src/bindings/grpc/mod.ts";
+import { mcpBinding, mcpLiteBinding, serve } from "../../mod.ts";
+import { grpcBinding, MCPLite } from "../../src/bindings/grpc/mod.ts";
 import { createClient } from "../../src/client/mod.ts";
 import type { Listener } from "../../src/types.ts";
 import { inProcessTransport } from "../helpers/connect-in-process.ts";
@@ -32,6 +32,8 @@ const { StreamableHTTPClientTransport: TransportV1 } = await import(`${V1}/clien
 if (REDIS_MISSING) console.error(`bullmq clients: skipped: ${REDIS_MISSING}`);
 
 const QUEUE = `clients-${crypto.randomUUID()}`;
+/** The web instances' bindings: gRPC's beside the defaults, for the Connect client. */
+const WEB_BINDINGS = [mcpLiteBinding(), mcpBinding(), grpcBinding()];
 
 let redis: RedisServer | undefined;
 let web: ReturnType<typeof queuedServer> | undefined;
@@ -44,9 +46,9 @@ let workerPid = 0;
 before(async () => {
   if (REDIS_MISSING) return;
   redis = await startRedis();
-  web = queuedServer({ url: redis.url, queue: QUEUE, lockMs: 5_000 });
+  web = queuedServer({ url: redis.url, queue: QUEUE, lockMs: 5_000, bindings: WEB_BINDINGS });
   listener = await serve(web.server, { port: 0, hostname: "127.0.0.1", quiet: true });
-  web2 = queuedServer({ url: redis.url, queue: QUEUE, lockMs: 5_000 });
+  web2 = queuedServer({ url: redis.url, queue: QUEUE, lockMs: 5_000, bindings: WEB_BINDINGS });
   listener2 = await serve(web2.server, { port: 0, hostname: "127.0.0.1", quiet: true });
   workerPid = (await startWorker({ url: redis.url, variable: "REDIS_URL", queue: QUEUE, lockMs: 5_000 })).pid;
 });

@@ -7,10 +7,9 @@
  */
 import process from "node:process";
 import * as v from "valibot";
-import { createServer, defineTool, invoke, mcpBinding, mcpLiteBinding, signals } from "../../mod.ts";
+import { type Binding, createServer, defineTool, invoke, mcpBinding, mcpLiteBinding, signals } from "../../mod.ts";
 import type { PromiseRetry, WorkContext } from "../../src/types.ts";
 import { NonRetryableError } from "../../src/errors/mod.ts";
-import { grpcBinding } from "../../src/bindings/grpc/mod.ts";
 import { sleep } from "../../src/internal/sleep.ts";
 import { countedQueueAndStore, fromEnvironment, type QueueStoreOptions } from "./queue-store.ts";
 
@@ -20,6 +19,11 @@ const SECRET = "declared jobs' secret: thirty-two bytes or more";
 export interface JobsServerOptions extends QueueStoreOptions {
   /** The Redis that counts the steps' effects and holds the gate (default `url`, which must then be Redis). */
   readonly counters?: string;
+  /**
+   * Its bindings (default MCP-lite's and MCP's). Workers load none more: gRPC's modules cost each process a third of a
+   * second of CPU; a test that calls over gRPC gives `grpcBinding()`.
+   */
+  readonly bindings?: readonly Binding[];
 }
 
 /**
@@ -129,7 +133,7 @@ export function jobsServer(options: JobsServerOptions) {
     secret: SECRET,
     resultStore,
     queue,
-    bindings: [mcpLiteBinding(), mcpBinding(), grpcBinding()],
+    bindings: options.bindings ?? [mcpLiteBinding(), mcpBinding()],
     signals: signals(),
   })
     .tool(

@@ -15,9 +15,8 @@
 import { existsSync } from "node:fs";
 import process from "node:process";
 import * as v from "valibot";
-import { createServer, defineTool, mcpBinding, mcpLiteBinding } from "../../mod.ts";
+import { type Binding, createServer, defineTool, mcpBinding, mcpLiteBinding } from "../../mod.ts";
 import { defineEvent } from "../../src/events/mod.ts";
-import { grpcBinding } from "../../src/bindings/grpc/mod.ts";
 import { sleep } from "../../src/internal/sleep.ts";
 import { queueAndStore, type QueueStoreOptions } from "./queue-store.ts";
 
@@ -55,6 +54,12 @@ export interface QueuedServerOptions extends QueueStoreOptions {
   readonly events?: { readonly allowCallbacks: readonly string[]; readonly retryDelaysMs?: readonly number[] };
   /** The lease of the jobs run in process (inline work), in ms (default 5 000). */
   readonly leaseMs?: number;
+  /**
+   * Its bindings (default MCP-lite's and MCP's). Workers and web instances load none more: gRPC's modules cost each
+   * process a third of a second of CPU, and about two hundred of them start in a run; a test that calls over gRPC
+   * gives `grpcBinding()`.
+   */
+  readonly bindings?: readonly Binding[];
 }
 
 /** A server with the queue and store, and `close()` for their connections. */
@@ -68,7 +73,7 @@ export function queuedServer(options: QueuedServerOptions) {
     queue,
     leaseMs: options.leaseMs,
     events: options.events,
-    bindings: [mcpLiteBinding(), mcpBinding(), grpcBinding()],
+    bindings: options.bindings ?? [mcpLiteBinding(), mcpBinding()],
   })
     .tool(
       defineTool("slow").describe("Waits, then answers (three starts)").input(args).longRunning({

@@ -10,8 +10,8 @@ import { after, before, describe, it } from "node:test";
 import { createClient as createConnectClient } from "@connectrpc/connect";
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client";
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from "@modelcontextprotocol/client";
-import { serve } from "../../mod.ts";
-import { MCPLite } from "../../src/bindings/grpc/mod.ts";
+import { mcpBinding, mcpLiteBinding, serve } from "../../mod.ts";
+import { grpcBinding, MCPLite } from "../../src/bindings/grpc/mod.ts";
 import { createClient } from "../../src/client/mod.ts";
 import type { Listener } from "../../src/types.ts";
 import { inProcessTransport } from "../helpers/connect-in-process.ts";
@@ -45,7 +45,12 @@ let workerPid = 0;
 before(async () => {
   if (REDIS_MISSING) return;
   redis = await startRedis();
-  web = jobsServer({ url: redis.url, queue: QUEUE, lockMs: LOCK_MS });
+  web = jobsServer({
+    url: redis.url,
+    queue: QUEUE,
+    lockMs: LOCK_MS,
+    bindings: [mcpLiteBinding(), mcpBinding(), grpcBinding()],
+  });
   listener = await serve(web.server, { port: 0, hostname: "127.0.0.1", quiet: true });
   const backend = { url: redis.url, variable: "REDIS_URL" as const, queue: QUEUE, lockMs: LOCK_MS };
   workerPid = (await startWorkerOf({ module: "tests/helpers/jobs-server.ts" }, backend)).pid;
