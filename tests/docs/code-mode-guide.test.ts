@@ -7,6 +7,6 @@
  */
 import { describeSectionRuns } from "../helpers/markdown.ts";
 
-describeSectionRuns("docs/guides/code-mode.md", "Turning it on", /codeMode: codeMode\(\)/);
+describeSectionRuns("docs/guides/code-mode.md", "Turning it on", /codeMode: codeMode\(/);
 describeSectionRuns("docs/guides/code-mode.md", "Executors", /quickjsExecutor\(\)/);
 describeSectionRuns("docs/guides/code-mode.md", "Saved programs", /savedPrograms: \{ max: 20 \}/);
