@@ -38,10 +38,10 @@ function run(source: string, limits: Partial<Limits> = {}, call = echo): Promise
 }
 
 /** Asserts the program stopped for `reason`, with a message matching `message`, then that a plain one runs. */
-async function assertRefused(outcome: Outcome, reason: string, message: RegExp): Promise<void> {
+async function assertRefused(outcome: Outcome, reason: string | string[], message: RegExp): Promise<void> {
   assert.equal(outcome.ok, false, `expected a refusal (${reason}), got ${JSON.stringify(outcome).slice(0, 300)}`);
   if (outcome.ok) return;
-  assert.equal(outcome.reason, reason, outcome.message);
+  assert.ok([reason].flat().includes(outcome.reason), outcome.message);
   assert.match(outcome.message, message);
   const plain = await run(`const n = await __call("echo", 20); return n + 1;`);
   assert.deepEqual(plain, { ok: true, value: 21, logs: [] }, "the executor runs the next program");
@@ -212,7 +212,9 @@ describe("hostile programs: limits", () => {
       const loop of ["JSON.parse(text);", "list.slice().sort();", "text.indexOf('none');", "JSON.stringify(list);"]
     ) {
       const outcome = await run(`${setup} for (;;) { try { ${loop} } catch {} }`, SHORT);
-      await assertRefused(outcome, "time", /200 ms time limit/);
+      // Each call copies about 2 MiB: the engine's memory may grow past the 4 MiB limit (its allocator's fragmentation,
+      // which depends on the programs run before) before the time limit stops it. Either refusal holds.
+      await assertRefused(outcome, ["time", "memory"], /200 ms time limit|4 MiB memory limit/);
     }
   });
 
