@@ -8,6 +8,7 @@
  */
 import type { ExtensionContext } from "../core/definitions/extension.ts";
 import { ProtocolError } from "../errors/error.ts";
+import { META } from "../internal/mcp-wire.ts";
 import type { Occurrence } from "./delivery/mod.ts";
 import type { LogRead } from "./occurrence-log.ts";
 import type { EventsRuntime } from "./subscription-store.ts";
@@ -32,16 +33,19 @@ export interface StreamRequest {
 }
 
 /**
- * Streams an event to the caller until it aborts the request (SEP-3415 "Push"): `notifications/events/active` once
- * the stream is live (`{ name, cursor, truncated }`), each occurrence as `notifications/events/event` (as a poll
- * answers it, with its `cursor`), `notifications/events/heartbeat` (`{ name, cursor }`) after `events.heartbeatMs`
- * without one, and `notifications/events/error` (`{ code, message }`) when the log cannot be read (it is read again
- * at the next poll). Exempt from the request budgets, bounded by the streams' own.
+ * Streams an event to the caller until it aborts the request (SEP-3415 "Push-Based Delivery"): `notifications/
+ * events/active` once the stream is live (`{ cursor, truncated }`), each occurrence as `notifications/events/event`
+ * (as a poll answers it, with its `cursor`), `notifications/events/heartbeat` (`{ cursor }`) after
+ * `events.heartbeatMs` without one, and `notifications/events/error` (`{ error: { code, message } }`) when the log
+ * cannot be read (it is read again at the next poll). Each carries the request's id in
+ * `_meta["io.modelcontextprotocol/subscriptionId"]`, by which a client routes several streams on one connection
+ * (stdio, a WebSocket). Exempt from the request budgets, bounded by the streams' own.
  *
  * @param runtime The server's events runtime.
  * @param request What the caller asked for, checked.
  * @param ctx The request's context.
- * @returns The final result, `{ cursor }`, once the client aborted (when nobody reads it any more).
+ * @returns The final result (SEP-3415's empty `StreamEventsResult`: the subscription id in `_meta`), once the client
+ *   aborted (when nobody reads it any more).
  * @throws {ProtocolError} -32014 where no stream reaches the client, -32013 past the streams' budget, -32602 for a
  *   cursor this server did not give: each before the stream opens.
  */
@@ -59,13 +63,18 @@ export async function pushStream(
   }
   const close = runtime.streams.admit(held.caller);
   try {
-    return await run(runtime, request, ctx);
+    return await run(runtime, request, ctx, { [META.subscriptionId]: held.id });
   } finally {
     close();
   }
 }
 
-async function run(runtime: EventsRuntime, request: StreamRequest, ctx: ExtensionContext) {
+async function run(
+  runtime: EventsRuntime,
+  request: StreamRequest,
+  ctx: ExtensionContext,
+  _meta: Record<string, unknown>,
+) {
   const { log, streams, options: { heartbeatMs } } = runtime;
   const { name, servedAs, match } = request;
   const shown = servedAs ?? name;
@@ -74,20 +83,20 @@ async function run(runtime: EventsRuntime, request: StreamRequest, ctx: Extensio
   let batch: LogRead = await read(request.cursor, request.maxAgeMs); // a forged cursor: -32602, as an answer
   // Where the stream starts: the log's position when nothing is replayed, else the caller's own cursor.
   const start = batch.events.length === 0 ? batch.cursor : request.cursor;
-  await ctx.notify("notifications/events/active", { name: shown, cursor: start, truncated: batch.truncated });
+  await ctx.notify("notifications/events/active", { cursor: start, truncated: batch.truncated, _meta });
   let cursor = batch.cursor;
   let sent = performance.now();
   let failing = false;
   while (!signal.aborted) {
     for (const event of batch.events) {
-      await ctx.notify("notifications/events/event", { ...event, name: shown });
+      await ctx.notify("notifications/events/event", { ...event, name: shown, _meta });
       sent = performance.now();
     }
     cursor = batch.cursor;
     if (!batch.hasMore) {
       // SEP-3415 "Push": a heartbeat at least every 30 s, carrying the cursor, so a quiet stream's reconnect is exact.
       if (performance.now() - sent >= heartbeatMs) {
-        await ctx.notify("notifications/events/heartbeat", { name: shown, cursor });
+        await ctx.notify("notifications/events/heartbeat", { cursor, _meta });
         sent = performance.now();
       }
       // An emit on this instance wakes it at once; one on another instance at the next poll of the log's head.
@@ -103,10 +112,10 @@ async function run(runtime: EventsRuntime, request: StreamRequest, ctx: Extensio
       failing = true;
       runtime.deliveries.onError(error);
       await ctx.notify("notifications/events/error", {
-        code: -32603,
-        message: "the occurrence log could not be read; the stream reads it again shortly",
+        error: { code: -32603, message: "the occurrence log could not be read; the stream reads it again shortly" },
+        _meta,
       });
     }
   }
-  return { cursor };
+  return { _meta };
 }

@@ -29,7 +29,7 @@ async function assertAnswers(origin: string): Promise<void> {
 }
 
 function serverOf(store: ResultStore = createMemoryResultStore(), options: Record<string, unknown> = {}) {
-  const { limits, ...events } = options;
+  const { limits, onError, ...events } = options;
   return createServer({
     name: "shop",
     version: "1.0.0",
@@ -37,6 +37,7 @@ function serverOf(store: ResultStore = createMemoryResultStore(), options: Recor
     resultStore: store,
     events: { heartbeatMs: 300, streamPollMs: 50, ...events },
     ...(limits === undefined ? {} : { limits: limits as never }),
+    ...(onError === undefined ? {} : { onError: onError as never }),
   }).event(shipped);
 }
 const order = (orderId: string, customerId = "c1") => ({ orderId, customerId });
@@ -46,6 +47,8 @@ type Message = { id?: number; method?: string; params?: any; result?: any; error
 /** A push stream as SEP-3415 describes it: one POST, its answer read as SSE, each `data:` one JSON-RPC message. */
 class PushStream {
   readonly messages: Message[] = [];
+  /** The `events/stream` request's JSON-RPC id (SEP-3415: each notification's subscription id). */
+  id: string | number = 0;
   readonly #abort = new AbortController();
   #ended = false;
   #reading: Promise<void> = Promise.resolve();
@@ -56,10 +59,12 @@ class PushStream {
     const request = legacy
       ? legacyRequest("events/stream", params)
       : modernRequest("events/stream", { ...params, _meta: meta });
+    const body = await request.text();
+    stream.id = JSON.parse(body).id;
     const response = await fetch(`${url}/mcp`, {
       method: "POST",
       headers: request.headers,
-      body: await request.text(),
+      body,
       signal: stream.#abort.signal,
     });
     if (!(response.headers.get("content-type") ?? "").startsWith("text/event-stream")) {
@@ -128,9 +133,11 @@ describe("events/stream over MCP 2026-07-28 HTTP", () => {
     try {
       const first = await PushStream.open(listening.url, { ...params, cursor: null });
       const active = await first.next(method("active"));
-      assert.equal(active.params.name, "order.shipped");
       assert.equal(typeof active.params.cursor, "string"); // where it starts: reconnecting from it misses nothing
       assert.equal(active.params.truncated, false);
+      // SEP-3415, Push-Based Delivery: every notification names its stream by the request's id.
+      const subscription = { "io.modelcontextprotocol/subscriptionId": first.id };
+      assert.deepEqual(active.params._meta, subscription);
       await server.emit("order.shipped", order("o1"));
       await server.emit("order.shipped", order("x1", "c2")); // not this caller's
       const event = await first.next(method("event"));
@@ -138,9 +145,12 @@ describe("events/stream over MCP 2026-07-28 HTTP", () => {
       assert.deepEqual(event.params.data, order("o1"));
       assert.match(event.params.eventId, /^evt_/);
       assert.equal(typeof event.params.cursor, "string");
+      assert.deepEqual(event.params._meta, subscription);
       // Quiet for longer than heartbeatMs (300 ms here; at most 30 s): a heartbeat carrying the cursor.
       const heartbeat = await first.next(method("heartbeat"), first.messages.indexOf(event));
+      assert.deepEqual(Object.keys(heartbeat.params).sort(), ["_meta", "cursor"]);
       assert.equal(typeof heartbeat.params.cursor, "string");
+      assert.deepEqual(heartbeat.params._meta, subscription);
       assert.deepEqual(first.orders, ["o1"]);
       const cursor = first.cursor;
       await first.abort();
@@ -223,6 +233,40 @@ describe("events/stream over MCP 2026-07-28 HTTP", () => {
       for (const stream of streams) await stream.next(method("event"));
     } finally {
       for (const stream of streams) await stream.abort();
+      await listening.close();
+    }
+  });
+
+  it("a log that cannot be read is one notifications/events/error ({ error }, SEP-3415), and the stream goes on", async () => {
+    const inner = createMemoryResultStore();
+    let down = false;
+    const store: ResultStore = Object.assign(Object.create(inner), {
+      get(key: string) {
+        if (down && key.startsWith("evocc")) return Promise.reject(new Error("the store is down"));
+        return inner.get(key);
+      },
+    });
+    const heard: unknown[] = [];
+    const server = serverOf(store, { onError: (error: unknown) => heard.push(error) });
+    const listening = await serve(server, { port: 0, quiet: true });
+    try {
+      const stream = await PushStream.open(listening.url, { ...params, cursor: null });
+      await stream.next(method("active"));
+      down = true;
+      await server.emit("order.shipped", order("o1"));
+      await server.emit("order.shipped", order("o2")); // read again, and failing again: told once
+      const error = await stream.next(method("error"));
+      assert.deepEqual(Object.keys(error.params).sort(), ["_meta", "error"]);
+      assert.equal(error.params.error.code, -32603);
+      assert.match(error.params.error.message, /could not be read/);
+      assert.deepEqual(error.params._meta, { "io.modelcontextprotocol/subscriptionId": stream.id });
+      down = false;
+      await stream.next((m) => m.params?.data?.orderId === "o2");
+      assert.deepEqual(stream.orders, ["o1", "o2"]); // nothing lost while the log could not be read
+      assert.equal(stream.messages.filter(method("error")).length, 1);
+      assert.match(String(heard[0]), /the store is down/); // the server's onError hears why
+      await stream.abort();
+    } finally {
       await listening.close();
     }
   });
@@ -356,6 +400,40 @@ describe("events/stream on stdio (MCP 2026-07-28 messages)", () => {
         if (actives() < 2) assert.equal((answer?.error as { code: number }).code, -32013);
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
+    } finally {
+      await piped.end();
+    }
+  });
+});
+
+describe("events/stream on stdio: two streams on one connection", () => {
+  it("names each notification's stream by its request's id (SEP-3415 subscriptionId), so a client routes them", async () => {
+    const server = serverOf();
+    const piped = pipeServer(server);
+    const open = (id: string, customerId: string) =>
+      piped.send({
+        jsonrpc: "2.0",
+        id,
+        method: "events/stream",
+        params: { name: "order.shipped", arguments: { customerId }, cursor: null, _meta: modernMeta() },
+      });
+    const of = (id: string) => (m: Record<string, any>) =>
+      m.params?._meta?.["io.modelcontextprotocol/subscriptionId"] === id;
+    try {
+      open("ada", "c1");
+      open("bob", "c2");
+      await piped.next((m) => of("ada")(m) && m.method === "notifications/events/active");
+      await piped.next((m) => of("bob")(m) && m.method === "notifications/events/active");
+      await server.emit("order.shipped", order("for-bob", "c2"));
+      await server.emit("order.shipped", order("for-ada", "c1"));
+      const eventOf = async (id: string) =>
+        (await piped.next((m) => of(id)(m) && m.method === "notifications/events/event")) as Message;
+      assert.equal((await eventOf("ada")).params.data.orderId, "for-ada");
+      assert.equal((await eventOf("bob")).params.data.orderId, "for-bob");
+      const streamed = piped.messages.filter((m) => String(m.method).startsWith("notifications/events/"));
+      assert.ok(streamed.every((m) => of("ada")(m) || of("bob")(m)), JSON.stringify(streamed));
+      piped.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: "ada" } });
+      piped.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: "bob" } });
     } finally {
       await piped.end();
     }

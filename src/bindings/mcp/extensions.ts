@@ -77,8 +77,9 @@ function contextOf(
     },
     holdOpen: () => {
       if (!streams || !channel.streaming) return undefined;
-      request.host.exempt?.(request.rpc.id ?? null);
-      return { caller: request.host.caller ?? "" };
+      const id = request.rpc.id ?? null;
+      request.host.exempt?.(id);
+      return { caller: request.host.caller ?? "", id };
     },
     request: async (method, params = {}) => {
       if (!streams || !channel.streaming || request.envelope.era !== "legacy") {

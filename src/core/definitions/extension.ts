@@ -81,9 +81,10 @@ export interface ExtensionContext {
    * gRPC): the handler should then refuse.
    *
    * @returns Who the caller is for a per-caller budget (`limits.perCaller`'s key: the authenticated subject, else the
-   *   client's address; `""` when unknown).
+   *   client's address; `""` when unknown), and the request's JSON-RPC id, which names the stream in each of its
+   *   notifications (SEP-3415: `_meta["io.modelcontextprotocol/subscriptionId"]`).
    */
-  holdOpen?(): { readonly caller: string } | undefined;
+  holdOpen?(): { readonly caller: string; readonly id: string | number | null } | undefined;
 }
 
 /**
