@@ -14,17 +14,18 @@ const EPOCH_KEY = "dpop-epoch";
 const EPOCH_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 
 /**
- * When the store's memory of proofs began, in ms since the epoch: the marker's time, written now
- * (first writer wins, on every instance sharing the store) when the store has none.
+ * When the store's memory of proofs began, in ms since the epoch: the marker's time, written (first writer wins, on
+ * every instance sharing the store) when the store has none, as the time of this call, not of the store's answer: an
+ * authorization server asks as it is made, and an assertion issued while a slow store answers was never used with it.
  *
  * @param store The server's result store.
  * @returns The start of its memory.
  * @throws What the store throws (it is down).
  */
 export async function memoryStart(store: ResultStore): Promise<number> {
+  const at = Date.now();
   const marker = await store.get(EPOCH_KEY);
   if (marker?.at !== undefined) return marker.at;
-  const at = Date.now();
   // An ended entry is never replaced: the first instance to write the marker sets the time for all.
   if (await store.set(EPOCH_KEY, { status: "cancelled", at }, EPOCH_TTL_MS)) return at;
   return (await store.get(EPOCH_KEY))?.at ?? at;

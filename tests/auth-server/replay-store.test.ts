@@ -103,6 +103,22 @@ describe("authorizationServer(): one use per ID-JAG across instances and restart
     assert.match(refused.why ?? "", /before this server's memory of used assertions began/);
   });
 
+  it("takes an ID-JAG issued right after the instance was made, however late its store answers", async () => {
+    // The store's memory begins when the instance is made, not when a slow store (it answers reads 1.1 s after the
+    // instance was made here: a cold connection) writes the marker: an ID-JAG issued meanwhile was never used with it.
+    const inner = createMemoryResultStore();
+    const answersFrom = Date.now() + 1_100;
+    const store: ResultStore = Object.assign(Object.create(inner), {
+      async get(key: string) {
+        await new Promise((resolve) => setTimeout(resolve, Math.max(0, answersFrom - Date.now())));
+        return await inner.get(key);
+      },
+    });
+    const made = instance(store);
+    const jag = await idJag(idp, idJagClaims("desktop")); // its iat: the second the instance was made, or the next
+    assert.deepEqual(await redeem(made, jag), { status: 200 });
+  });
+
   it("publishes the same key set on every instance given the same signing key, its public part only", async () => {
     const store = createMemoryResultStore();
     const sets = await Promise.all(
