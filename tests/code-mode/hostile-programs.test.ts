@@ -280,6 +280,31 @@ describe("hostile programs: limits", () => {
     await assertRefused(outcome, "memory", /4 MiB memory limit/);
   });
 
+  it("stops a bomb of large buffers at its memory limit, though QuickJS's own limit does not count their bytes", async () => {
+    // Unguarded, QuickJS took 2,042 buffers of 1 MiB (2 GB of the host's memory) in 8 s, with no ask between: the
+    // time limit could not stop it either.
+    for (const make of ["new Uint8Array(1 << 20)", "new ArrayBuffer(1 << 20)", "new Float64Array(1 << 17)"]) {
+      const outcome = await run(`const kept = []; for (;;) kept.push(${make});`, { timeMs: 5_000 });
+      await assertRefused(outcome, "memory", /4 MiB memory limit/);
+    }
+  });
+
+  it("keeps the buffer constructors what the language says, guarded", async () => {
+    const outcome = await run(`
+      const a = new Uint8Array([1, 2, 3]);
+      class Bytes extends Uint8Array {}
+      const b = new Bytes(4);
+      return [a instanceof Uint8Array, b instanceof Bytes, b instanceof Uint8Array, a.constructor === Uint8Array,
+        Uint8Array.name, Uint8Array.length, Uint8Array.BYTES_PER_ELEMENT, Uint8Array.from([1, 2]).length,
+        Object.getPrototypeOf(a) === Uint8Array.prototype, [...a.map((x) => x * 2)], a.subarray(1).length,
+        new DataView(new ArrayBuffer(8)).byteLength, b.map((x) => x).constructor === Bytes];`);
+    assert.deepEqual(outcome, {
+      ok: true,
+      value: [true, true, true, true, "Uint8Array", 3, 1, 2, true, [2, 4, 6], 2, 8, true],
+      logs: [],
+    });
+  });
+
   it("refuses a host result larger than the program's memory", async () => {
     const outcome = await run(
       `const big = await __call("big", {}); return big.length;`,

@@ -3,7 +3,8 @@
  * around one native call on large data (`for (;;) JSON.parse(text)`, `a.slice().sort()`) would hold the
  * host's thread long past its time limit between two asks. The built-ins whose work grows with their input
  * are wrapped, in each sandbox, so that a call on a large input, and every 64th call, asks the host first.
- * The built-in iterators' `next()` is wrapped too, so that a spread or `for...of` counts a step per element.
+ * The built-in iterators' `next()` is wrapped too, so that a spread or `for...of` counts a step per element, and
+ * the buffer constructors, whose bytes QuickJS's memory limit does not count.
  *
  * @module
  */
@@ -62,6 +63,28 @@ const GUARDS = `(function (check) {
   guard(Object.getPrototypeOf(Uint8Array.prototype), ["sort", "fill", "set", "slice", "indexOf", "lastIndexOf",
     "includes", "join", "reverse", "copyWithin", "toSorted", "toReversed", "with"], receiver);
   guard(Object, ["keys", "values", "entries", "assign", "getOwnPropertyNames", "fromEntries"], () => 0);
+  // A buffer's bytes are outside QuickJS's memory limit (its allocator grows the host's memory for them): a loop
+  // of new Uint8Array(1 << 20) took 2 GB in 8 s between two asks. A large one, and every 64th, asks first: the
+  // host then sees its memory grow past the program's limit.
+  const bytesOf = (length, each) => (typeof length === "number" ? length : lengthOf(length)) * each;
+  for (const name of ["ArrayBuffer", "SharedArrayBuffer", "Uint8Array", "Int8Array", "Uint8ClampedArray",
+    "Uint16Array", "Int16Array", "Uint32Array", "Int32Array", "Float16Array", "Float32Array", "Float64Array",
+    "BigUint64Array", "BigInt64Array"]) {
+    const native = globalThis[name];
+    if (typeof native !== "function") continue;
+    const each = native.BYTES_PER_ELEMENT ?? 1;
+    const guarded = new Proxy(native, {
+      construct(target, args, newTarget) {
+        if (++calls >= EVERY || bytesOf(args[0], each) > LARGE) {
+          calls = 0;
+          check();
+        }
+        return Reflect.construct(target, args, newTarget === guarded ? target : newTarget);
+      },
+    });
+    define(globalThis, name, { ...describe(globalThis, name), value: guarded });
+    define(native.prototype, "constructor", { ...describe(native.prototype, "constructor"), value: guarded });
+  }
   // A spread of a built-in iterable ([...list]) takes its elements natively, with no step counted: one
   // spread of 200,000 elements, 10,000 times, before the first ask. A next() of the sandbox's own is a call
   // QuickJS counts, for each element.

@@ -79,13 +79,15 @@ export function thrownMessage(dumped: unknown, text?: string): string {
 
 /**
  * The limit an exception stands for, when QuickJS raised it for one: `InternalError: stack overflow`, `out of
- * memory`, or `interrupted` (the interrupt handler's stop).
+ * memory`, or `interrupted` (the interrupt handler's stop); and its parser's `SyntaxError: stack overflow`, a
+ * source nested past the stack.
  *
  * @param dumped The exception, dumped.
  */
 export function limitOfError(dumped: unknown): "stack" | "memory" | "time" | undefined {
   if (dumped === null || typeof dumped !== "object") return undefined;
   const { name, message } = dumped as { name?: unknown; message?: unknown };
+  if (name === "SyntaxError" && message === "stack overflow") return "stack";
   if (name !== "InternalError") return undefined;
   if (message === "stack overflow") return "stack";
   // A string past QuickJS's longest (2^30 - 1 characters), which concatenation reaches without holding it.
