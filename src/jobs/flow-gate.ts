@@ -95,9 +95,10 @@ export async function enterFlow(
   const counted = `flow:counted:${job.id}`;
   if (rateLimit !== undefined && await store.results.get(counted) === undefined) {
     const { limit, periodMs } = rateLimit;
-    // A place is given back a period after the work began (a store read or a loaded machine may stand between the
-    // pass and the work's first line), as this worker's clock tells, not the store's, so that the service the work
-    // calls counts what the limit says; a worker that dies leaves it to lapse twice as late.
+    // A place is given back a period after the work began (a store write, or a loaded machine, may stand between the
+    // pass and it), and a twentieth more (50 ms at most: the way to its first line, a timer firing early), as this
+    // worker's clock tells, not the store's, so that the service the work calls counts what the limit says; a worker
+    // that dies leaves it to lapse twice as late.
     const place = await claimOne(
       store.results,
       `flow:${tool}:r:${keyOf(rateLimit.key)}`,
@@ -115,7 +116,10 @@ export async function enterFlow(
     const giveBack = () => {
       if (armed) return;
       armed = true;
-      const timer = setTimeout(() => store.results.delete(place).catch(() => {}), periodMs);
+      const timer = setTimeout(
+        () => store.results.delete(place).catch(() => {}),
+        periodMs + Math.min(50, periodMs / 20),
+      );
       (timer as { unref?: () => void }).unref?.();
     };
     return {
