@@ -98,14 +98,11 @@ export async function enterFlow(
     // A place is given back a period after the work began (a store write, or a loaded machine, may stand between the
     // pass and it), and a twentieth more (50 ms at most: the way to its first line, a timer firing early), as this
     // worker's clock tells, not the store's, so that the service the work calls counts what the limit says; a worker
-    // that dies leaves it to lapse twice as late.
-    const place = await claimOne(
-      store.results,
-      `flow:${tool}:r:${keyOf(rateLimit.key)}`,
-      limit,
-      2 * periodMs,
-      store.now(),
-    );
+    // that dies leaves it to lapse twice as late. Never after the claim lapses, and only while it is still this
+    // job's: a late give-back must not take another job's claim of the place.
+    const from = performance.now();
+    const at = store.now();
+    const place = await claimOne(store.results, `flow:${tool}:r:${keyOf(rateLimit.key)}`, limit, 2 * periodMs, at);
     if (place === undefined) {
       await slot?.release();
       // A place frees within a period: tried again a share of it later, so that starts spread over the period.
@@ -116,10 +113,11 @@ export async function enterFlow(
     const giveBack = () => {
       if (armed) return;
       armed = true;
-      const timer = setTimeout(
-        () => store.results.delete(place).catch(() => {}),
-        periodMs + Math.min(50, periodMs / 20),
-      );
+      const lapses = from + 2 * periodMs - periodMs / 20 - performance.now();
+      const timer = setTimeout(async () => {
+        const held = await store.results.get(place).catch(() => undefined);
+        if (held?.at === at) await store.results.delete(place).catch(() => {});
+      }, Math.max(0, Math.min(periodMs + Math.min(50, periodMs / 20), lapses)));
       (timer as { unref?: () => void }).unref?.();
     };
     return {
