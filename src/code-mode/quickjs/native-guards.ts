@@ -31,6 +31,13 @@ const GUARDS = `(function (check) {
     }
   };
   const receiver = (self) => lengthOf(self);
+  // Asks the host before a large piece of work (size past LARGE), and before every 64th call whatever its size.
+  const ask = (size) => {
+    if (++calls >= EVERY || size > LARGE) {
+      calls = 0;
+      check();
+    }
+  };
   const guard = (owner, names, size) => {
     for (const name of names) {
       const descriptor = describe(owner, name);
@@ -38,10 +45,7 @@ const GUARDS = `(function (check) {
       const native = descriptor.value;
       const wrapped = {
         [name](...args) {
-          if (++calls >= EVERY || size(this, args) > LARGE) {
-            calls = 0;
-            check();
-          }
+          ask(size(this, args));
           return apply(native, this, args);
         },
       }[name];
@@ -75,10 +79,7 @@ const GUARDS = `(function (check) {
     const each = native.BYTES_PER_ELEMENT ?? 1;
     const guarded = new Proxy(native, {
       construct(target, args, newTarget) {
-        if (++calls >= EVERY || bytesOf(args[0], each) > LARGE) {
-          calls = 0;
-          check();
-        }
+        ask(bytesOf(args[0], each));
         return Reflect.construct(target, args, newTarget === guarded ? target : newTarget);
       },
     });
