@@ -94,23 +94,44 @@ export async function enterFlow(
   }
   const counted = `flow:counted:${job.id}`;
   if (rateLimit !== undefined && await store.results.get(counted) === undefined) {
-    const { limit, periodMs } = rateLimit;
-    // A place is given back a period after the work began (a store write, or a loaded machine, may stand between the
-    // pass and it), and a twentieth more (50 ms at most: the way to its first line, a timer firing early), as this
-    // worker's clock tells, not the store's, so that the service the work calls counts what the limit says; a worker
-    // that dies leaves it to lapse twice as late. Never after the claim lapses, and only while it is still this
-    // job's: a late give-back must not take another job's claim of the place.
-    const from = performance.now();
-    const at = store.now();
-    const place = await claimOne(store.results, `flow:${tool}:r:${keyOf(rateLimit.key)}`, limit, 2 * periodMs, at);
+    const place = await takePlace(store, `flow:${tool}:r:${keyOf(rateLimit.key)}`, rateLimit);
     if (place === undefined) {
       await slot?.release();
       // A place frees within a period: tried again a share of it later, so that starts spread over the period.
-      return { delayMs: Math.max(WAIT_MS, periodMs / limit) * (1 + Math.random()) };
+      return { delayMs: Math.max(WAIT_MS, rateLimit.periodMs / rateLimit.limit) * (1 + Math.random()) };
     }
     store.results.set(counted, { status: "cancelled", at: store.now() }, job.ttlMs).catch(() => {}); // counted once
-    let armed = false;
-    const giveBack = () => {
+    return {
+      begin: place.giveBack,
+      release: () => (place.giveBack(), slot?.release() ?? Promise.resolve()), // a work that never began: a period from now
+    };
+  }
+  return slot ?? { release: () => Promise.resolve() };
+}
+
+/**
+ * Takes one of a rate's `limit` places `base:0`, `base:1`, … (one round trip per place tried), claimed for two periods,
+ * or none. Its `giveBack()` (the first call counts) gives it back a period after it is called, as the work begins (a
+ * store write, or a loaded machine, may stand between the pass and it), and a twentieth more (50 ms at most: the way
+ * to the work's first line, a timer firing early), as this worker's clock tells, not the store's, so that the service
+ * the work calls counts what the limit says; a worker that dies leaves the claim to lapse twice as late. Never after
+ * the claim lapses, and only while it is still this job's: a late give-back must not take another job's claim.
+ */
+async function takePlace(
+  store: FlowStore,
+  base: string,
+  { limit, periodMs }: { readonly limit: number; readonly periodMs: number },
+): Promise<{ giveBack(): void } | undefined> {
+  const from = performance.now();
+  const at = store.now();
+  let place: string | undefined;
+  for (let i = 0; i < limit && place === undefined; i++) {
+    if (await store.results.set(`${base}:${i}`, { status: "cancelled", at }, 2 * periodMs)) place = `${base}:${i}`;
+  }
+  if (place === undefined) return undefined;
+  let armed = false;
+  return {
+    giveBack() {
       if (armed) return;
       armed = true;
       const lapses = from + 2 * periodMs - periodMs / 20 - performance.now();
@@ -119,21 +140,8 @@ export async function enterFlow(
         if (held?.at === at) await store.results.delete(place).catch(() => {});
       }, Math.max(0, Math.min(periodMs + Math.min(50, periodMs / 20), lapses)));
       (timer as { unref?: () => void }).unref?.();
-    };
-    return {
-      begin: giveBack,
-      release: () => (giveBack(), slot?.release() ?? Promise.resolve()), // a work that never began: a period from now
-    };
-  }
-  return slot ?? { release: () => Promise.resolve() };
-}
-
-/** Claims one of `count` places `base:0`, `base:1`, … for `ttlMs` (one round trip per place tried): its key, or none. */
-async function claimOne(results: ResultStore, base: string, count: number, ttlMs: number, at: number) {
-  for (let i = 0; i < count; i++) {
-    if (await results.set(`${base}:${i}`, { status: "cancelled", at }, ttlMs)) return `${base}:${i}`;
-  }
-  return undefined;
+    },
+  };
 }
 
 /**
