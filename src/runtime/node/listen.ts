@@ -19,7 +19,15 @@ interface HttpServer extends NodeUpgradeServer {
   address(): { port: number } | string | null;
   close(done: () => void): unknown;
   closeIdleConnections(): void;
+  on(...upgrade: Parameters<NodeUpgradeServer["on"]>): unknown;
+  on(event: "connection", listener: (socket: NodeSocket) => void): unknown;
   keepAliveTimeout: number;
+}
+
+/** A connection's socket, as far as closing uses it. */
+interface NodeSocket {
+  destroy(): unknown;
+  once(event: "close", listener: () => void): unknown;
 }
 
 /** The options of `http.createServer` that `serve()` sets. */
@@ -77,14 +85,24 @@ export async function listen(app: Fetchable, at: ListenAt, lent: Lent): Promise<
   if (http === undefined) throw new Error("serve() needs Node 22.3 or later (process.getBuiltinModule)");
   answerLazily(lent.answers);
   let closing = false;
+  // Connections that have not sent a request yet: Node's closeIdleConnections() leaves them (only a connection whose
+  // answer went out is idle), and close() waited for them, for as long as the client kept one. undici's fetch opens
+  // one beside a request its caller aborted, and kept it unused: a graceful close never resolved on Node.
+  const fresh = new Set<NodeSocket>();
   const server = http.createServer(nodeDeadlines(app, lent), (req, res) => {
+    fresh.delete(req.socket as NodeSocket);
     void answerNode(app, req, res, req.url ?? "/", lent).finally(() => {
       // Closing: a connection whose last answer went out is idle now, and closes (graceful shutdown).
       if (closing) server.closeIdleConnections();
     });
   });
   server.keepAliveTimeout = KEEP_ALIVE_MS;
-  const sockets = new Set<{ destroy(): unknown; once(event: "close", listener: () => void): unknown }>();
+  server.on("connection", (socket) => {
+    if (closing) return void socket.destroy();
+    fresh.add(socket);
+    socket.once("close", () => fresh.delete(socket));
+  });
+  const sockets = new Set<NodeSocket>();
   server.on("upgrade", (_request, socket) => {
     sockets.add(socket);
     socket.once("close", () => sockets.delete(socket));
@@ -102,7 +120,7 @@ export async function listen(app: Fetchable, at: ListenAt, lent: Lent): Promise<
         closing = true;
         server.close(() => resolve());
         server.closeIdleConnections();
-        for (const socket of sockets) socket.destroy(); // upgraded sockets are no longer the server's to finish
+        for (const socket of [...sockets, ...fresh]) socket.destroy(); // upgraded ones: no longer the server's to finish
       }),
   };
 }
