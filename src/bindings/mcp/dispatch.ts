@@ -185,22 +185,24 @@ class McpExchange implements Exchange, Channel, ErrorTarget {
       return undefined;
     }
     const signal = this.signal;
-    const stop = subscription.open({
-      event(data) {
-        if (!signal.aborted) carrier.send(data);
-      },
-      comment: noop,
-      get open() {
-        return !signal.aborted;
-      },
-    });
     return new Promise<void>((done) => {
-      const end = () => {
+      let end = noop; // stops it, once: cancelled, the connection closed, or the subscription ended
+      const stop = subscription.open({
+        event(data) {
+          if (!signal.aborted) carrier.send(data);
+        },
+        comment: noop,
+        get open() {
+          return !signal.aborted;
+        },
+      }, () => end());
+      end = () => {
+        end = noop;
         stop();
         done();
       };
       if (signal.aborted) end();
-      else signal.addEventListener("abort", end, { once: true });
+      else signal.addEventListener("abort", () => end(), { once: true });
     });
   }
 }

@@ -151,18 +151,16 @@ class HttpCarrier implements Carrier, Due {
 
   listen(_exchange: Exchange, subscription: Subscription): void {
     if (this.#writer !== undefined) throw new TypeError("a subscription cannot follow other messages");
-    let close: () => void = noop;
-    let stop: () => void = noop;
-    const body = createSseStream((writer) => {
-      stop = subscription.open(writer);
-      return new Promise<void>((done) => close = done);
-    }, {
-      heartbeatMs: this.#ctx.core.options.heartbeatMs,
-      onCancel: () => {
-        stop();
-        close();
-      },
-    });
+    let end = noop; // stops it and closes the stream, once: the client went away, or the subscription ended
+    const body = createSseStream((writer) =>
+      new Promise<void>((done) => {
+        const stop = subscription.open(writer, () => end());
+        end = () => {
+          end = noop;
+          stop();
+          done();
+        };
+      }), { heartbeatMs: this.#ctx.core.options.heartbeatMs, onCancel: () => end() });
     this.#settle(sseResponse(body));
   }
 

@@ -9,9 +9,10 @@
 import { ProtocolError } from "../../errors/error.ts";
 import { callerKey, heardBy, type RegistryChange, registryOf, scoping, type WatchedResource } from "../../core/mod.ts";
 import { isObject } from "../../internal/is-object.ts";
-import { notificationMessage } from "../jsonrpc.ts";
+import { notificationMessage, resultMessage } from "../jsonrpc.ts";
 import { META } from "./envelope.ts";
 import { featureResource } from "./feature-methods.ts";
+import { finishResult } from "./finish-result.ts";
 import { type McpMethod, Subscription } from "./mcp-request.ts";
 
 const FLAGS = ["toolsListChanged", "promptsListChanged", "resourcesListChanged"] as const;
@@ -69,9 +70,10 @@ export const subscriptionsListen: McpMethod = (ctx, request) => {
   };
   // A stateless stream has no session: it is told apart from another caller by its principal only.
   const caller = callerKey(request.host.auth, undefined);
-  return new Subscription((writer) => {
+  const registry = registryOf(ctx.core);
+  return new Subscription((writer, close) => {
     // Acknowledged once the stream hears every change (a notifier may subscribe it first).
-    const stop = registryOf(ctx.core).listen((change: RegistryChange) => {
+    const stop = registry.listen((change: RegistryChange) => {
       if (change.kind === "resource-updated") {
         if (!heardBy(change, caller)) return; // another caller's (its own session at a proxy's remote)
         if (uris.has(change.uri)) writer.event(message("notifications/resources/updated", { uri: change.uri }));
@@ -83,7 +85,14 @@ export const subscriptionsListen: McpMethod = (ctx, request) => {
     }, () => writer.event(message("notifications/subscriptions/acknowledged", { notifications: honoured })));
     // Watched while the stream is open: a proxied resource is subscribed to at its remote meanwhile.
     const unwatch = [...uris].map(([uri, resource]) => resource.watch?.(uri, caller));
+    // MCP 2026-07-28, Subscriptions: a server ends one gracefully with its result, the subscription id in `_meta`
+    // (as it drains, `server.drain()`); the client listens again, elsewhere or after a restart.
+    const release = registry.runtime.hold(() => {
+      writer.event(resultMessage(request.rpc.id, finishResult({ _meta: meta }, request.envelope, ctx.serverInfo)));
+      close();
+    });
     return () => {
+      release();
       stop();
       for (const done of unwatch) done?.();
     };
