@@ -188,8 +188,8 @@ export class Server<TTools extends ToolMap = {}, TEvents extends { [name: string
    * assert.match(frames, /"id":1,"result":\{"resultType":"complete"/);
    * ```
    */
-  drain(): Promise<void> {
-    return this.#runtime.drain();
+  async drain(): Promise<void> {
+    await this.#runtime.drain();
   }
 
   /**

@@ -174,19 +174,15 @@ class McpExchange implements Exchange, Channel, ErrorTarget {
     return this.#running?.cancelled === true && this.persistent;
   }
 
-  /** Opens a subscription: on the carrier's own stream, or kept on a connection until cancelled or closed. */
-  #listen(subscription: Subscription): Promise<void> | undefined {
+  /**
+   * Keeps a subscription open on the request's stream (its SSE answer over HTTP, or the connection) until the client
+   * closes or cancels it, or it ends itself with its result (sent last, closing an HTTP answer's stream).
+   */
+  #listen(subscription: Subscription): Promise<void> {
     const carrier = this.#carrier;
-    if (!carrier.persistent) {
-      if (carrier.listen === undefined) {
-        throw new ProtocolError("invalid_request", "Invalid Request: a stream cannot be part of a batch");
-      }
-      carrier.listen(this, subscription);
-      return undefined;
-    }
     const signal = this.signal;
     return new Promise<void>((done) => {
-      let end = noop; // stops it, once: cancelled, the connection closed, or the subscription ended
+      let end = noop; // stops it, once
       const stop = subscription.open({
         event(data) {
           if (!signal.aborted) carrier.send(data);
@@ -195,7 +191,10 @@ class McpExchange implements Exchange, Channel, ErrorTarget {
         get open() {
           return !signal.aborted;
         },
-      }, () => end());
+      }, (result) => {
+        end();
+        this.#answer(result);
+      });
       end = () => {
         end = noop;
         stop();

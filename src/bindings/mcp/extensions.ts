@@ -22,6 +22,12 @@ type Method = Extension["methods"] extends ReadonlyMap<string, infer M> ? M : ne
 type Notification = Extension["notifications"] extends ReadonlyMap<string, infer N> ? N : never;
 type Served = Pick<Extension, "id" | "advertised" | "methods" | "notifications">;
 
+/** A request held open (`ctx.holdOpen()`): what lets it go, and when it ended (its result sent). */
+interface Held {
+  release?: () => void;
+  readonly ended: Promise<void>;
+}
+
 /** A call of an extension method has no channel for questions to the client (`ctx` offers none). */
 const NO_INPUT: CallSink = {};
 
@@ -47,7 +53,7 @@ function contextOf(
   request: McpRequest,
   channel: Channel,
   answers: boolean,
-  held?: { release?: () => void },
+  held?: Held,
 ): ExtensionContext {
   const streams = answers || channel.persistent;
   const registry = registryOf(ctx.core);
@@ -85,7 +91,10 @@ function contextOf(
         // Held until the server drains (`server.drain()`): `signal` aborts, the stream still open for the last result.
         const drained = new AbortController();
         signal = AbortSignal.any([channel.signal, drained.signal]);
-        held.release = registry.runtime.hold(() => drained.abort());
+        held.release = registry.runtime.hold(() => {
+          drained.abort();
+          return held.ended;
+        });
       }
       return { caller: request.host.caller ?? "", id };
     },
@@ -114,12 +123,14 @@ function contextOf(
 function served(extension: Served, name: string, method: Method): McpMethod {
   return async (ctx, request, channel) => {
     const params = await checked(name, method, request);
-    const held: { release?: () => void } = {};
+    let answered!: () => void;
+    const held: Held = { ended: new Promise((resolve) => answered = resolve) };
     let result;
     try {
       result = await method.handle(params, contextOf(extension, name, ctx, request, channel, true, held));
     } finally {
       held.release?.();
+      setTimeout(answered); // a task later: the carrier has sent the result (it does within the method's promise's turn)
     }
     if (result instanceof CachedBody) return result;
     if (!isObject(result) || Array.isArray(result)) {

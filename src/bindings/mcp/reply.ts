@@ -23,7 +23,7 @@ import { cacheControl, CachedBody } from "./caching.ts";
 import type { Carrier, Exchange, FinishedResult } from "./carrier.ts";
 import { dispatch } from "./dispatch.ts";
 import { SESSION_HEADER } from "./envelope.ts";
-import type { McpContext, Subscription } from "./mcp-request.ts";
+import type { McpContext } from "./mcp-request.ts";
 import { noop } from "../../internal/noop.ts";
 
 /** Why a call's signal aborts when its client closes the SSE stream. */
@@ -147,21 +147,6 @@ class HttpCarrier implements Carrier, Due {
   fail(_exchange: Exchange, message: string, status: number, headers?: Record<string, string>, error?: unknown): void {
     if (this.#writer !== undefined) this.#finish(message); // already a stream: the error goes last
     else this.#settle(answersRefusal(wireErrorResponse(message, status, headers), error));
-  }
-
-  listen(_exchange: Exchange, subscription: Subscription): void {
-    if (this.#writer !== undefined) throw new TypeError("a subscription cannot follow other messages");
-    let end = noop; // stops it and closes the stream, once: the client went away, or the subscription ended
-    const body = createSseStream((writer) =>
-      new Promise<void>((done) => {
-        const stop = subscription.open(writer, () => end());
-        end = () => {
-          end = noop;
-          stop();
-          done();
-        };
-      }), { heartbeatMs: this.#ctx.core.options.heartbeatMs, onCancel: () => end() });
-    this.#settle(sseResponse(body));
   }
 
   opened(session: string): void {

@@ -9,13 +9,13 @@
 import { ProtocolError } from "../../errors/error.ts";
 import { callerKey, heardBy, type RegistryChange, registryOf, scoping, type WatchedResource } from "../../core/mod.ts";
 import { isObject } from "../../internal/is-object.ts";
-import { notificationMessage, resultMessage } from "../jsonrpc.ts";
+import { notificationMessage } from "../jsonrpc.ts";
 import { META } from "./envelope.ts";
 import { featureResource } from "./feature-methods.ts";
-import { finishResult } from "./finish-result.ts";
 import { type McpMethod, Subscription } from "./mcp-request.ts";
 
-const FLAGS = ["toolsListChanged", "promptsListChanged", "resourcesListChanged"] as const;
+/** What may list its changes: `<kind>ListChanged` in the filter asks for `notifications/<kind>/list_changed`. */
+const KINDS = ["tools", "prompts", "resources"] as const;
 
 /**
  * Opens a subscription stream. Only the requested notifications are sent; resource subscriptions are
@@ -40,7 +40,15 @@ export const subscriptionsListen: McpMethod = (ctx, request) => {
   }
   const filter = wanted as Record<string, unknown>;
   const honoured: Record<string, unknown> = {};
-  for (const flag of FLAGS) if (filter[flag] === true) honoured[flag] = true;
+  const meta = { [META.subscriptionId]: request.rpc.id };
+  const message = (method: string, params: Record<string, unknown> = {}) =>
+    notificationMessage(method, { ...params, _meta: meta });
+  const listChanged: Record<string, string> = {}; // by the kind of definition that changed
+  for (const kind of KINDS) {
+    if (filter[`${kind}ListChanged`] !== true) continue;
+    honoured[`${kind}ListChanged`] = true;
+    listChanged[kind] = message(`notifications/${kind}/list_changed`);
+  }
   const uris = new Map<string, WatchedResource>(); // each honoured URI, with the resource that answers it
   const subscriptions = filter.resourceSubscriptions;
   if (subscriptions !== undefined) {
@@ -60,14 +68,6 @@ export const subscriptionsListen: McpMethod = (ctx, request) => {
     }
     honoured.resourceSubscriptions = [...uris.keys()];
   }
-  const meta = { [META.subscriptionId]: request.rpc.id };
-  const message = (method: string, params: Record<string, unknown> = {}) =>
-    notificationMessage(method, { ...params, _meta: meta });
-  const listChanged: Record<string, string | undefined> = {
-    tools: honoured.toolsListChanged ? message("notifications/tools/list_changed") : undefined,
-    prompts: honoured.promptsListChanged ? message("notifications/prompts/list_changed") : undefined,
-    resources: honoured.resourcesListChanged ? message("notifications/resources/list_changed") : undefined,
-  };
   // A stateless stream has no session: it is told apart from another caller by its principal only.
   const caller = callerKey(request.host.auth, undefined);
   const registry = registryOf(ctx.core);
@@ -87,10 +87,7 @@ export const subscriptionsListen: McpMethod = (ctx, request) => {
     const unwatch = [...uris].map(([uri, resource]) => resource.watch?.(uri, caller));
     // MCP 2026-07-28, Subscriptions: a server ends one gracefully with its result, the subscription id in `_meta`
     // (as it drains, `server.drain()`); the client listens again, elsewhere or after a restart.
-    const release = registry.runtime.hold(() => {
-      writer.event(resultMessage(request.rpc.id, finishResult({ _meta: meta }, request.envelope, ctx.serverInfo)));
-      close();
-    });
+    const release = registry.runtime.hold(() => close({ _meta: meta }));
     return () => {
       release();
       stop();

@@ -102,10 +102,8 @@ export class Runtime {
   #config: CompiledSchema | undefined;
   readonly #configListeners = new Set<() => void>();
   /** The long-lived streams open, each by what ends it with its last frame; none once the server drains. */
-  #held: Set<() => void> | undefined = new Set();
-  /** Called as the last stream held while draining lets go. */
-  #drained: (() => void) | undefined;
-  #draining: Promise<void> | undefined;
+  #held: Set<() => unknown> | undefined = new Set();
+  #drained: Promise<unknown> | undefined;
 
   /**
    * Creates a runtime.
@@ -226,32 +224,25 @@ export class Runtime {
    * Holds a long-lived stream open (`subscriptions/listen`, a held extension request such as `events/stream`) until
    * it ends by itself or the server drains ({@link drain}); one that opens while the server drains is ended at once.
    *
-   * @param end Ends the stream with its last frame (the stream then lets go, as when it ends by itself).
-   * @returns Lets the stream go, once it ended (its last frame written).
+   * @param end Ends the stream with its last frame; what it returns (a promise) is awaited by {@link drain}.
+   * @returns Lets the stream go (it ended by itself).
    */
-  hold(end: () => void): () => void {
+  hold(end: () => unknown): () => void {
     const held = this.#held;
     // At once, but once the stream is open (its first frames written: an acknowledgement).
-    if (held === undefined) queueMicrotask(end);
-    else held.add(end);
-    return () => {
-      if (held?.delete(end) && held.size === 0) this.#drained?.();
-    };
+    if (held) held.add(end);
+    else queueMicrotask(end);
+    return () => held?.delete(end);
   }
 
   /**
    * Ends every stream held open, each with its last frame, and from now on those that open at once.
    *
-   * @returns Resolves once each stream open when it was called has let go.
+   * @returns Resolves once each stream open when it was first called has ended.
    */
-  drain(): Promise<void> {
+  drain(): Promise<unknown> {
     const held = this.#held;
     this.#held = undefined;
-    return this.#draining ??= new Promise((resolve) => {
-      // A task later: what a stream sends as it lets go (an extension method's result, answered by its carrier).
-      this.#drained = () => setTimeout(resolve);
-      if (held!.size === 0) resolve();
-      for (const end of held!) end();
-    });
+    return this.#drained ??= Promise.all([...held!].map((end) => end()));
   }
 }
