@@ -188,8 +188,8 @@ export class Server<TTools extends ToolMap = {}, TEvents extends { [name: string
    * assert.match(frames, /"id":1,"result":\{"resultType":"complete"/);
    * ```
    */
-  async drain(): Promise<void> {
-    await this.#runtime.drain();
+  drain(): Promise<void> {
+    return this.#runtime.drain();
   }
 
   /**

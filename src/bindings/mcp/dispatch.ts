@@ -6,7 +6,6 @@
  *
  * @module
  */
-import { ProtocolError } from "../../errors/error.ts";
 import type { StatusTable } from "../../errors/jsonrpc-codes.ts";
 import { type CacheHint } from "../../core/mod.ts";
 import type * as longRunning from "../../jobs/mod.ts";

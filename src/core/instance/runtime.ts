@@ -16,6 +16,7 @@ import type { CompiledSchema } from "../schema.ts";
 import { Masked } from "../results/masking.ts";
 import type { TokenError } from "../../codec/token-error.ts";
 import { boundedReports } from "./bounded-reports.ts";
+import { noop } from "../../internal/noop.ts";
 
 /**
  * Receives errors that were masked or turned into failures, with the tool call that raised them, if
@@ -103,7 +104,7 @@ export class Runtime {
   readonly #configListeners = new Set<() => void>();
   /** The long-lived streams open, each by what ends it with its last frame; none once the server drains. */
   #held: Set<() => unknown> | undefined = new Set();
-  #drained: Promise<unknown> | undefined;
+  #drained: Promise<void> | undefined;
 
   /**
    * Creates a runtime.
@@ -240,9 +241,9 @@ export class Runtime {
    *
    * @returns Resolves once each stream open when it was first called has ended.
    */
-  drain(): Promise<unknown> {
+  drain(): Promise<void> {
     const held = this.#held;
     this.#held = undefined;
-    return this.#drained ??= Promise.all([...held!].map((end) => end()));
+    return this.#drained ??= Promise.all([...held!].map((end) => end())).then(noop);
   }
 }
