@@ -7,7 +7,8 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { serve } from "../../mod.ts";
+import { createServer, mcpBinding, serve, sessionStreams } from "../../mod.ts";
+import { BASE, legacyRequest } from "../helpers/request.ts";
 import { node22, NODE22_MISSING } from "../helpers/node22.ts";
 import { ROOT, run } from "../helpers/process.ts";
 import {
@@ -79,6 +80,28 @@ describe("server.drain()", () => {
     } finally {
       await listener.close();
     }
+  });
+
+  it("closes a 2025 session's GET stream (sessionStreams()), which the client opens again (MCP 2025-11-25)", async () => {
+    const server = createServer({
+      name: "sessions",
+      version: "1.0.0",
+      bindings: [mcpBinding({ sessionStreams: sessionStreams() })],
+    });
+    const init = await server.fetch(legacyRequest("initialize", {
+      protocolVersion: "2025-11-25",
+      capabilities: {},
+      clientInfo: { name: "tests", version: "0.0.0" },
+    }));
+    const session = init.headers.get("mcp-session-id")!;
+    const get = await server.fetch(
+      new Request(`${BASE}/mcp`, {
+        headers: { accept: "text/event-stream", "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" },
+      }),
+    );
+    assert.equal(get.status, 200);
+    assert.equal(await bounded(server.drain()), "resolved");
+    assert.equal(await bounded(get.text()), "resolved"); // its body ended
   });
 
   it("on Node 22 too (its node:http server, in a process of its own)", {
