@@ -180,12 +180,20 @@ export class Server<TTools extends ToolMap = {}, TEvents extends { [name: string
    * const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
    * const listening = await server.fetch(new Request("http://localhost/mcp", {
    *   method: "POST",
-   *   headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28" },
+   *   headers: {
+   *     "content-type": "application/json",
+   *     accept: "application/json, text/event-stream",
+   *     "mcp-protocol-version": "2026-07-28",
+   *     "mcp-method": "subscriptions/listen",
+   *   },
    *   body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "subscriptions/listen", params: { notifications: { toolsListChanged: true }, _meta: meta } }),
    * }));
    * await server.drain(); // then shutdown(): Deno.serve's, Bun.serve's stop()
-   * const frames = await listening.text(); // the acknowledgement, then the result that ends the stream
-   * assert.match(frames, /"id":1,"result":\{"resultType":"complete"/);
+   * // The acknowledgement, then the result that ends the stream (MCP 2026-07-28, Subscriptions).
+   * const frames = (await listening.text()).split("\n").filter((line) => line.startsWith("data: "));
+   * const last = JSON.parse(frames.at(-1)!.slice(6));
+   * assert.equal(last.id, 1);
+   * assert.equal(last.result.resultType, "complete");
    * ```
    */
   drain(): Promise<void> {
