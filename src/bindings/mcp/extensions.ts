@@ -129,8 +129,10 @@ function served(extension: Served, name: string, method: Method): McpMethod {
     try {
       result = await method.handle(params, contextOf(extension, name, ctx, request, channel, true, held));
     } finally {
-      held.release?.();
-      setTimeout(answered); // a task later: the carrier has sent the result (it does within the method's promise's turn)
+      if (held.release !== undefined) {
+        held.release();
+        setTimeout(answered); // a task later: the carrier has sent the result (within the method's promise's turn)
+      }
     }
     if (result instanceof CachedBody) return result;
     if (!isObject(result) || Array.isArray(result)) {
