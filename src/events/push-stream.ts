@@ -33,8 +33,8 @@ export interface StreamRequest {
 }
 
 /**
- * Streams an event to the caller until it aborts the request (SEP-3415 "Push-Based Delivery"): `notifications/
- * events/active` once the stream is live (`{ cursor, truncated }`), each occurrence as `notifications/events/event`
+ * Streams an event to the caller until it aborts the request or the server drains (SEP-3415 "Push-Based Delivery"):
+ * `notifications/events/active` once the stream is live (`{ cursor, truncated }`), each occurrence as `notifications/events/event`
  * (as a poll answers it, with its `cursor`), `notifications/events/heartbeat` (`{ cursor }`) after
  * `events.heartbeatMs` without one, and `notifications/events/error` (`{ error: { code, message } }`) when the log
  * cannot be read (it is read again at the next poll). Each carries the request's id in
@@ -45,7 +45,8 @@ export interface StreamRequest {
  * @param request What the caller asked for, checked.
  * @param ctx The request's context.
  * @returns The final result (SEP-3415's empty `StreamEventsResult`: the subscription id in `_meta`), once the client
- *   aborted (when nobody reads it any more).
+ *   aborted (when nobody reads it any more), or the server drains (`server.drain()`: its client reconnects from its
+ *   cursor; never `notifications/events/terminated`, which SEP-3415 keeps for a subscription ended for good).
  * @throws {ProtocolError} -32014 where no stream reaches the client, -32013 past the streams' budget, -32602 for a
  *   cursor this server did not give: each before the stream opens.
  */

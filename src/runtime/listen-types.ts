@@ -12,6 +12,8 @@ import type { DeclaredReader } from "./body-bound.ts";
 export interface Fetchable {
   /** Answers a request. */
   fetch(request: Request): Response | Promise<Response>;
+  /** Ends the long-lived streams it holds open (`Server.drain()`), before a graceful shutdown. */
+  drain?(): Promise<void>;
 }
 
 /** A server bound to a port by a runtime's HTTP server (`src/runtime/{deno,bun,node}/listen.ts`). */

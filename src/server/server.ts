@@ -161,6 +161,46 @@ export class Server<TTools extends ToolMap = {}, TEvents extends { [name: string
   }
 
   /**
+   * Ends every long-lived stream the server holds open, each with its last frame, so that its client reconnects
+   * (elsewhere, or here after a restart) from where it was: `subscriptions/listen` with its result (MCP 2026-07-28,
+   * Subscriptions), `events/stream` with its final result (SEP-3415 "Push"; not `notifications/events/terminated`,
+   * which tells a client not to come back), any extension request held open (`ctx.holdOpen()`: its `ctx.signal`
+   * aborts), a 2025 session's `GET` stream (`sessionStreams()`) closed. Streams opened from then on are ended the same
+   * way at once: a server drains once, on its way out (serve a new one to listen again). Requests that end by themselves (calls, lists) are left to finish. `listener.close()` of `serve()`
+   * calls it first; with `Deno.serve(server.fetch)` or `Bun.serve`, call it before `shutdown()` or `stop()`: their
+   * graceful shutdown waits for requests in flight, and these streams never end by themselves.
+   *
+   * @returns Resolves once every stream open when it was called has ended (the same promise on every call).
+   *
+   * @example
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { createServer } from "../../mod.ts";
+   * const server = createServer({ name: "demo", version: "1.0.0" });
+   * const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
+   * const listening = await server.fetch(new Request("http://localhost/mcp", {
+   *   method: "POST",
+   *   headers: {
+   *     "content-type": "application/json",
+   *     accept: "application/json, text/event-stream",
+   *     "mcp-protocol-version": "2026-07-28",
+   *     "mcp-method": "subscriptions/listen",
+   *   },
+   *   body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "subscriptions/listen", params: { notifications: { toolsListChanged: true }, _meta: meta } }),
+   * }));
+   * await server.drain(); // then shutdown(): Deno.serve's, Bun.serve's stop()
+   * // The acknowledgement, then the result that ends the stream (MCP 2026-07-28, Subscriptions).
+   * const frames = (await listening.text()).split("\n").filter((line) => line.startsWith("data: "));
+   * const last = JSON.parse(frames.at(-1)!.slice(6));
+   * assert.equal(last.id, 1);
+   * assert.equal(last.result.resultType, "complete");
+   * ```
+   */
+  drain(): Promise<void> {
+    return this.#runtime.drain();
+  }
+
+  /**
    * Registers a tool. The server's type grows with it, for the typed client.
    *
    * @param tool A tool from `defineTool()`.

@@ -73,8 +73,9 @@ export interface Listener {
   /** The port actually bound. */
   readonly port: number;
   /**
-   * Stops listening: no new connections, idle keep-alive connections close, the requests in flight
-   * finish (Deno, Node; Bun closes them), then their connections close.
+   * Stops listening: the server's long-lived streams end first (`server.drain()`: `subscriptions/listen`,
+   * `events/stream`, each with its last frame), then no new connections, idle keep-alive connections close, the
+   * requests in flight finish (Deno, Node; Bun closes them), then their connections close.
    */
   close(): Promise<void>;
 }
@@ -101,7 +102,8 @@ export async function startListener(listen: Listen, app: Fetchable, options: Ser
   const listener: Listener = {
     url: `http://${host}:${bound.port}`,
     port: bound.port,
-    close: () => closed ??= bound.close(),
+    // The server's long-lived streams ended first: the runtime's graceful shutdown waits for requests in flight.
+    close: () => closed ??= Promise.resolve(app.drain?.()).then(() => bound.close()),
   };
   const { signal } = options;
   if (signal !== undefined) {

@@ -11,7 +11,7 @@ import type { CacheHint, SignalSource } from "../../core/mod.ts";
 import type { Host } from "../../server/mod.ts";
 import type { JsonRpcId } from "../jsonrpc.ts";
 import type { CachedBody } from "./caching.ts";
-import type { McpRequest, Subscription } from "./mcp-request.ts";
+import type { McpRequest } from "./mcp-request.ts";
 
 /** A result ready to go out: an object with what its revision adds, or a body serialised once. */
 export type FinishedResult = Record<string, unknown> | CachedBody;
@@ -91,12 +91,6 @@ export interface Carrier extends SignalSource {
    *   for the edge's step-up challenge.
    */
   fail(exchange: Exchange, message: string, status: number, headers?: Record<string, string>, error?: unknown): void;
-  /**
-   * Opens a subscription's own stream (`subscriptions/listen`, HTTP). A persistent carrier has none:
-   * the subscription's messages go out through `send` until the request is cancelled. Absent where
-   * no stream can open (a batch).
-   */
-  listen?(exchange: Exchange, subscription: Subscription): void;
   /**
    * Turns the answer into a stream soon (a second, with a keep-alive), so that its headers go out: the
    * request will take long (a held call), and a proxy's response-header timeout must not cut it. Absent

@@ -6,7 +6,6 @@
  *
  * @module
  */
-import { ProtocolError } from "../../errors/error.ts";
 import type { StatusTable } from "../../errors/jsonrpc-codes.ts";
 import { type CacheHint } from "../../core/mod.ts";
 import type * as longRunning from "../../jobs/mod.ts";
@@ -174,33 +173,34 @@ class McpExchange implements Exchange, Channel, ErrorTarget {
     return this.#running?.cancelled === true && this.persistent;
   }
 
-  /** Opens a subscription: on the carrier's own stream, or kept on a connection until cancelled or closed. */
-  #listen(subscription: Subscription): Promise<void> | undefined {
+  /**
+   * Keeps a subscription open on the request's stream (its SSE answer over HTTP, or the connection) until the client
+   * closes or cancels it, or it ends itself with its result (sent last, closing an HTTP answer's stream).
+   */
+  #listen(subscription: Subscription): Promise<void> {
     const carrier = this.#carrier;
-    if (!carrier.persistent) {
-      if (carrier.listen === undefined) {
-        throw new ProtocolError("invalid_request", "Invalid Request: a stream cannot be part of a batch");
-      }
-      carrier.listen(this, subscription);
-      return undefined;
-    }
     const signal = this.signal;
-    const stop = subscription.open({
-      event(data) {
-        if (!signal.aborted) carrier.send(data);
-      },
-      comment: noop,
-      get open() {
-        return !signal.aborted;
-      },
-    });
     return new Promise<void>((done) => {
-      const end = () => {
+      let end = noop; // stops it, once
+      const stop = subscription.open({
+        event(data) {
+          if (!signal.aborted) carrier.send(data);
+        },
+        comment: noop,
+        get open() {
+          return !signal.aborted;
+        },
+      }, (result) => {
+        end();
+        this.#answer(result);
+      });
+      end = () => {
+        end = noop;
         stop();
         done();
       };
       if (signal.aborted) end();
-      else signal.addEventListener("abort", end, { once: true });
+      else signal.addEventListener("abort", () => end(), { once: true });
     });
   }
 }

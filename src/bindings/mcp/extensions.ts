@@ -22,6 +22,12 @@ type Method = Extension["methods"] extends ReadonlyMap<string, infer M> ? M : ne
 type Notification = Extension["notifications"] extends ReadonlyMap<string, infer N> ? N : never;
 type Served = Pick<Extension, "id" | "advertised" | "methods" | "notifications">;
 
+/** A request held open (`ctx.holdOpen()`): what lets it go, and when it ended (its result sent). */
+interface Held {
+  release?: () => void;
+  readonly ended: Promise<void>;
+}
+
 /** A call of an extension method has no channel for questions to the client (`ctx` offers none). */
 const NO_INPUT: CallSink = {};
 
@@ -47,10 +53,12 @@ function contextOf(
   request: McpRequest,
   channel: Channel,
   answers: boolean,
+  held?: Held,
 ): ExtensionContext {
   const streams = answers || channel.persistent;
   const registry = registryOf(ctx.core);
   const { envelope } = request;
+  let signal: AbortSignal | undefined; // a held request's: its channel's, or the server's drain
   return {
     client: clientViewOf(callMetaOf(request), NO_INPUT),
     auth: request.host.auth,
@@ -69,7 +77,7 @@ function contextOf(
       return new CachedBody(JSON.stringify(finishResult({ ...cached }, envelope, ctx.serverInfo)), hint) as never;
     },
     get signal() {
-      return channel.signal;
+      return signal ?? channel.signal;
     },
     notify: (method, params = {}) => {
       if (streams) channel.notify(method, { ...params });
@@ -79,6 +87,15 @@ function contextOf(
       if (!streams || !channel.streaming) return undefined;
       const id = request.rpc.id ?? null;
       request.host.exempt?.(id);
+      if (held !== undefined) {
+        // Held until the server drains (`server.drain()`): `signal` aborts, the stream still open for the last result.
+        const drained = new AbortController();
+        signal = AbortSignal.any([channel.signal, drained.signal]);
+        held.release = registry.runtime.hold(() => {
+          drained.abort();
+          return held.ended;
+        });
+      }
       return { caller: request.host.caller ?? "", id };
     },
     request: async (method, params = {}) => {
@@ -106,7 +123,17 @@ function contextOf(
 function served(extension: Served, name: string, method: Method): McpMethod {
   return async (ctx, request, channel) => {
     const params = await checked(name, method, request);
-    const result = await method.handle(params, contextOf(extension, name, ctx, request, channel, true));
+    let answered!: () => void;
+    const held: Held = { ended: new Promise((resolve) => answered = resolve) };
+    let result;
+    try {
+      result = await method.handle(params, contextOf(extension, name, ctx, request, channel, true, held));
+    } finally {
+      if (held.release !== undefined) {
+        held.release();
+        setTimeout(answered); // a task later: the carrier has sent the result (within the method's promise's turn)
+      }
+    }
     if (result instanceof CachedBody) return result;
     if (!isObject(result) || Array.isArray(result)) {
       throw new TypeError(`the extension method ${name} answered ${typeof result}, not a JSON object`);

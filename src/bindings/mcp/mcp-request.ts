@@ -110,17 +110,20 @@ export interface Channel extends SignalSource {
   openSession(session: LegacySession): void;
 }
 
-/** A stream that stays open and carries notifications (`subscriptions/listen`). */
+/**
+ * A stream that stays open and carries notifications (`subscriptions/listen`). It may end itself with its result (as
+ * the server drains): `close` stops it, as when the client goes away, and answers the request with the result.
+ */
 export class Subscription {
   /** Starts writing to the stream; returns the function that stops. */
-  declare readonly open: (writer: SseWriter) => () => void;
+  declare readonly open: (writer: SseWriter, close: (result: Record<string, unknown>) => void) => () => void;
 
   /**
    * Creates a subscription.
    *
-   * @param open Starts writing; returns the function that stops.
+   * @param open Starts writing (`close` ends it with its result); returns the function that stops.
    */
-  constructor(open: (writer: SseWriter) => () => void) {
+  constructor(open: (writer: SseWriter, close: (result: Record<string, unknown>) => void) => () => void) {
     this.open = open;
   }
 }

@@ -23,7 +23,7 @@ import { cacheControl, CachedBody } from "./caching.ts";
 import type { Carrier, Exchange, FinishedResult } from "./carrier.ts";
 import { dispatch } from "./dispatch.ts";
 import { SESSION_HEADER } from "./envelope.ts";
-import type { McpContext, Subscription } from "./mcp-request.ts";
+import type { McpContext } from "./mcp-request.ts";
 import { noop } from "../../internal/noop.ts";
 
 /** Why a call's signal aborts when its client closes the SSE stream. */
@@ -147,23 +147,6 @@ class HttpCarrier implements Carrier, Due {
   fail(_exchange: Exchange, message: string, status: number, headers?: Record<string, string>, error?: unknown): void {
     if (this.#writer !== undefined) this.#finish(message); // already a stream: the error goes last
     else this.#settle(answersRefusal(wireErrorResponse(message, status, headers), error));
-  }
-
-  listen(_exchange: Exchange, subscription: Subscription): void {
-    if (this.#writer !== undefined) throw new TypeError("a subscription cannot follow other messages");
-    let close: () => void = noop;
-    let stop: () => void = noop;
-    const body = createSseStream((writer) => {
-      stop = subscription.open(writer);
-      return new Promise<void>((done) => close = done);
-    }, {
-      heartbeatMs: this.#ctx.core.options.heartbeatMs,
-      onCancel: () => {
-        stop();
-        close();
-      },
-    });
-    this.#settle(sseResponse(body));
   }
 
   opened(session: string): void {

@@ -65,9 +65,13 @@ export class SessionStream {
       return new Promise<void>((done) => {
         const ended = () => {
           if (this.#end === ended) this.#writer = this.#end = undefined;
+          release();
           done();
         };
         this.#end = end = ended;
+        // MCP 2025-11-25, Transports: the server may close the stream at any time (as it drains, `server.drain()`);
+        // the client opens another, here or elsewhere.
+        const release = registryOf(this.#ctx.core).runtime.hold(ended);
       });
     }, { heartbeatMs: this.#ctx.core.options.heartbeatMs, onCancel: () => end?.() });
     return sseResponse(body);

@@ -14,7 +14,8 @@ import { META } from "./envelope.ts";
 import { featureResource } from "./feature-methods.ts";
 import { type McpMethod, Subscription } from "./mcp-request.ts";
 
-const FLAGS = ["toolsListChanged", "promptsListChanged", "resourcesListChanged"] as const;
+/** What may list its changes: `<kind>ListChanged` in the filter asks for `notifications/<kind>/list_changed`. */
+const KINDS = ["tools", "prompts", "resources"] as const;
 
 /**
  * Opens a subscription stream. Only the requested notifications are sent; resource subscriptions are
@@ -39,7 +40,15 @@ export const subscriptionsListen: McpMethod = (ctx, request) => {
   }
   const filter = wanted as Record<string, unknown>;
   const honoured: Record<string, unknown> = {};
-  for (const flag of FLAGS) if (filter[flag] === true) honoured[flag] = true;
+  const meta = { [META.subscriptionId]: request.rpc.id };
+  const message = (method: string, params: Record<string, unknown> = {}) =>
+    notificationMessage(method, { ...params, _meta: meta });
+  const listChanged: Record<string, string> = {}; // by the kind of definition that changed
+  for (const kind of KINDS) {
+    if (filter[`${kind}ListChanged`] !== true) continue;
+    honoured[`${kind}ListChanged`] = true;
+    listChanged[kind] = message(`notifications/${kind}/list_changed`);
+  }
   const uris = new Map<string, WatchedResource>(); // each honoured URI, with the resource that answers it
   const subscriptions = filter.resourceSubscriptions;
   if (subscriptions !== undefined) {
@@ -59,19 +68,12 @@ export const subscriptionsListen: McpMethod = (ctx, request) => {
     }
     honoured.resourceSubscriptions = [...uris.keys()];
   }
-  const meta = { [META.subscriptionId]: request.rpc.id };
-  const message = (method: string, params: Record<string, unknown> = {}) =>
-    notificationMessage(method, { ...params, _meta: meta });
-  const listChanged: Record<string, string | undefined> = {
-    tools: honoured.toolsListChanged ? message("notifications/tools/list_changed") : undefined,
-    prompts: honoured.promptsListChanged ? message("notifications/prompts/list_changed") : undefined,
-    resources: honoured.resourcesListChanged ? message("notifications/resources/list_changed") : undefined,
-  };
   // A stateless stream has no session: it is told apart from another caller by its principal only.
   const caller = callerKey(request.host.auth, undefined);
-  return new Subscription((writer) => {
+  const registry = registryOf(ctx.core);
+  return new Subscription((writer, close) => {
     // Acknowledged once the stream hears every change (a notifier may subscribe it first).
-    const stop = registryOf(ctx.core).listen((change: RegistryChange) => {
+    const stop = registry.listen((change: RegistryChange) => {
       if (change.kind === "resource-updated") {
         if (!heardBy(change, caller)) return; // another caller's (its own session at a proxy's remote)
         if (uris.has(change.uri)) writer.event(message("notifications/resources/updated", { uri: change.uri }));
@@ -83,7 +85,11 @@ export const subscriptionsListen: McpMethod = (ctx, request) => {
     }, () => writer.event(message("notifications/subscriptions/acknowledged", { notifications: honoured })));
     // Watched while the stream is open: a proxied resource is subscribed to at its remote meanwhile.
     const unwatch = [...uris].map(([uri, resource]) => resource.watch?.(uri, caller));
+    // MCP 2026-07-28, Subscriptions: a server ends one gracefully with its result, the subscription id in `_meta`
+    // (as it drains, `server.drain()`); the client listens again, elsewhere or after a restart.
+    const release = registry.runtime.hold(() => close({ _meta: meta }));
     return () => {
+      release();
       stop();
       for (const done of unwatch) done?.();
     };

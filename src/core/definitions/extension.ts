@@ -78,7 +78,9 @@ export interface ExtensionContext {
    * Holds the request open as a long-lived stream of notifications (SEP-3415 "Push": `events/stream`): it leaves the
    * server's request budgets (`limits.calls`) at once, so the handler must bound such requests itself. Absent, or
    * answering `undefined`, where notifications cannot reach the client (a client that does not accept SSE, MCP-lite,
-   * gRPC): the handler should then refuse.
+   * gRPC): the handler should then refuse. While it is held, `signal` also aborts when the server drains
+   * (`server.drain()`, which `listener.close()` calls), the client's stream still open: answer the request's last
+   * result then (for `events/stream`, SEP-3415's final result), so that the client reconnects.
    *
    * @returns Who the caller is for a per-caller budget (`limits.perCaller`'s key: the authenticated subject, else the
    *   client's address; `""` when unknown), and the request's JSON-RPC id, which names the stream in each of its

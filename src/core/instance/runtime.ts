@@ -16,6 +16,7 @@ import type { CompiledSchema } from "../schema.ts";
 import { Masked } from "../results/masking.ts";
 import type { TokenError } from "../../codec/token-error.ts";
 import { boundedReports } from "./bounded-reports.ts";
+import { noop } from "../../internal/noop.ts";
 
 /**
  * Receives errors that were masked or turned into failures, with the tool call that raised them, if
@@ -101,6 +102,9 @@ export class Runtime {
   }
   #config: CompiledSchema | undefined;
   readonly #configListeners = new Set<() => void>();
+  /** The long-lived streams open, each by what ends it with its last frame; none once the server drains. */
+  #held: Set<() => unknown> | undefined = new Set();
+  #drained: Promise<void> | undefined;
 
   /**
    * Creates a runtime.
@@ -215,5 +219,31 @@ export class Runtime {
    */
   onConfigChange(listener: () => void): void {
     this.#configListeners.add(listener);
+  }
+
+  /**
+   * Holds a long-lived stream open (`subscriptions/listen`, a held extension request such as `events/stream`) until
+   * it ends by itself or the server drains ({@link drain}); one that opens while the server drains is ended at once.
+   *
+   * @param end Ends the stream with its last frame; what it returns (a promise) is awaited by {@link drain}.
+   * @returns Lets the stream go (it ended by itself).
+   */
+  hold(end: () => unknown): () => void {
+    const held = this.#held;
+    // At once, but once the stream is open (its first frames written: an acknowledgement).
+    if (held) held.add(end);
+    else queueMicrotask(end);
+    return () => held?.delete(end);
+  }
+
+  /**
+   * Ends every stream held open, each with its last frame, and from now on those that open at once.
+   *
+   * @returns Resolves once each stream open when it was first called has ended.
+   */
+  drain(): Promise<void> {
+    const held = this.#held;
+    this.#held = undefined;
+    return this.#drained ??= Promise.all([...held!].map((end) => end())).then(noop);
   }
 }

@@ -133,4 +133,17 @@ describe("dispatch over a carrier in memory", () => {
     server.tool(defineTool("later").handle(() => "here"));
     assert.equal(carrier.out.length, 2);
   });
+
+  it("ends a subscription on the connection with its result as the server drains (MCP 2026-07-28, Subscriptions)", async () => {
+    const { server, ctx, carrier } = setup();
+    const work = dispatch(ctx, rpc("sub", "subscriptions/listen", { _meta: modernMeta(), notifications: {} }), carrier);
+    await server.drain();
+    await work;
+    const last = carrier.out.at(-1)!;
+    assert.equal(last.id, "sub");
+    assert.equal(last.result.resultType, "complete");
+    assert.equal(last.result._meta["io.modelcontextprotocol/subscriptionId"], "sub");
+    server.tool(defineTool("later").handle(() => "here"));
+    assert.equal(carrier.out.at(-1), last, "nothing after its result");
+  });
 });

@@ -1,0 +1,122 @@
+/**
+ * What tests/server/drain.test.ts tries on each runtime (Bun and Deno in its own process, Node 22 through
+ * ./drain-node.ts): a server on 127.0.0.1 with a `subscriptions/listen` stream and an `events/stream` push stream
+ * open, read by raw fetch and an SSE reader, then `listener.close()` (or `server.drain()`), bounded by a 10 s timer.
+ */
+import { createServer, serve } from "../../mod.ts";
+import { modernRequest } from "../helpers/request.ts";
+import { SECRET, shipped } from "../events/shipped-event.ts";
+
+/** A JSON-RPC message read from a stream. */
+export type Message = { id?: unknown; method?: string; params?: any; result?: any; error?: unknown };
+
+/** What one stream's client read: its messages, and whether its body ended. */
+export interface Read {
+  readonly messages: Message[];
+  readonly ended: boolean;
+}
+
+/** What a scenario saw. */
+export interface DrainReport {
+  /** `"resolved"`, or `"pending after 10 s"`. */
+  readonly closed: string;
+  /** The `subscriptions/listen` stream. */
+  readonly listen: Read;
+  /** The `events/stream` push stream. */
+  readonly push: Read;
+}
+
+/** How long a close (or a drain) may take before the scenario says it hangs. */
+const BOUND_MS = 10_000;
+
+/** An SSE answer read as a client reads it: each `data:` frame one JSON-RPC message, until the body ends. */
+export class StreamReader {
+  readonly messages: Message[] = [];
+  ended = false;
+  readonly done: Promise<void>;
+
+  constructor(response: Response) {
+    this.done = this.#read(response.body!);
+  }
+
+  async #read(body: ReadableStream<Uint8Array>): Promise<void> {
+    const decoder = new TextDecoder();
+    const reader = body.getReader();
+    let buffer = "";
+    try {
+      for (let read = await reader.read(); !read.done; read = await reader.read()) {
+        buffer += decoder.decode(read.value, { stream: true });
+        for (let end = buffer.indexOf("\n\n"); end >= 0; end = buffer.indexOf("\n\n")) {
+          const data = buffer.slice(0, end).split("\n").filter((l) => l.startsWith("data:")).map((l) => l.slice(5));
+          buffer = buffer.slice(end + 2);
+          if (data.length > 0) this.messages.push(JSON.parse(data.join("\n")));
+        }
+      }
+      this.ended = true; // the body's end, not an error
+    } catch { /* cut: `ended` stays false */ }
+  }
+
+  /** Waits (at most 10 s) for a message `test` takes. */
+  async next(test: (message: Message) => boolean): Promise<Message> {
+    for (const deadline = Date.now() + BOUND_MS; Date.now() < deadline;) {
+      const found = this.messages.find(test);
+      if (found !== undefined) return found;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    throw new Error(`no such message within ${BOUND_MS} ms; got ${JSON.stringify(this.messages)}`);
+  }
+
+  /** What was read, once the body ended (at most 10 s). */
+  async read(): Promise<Read> {
+    await bounded(this.done);
+    return { messages: this.messages, ended: this.ended };
+  }
+}
+
+/** `work`'s outcome within 10 s: `"resolved"`, or `"pending after 10 s"`. */
+export async function bounded(work: Promise<unknown>): Promise<string> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<string>((resolve) => timer = setTimeout(() => resolve("pending after 10 s"), BOUND_MS));
+  try {
+    return await Promise.race([work.then(() => "resolved"), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** A server with the MCP binding and one event (its push streams' heartbeats every 300 ms). */
+export function drainServer() {
+  return createServer({ name: "drained", version: "1.0.0", secret: SECRET, events: { heartbeatMs: 300 } })
+    .event(shipped);
+}
+
+/** Opens a `subscriptions/listen` stream (id `sub-1`) and waits for its acknowledgement. */
+export async function openListen(url: string, id: string | number = "sub-1"): Promise<StreamReader> {
+  const request = modernRequest("subscriptions/listen", { notifications: { toolsListChanged: true } }, id);
+  const stream = new StreamReader(await fetch(`${url}/mcp`, request));
+  await stream.next((m) => m.method === "notifications/subscriptions/acknowledged");
+  return stream;
+}
+
+/** Opens an `events/stream` push stream (id `push-1`) and waits for its `active`. */
+export async function openPush(url: string, id: string | number = "push-1"): Promise<StreamReader> {
+  const params = { name: "order.shipped", arguments: { customerId: "c1" }, cursor: null };
+  const request = modernRequest("events/stream", params, id);
+  const stream = new StreamReader(await fetch(`${url}/mcp`, request));
+  await stream.next((m) => m.method === "notifications/events/active");
+  return stream;
+}
+
+/**
+ * Serves, opens both streams, and closes the listener while their clients still read.
+ *
+ * @param httpServer Which HTTP server listens (`serve()`'s option).
+ * @returns What the close and each client saw.
+ */
+export async function closeWhileListening(httpServer: "native" | "node:http" = "native"): Promise<DrainReport> {
+  const listener = await serve(drainServer(), { port: 0, hostname: "127.0.0.1", quiet: true, httpServer });
+  const listen = await openListen(listener.url);
+  const push = await openPush(listener.url);
+  const closed = await bounded(listener.close());
+  return { closed, listen: await listen.read(), push: await push.read() };
+}
