@@ -166,9 +166,10 @@ export class Server<TTools extends ToolMap = {}, TEvents extends { [name: string
    * Subscriptions), `events/stream` with its final result (SEP-3415 "Push"; not `notifications/events/terminated`,
    * which tells a client not to come back), any extension request held open (`ctx.holdOpen()`: its `ctx.signal`
    * aborts), a 2025 session's `GET` stream (`sessionStreams()`) closed. Streams opened from then on are ended the same
-   * way at once: a server drains once, on its way out (serve a new one to listen again). Requests that end by themselves (calls, lists) are left to finish. `listener.close()` of `serve()`
-   * calls it first; with `Deno.serve(server.fetch)` or `Bun.serve`, call it before `shutdown()` or `stop()`: their
-   * graceful shutdown waits for requests in flight, and these streams never end by themselves.
+   * way at once: a server drains once, on its way out (serve a new one to listen again). Requests that end by
+   * themselves (calls, lists) are left to finish. `listener.close()` of `serve()` calls it first; with
+   * `Deno.serve(server.fetch)` or `Bun.serve`, call it before `shutdown()` or `stop()`: their graceful shutdown waits
+   * for requests in flight, and these streams never end by themselves.
    *
    * @returns Resolves once every stream open when it was called has ended (the same promise on every call).
    *
