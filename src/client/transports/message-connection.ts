@@ -10,7 +10,7 @@
  */
 import { isObject } from "../../internal/is-object.ts";
 import type { McpliteError } from "../../errors/error.ts";
-import { PARTIAL_NOTIFICATION } from "../../internal/mcp-wire.ts";
+import { META, PARTIAL_NOTIFICATION } from "../../internal/mcp-wire.ts";
 import { transportError } from "../errors.ts";
 import type { FetchLike } from "../http.ts";
 import type { MessageMiddleware } from "../../message-middleware/message-middleware.ts";
@@ -277,6 +277,11 @@ export abstract class MessageConnection {
         .catch(() => {});
       return;
     }
+    // A long-lived request's notifications name it by its id (`events/stream`, SEP-3415 "Push"; `subscriptions/listen`,
+    // MCP 2026-07-28): several streams on one connection each hear their own.
+    const subscription = isObject(params._meta) ? params._meta[META.subscriptionId] : undefined;
+    const held = typeof subscription === "number" ? this.#pending.get(subscription) : undefined;
+    if (held?.event !== undefined && !held.lite) return held.event(text);
     if (typeof params.requestId === "number") { // MCP-lite notifications name their request
       const pending = this.#pending.get(params.requestId);
       if (pending?.lite && pending.event !== undefined) {
