@@ -277,11 +277,13 @@ export abstract class MessageConnection {
         .catch(() => {});
       return;
     }
-    // A long-lived request's notifications name it by its id (`events/stream`, SEP-3415 "Push"; `subscriptions/listen`,
-    // MCP 2026-07-28): several streams on one connection each hear their own.
+    // A push stream's notifications name it by its id (SEP-3415 "Push"), as an extension's held request's may: several
+    // streams on one connection each hear their own. A `subscriptions/listen` stream's (list changes, resource updates:
+    // MCP 2026-07-28) name it too, but are the connection's notices, followed below (the proxy's, `onNotice`).
     const subscription = isObject(params._meta) ? params._meta[META.subscriptionId] : undefined;
     const held = typeof subscription === "number" ? this.#pending.get(subscription) : undefined;
-    if (held?.event !== undefined && !held.lite) return held.event(text);
+    const own = String(method).startsWith("notifications/events/") || !String(method).startsWith("notifications/");
+    if (own && held?.event !== undefined && !held.lite) return held.event(text);
     if (typeof params.requestId === "number") { // MCP-lite notifications name their request
       const pending = this.#pending.get(params.requestId);
       if (pending?.lite && pending.event !== undefined) {
