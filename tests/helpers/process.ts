@@ -59,14 +59,31 @@ export function listening(child: ChildProcess, timeoutMs = 30_000): Promise<stri
   });
 }
 
-/** A free TCP port on 127.0.0.1, for a child server that must be told its port. */
-export function freePort(): Promise<number> {
+/**
+ * A free TCP port on 127.0.0.1, for a child server that must be told its port: one below Linux's ephemeral range
+ * (ip(7), ip_local_port_range: 32768 and up), where the port a probe found free could be taken, before the child binds
+ * it, as the source port of any outgoing connection (CI run L: a README's web instance found its port in use). Random
+ * in 20000–32767, probed; the system's choice after 50 ports found taken.
+ */
+export async function freePort(): Promise<number> {
+  for (let tries = 0; tries < 50; tries++) {
+    const port = await probe(20_000 + Math.floor(Math.random() * 12_768));
+    if (port !== undefined) return port;
+  }
+  return (await probe(0))!;
+}
+
+/** Listens on `port` (0: any) and closes again: the port, or undefined where it is taken. */
+function probe(port: number): Promise<number | undefined> {
   return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.on("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
+    const server = createServer();
+    server.on(
+      "error",
+      (error: NodeJS.ErrnoException) => error.code === "EADDRINUSE" ? resolve(undefined) : reject(error),
+    );
+    server.listen(port, "127.0.0.1", () => {
+      const bound = (server.address() as { port: number }).port;
+      server.close(() => resolve(bound));
     });
   });
 }
