@@ -19,16 +19,16 @@ function serveParent(): void {
   // QuickJS compiles, and short programs run, at the process's priority: on a busy machine a thread at nice 10 gets
   // a few percent of a core, and a trivial program took seconds. A program past LONG_MS of CPU (sandbox-meter.ts)
   // lowers it for the rest of its run, so that hogs yield to the server's thread; the parent then retires the thread.
-  // Not on Deno: its thread calls malloc_trim(0) as it exits, which locks each of glibc's arenas in turn, the server
-  // thread's too, and a thread at nice 10 waiting for a core held that lock while the server's thread waited on it
-  // (0.2-1.2 s in a futex wait on a busy machine: priority inversion). There threads keep the process's priority.
+  // Not lowered on Deno (retired all the same): its thread calls malloc_trim(0) as it exits, which locks each of
+  // glibc's arenas in turn, the server thread's too, and a thread at nice 10 waiting for a core held that lock while
+  // the server's thread waited on it (0.2-1.2 s in a futex wait on a busy machine: priority inversion).
   const tid = threadId();
   const cpuMs = threadCpuClock(tid);
   const lowers = !("Deno" in globalThis);
-  let lowered = false;
+  let long = false;
   const thread: ThreadCpu | undefined = cpuMs && {
     cpuMs,
-    long: () => void (lowers && (lowered = true, lowerThreadPriority(tid))),
+    long: () => void (long = true, lowers && lowerThreadPriority(tid)),
   };
   const executor: Promise<CodeExecutor> = import("../quickjs/quickjs-executor.ts").then((m) =>
     m.sandboxExecutor(undefined, thread)
@@ -80,7 +80,7 @@ function serveParent(): void {
     }).catch((error) => error instanceof Error ? error : new Error(String(error)));
     calls.clear();
     if (outcome instanceof Error) send({ type: "broken", message: outcome.message });
-    else send({ type: "done", run: message.run, outcome, lowered });
+    else send({ type: "done", run: message.run, outcome, long });
   }
 }
 

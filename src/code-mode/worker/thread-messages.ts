@@ -28,7 +28,7 @@ export type ToThread =
 
 /**
  * What a program's thread sends: `ready` with its id where it has one (its CPU clock, for the parent's watchdog);
- * `done` with whether its program lowered its priority (the thread then serves no more).
+ * `done` with whether its program ran long (past LONG_MS of CPU: the thread then serves no more).
  */
 export type FromThread =
   | { readonly type: "ready"; readonly tid: number | undefined }
@@ -38,6 +38,6 @@ export type FromThread =
     readonly type: "done";
     readonly run: number;
     readonly outcome: Awaited<ReturnType<CodeExecutor["execute"]>>;
-    readonly lowered: boolean;
+    readonly long: boolean;
   }
   | { readonly type: "broken"; readonly message: string };

@@ -70,8 +70,8 @@ function scriptUrl(): URL {
  * its time, when the thread stops answering for longer than `cpuMs` having computed that long (a program stuck in
  * one long native step), and on the request's abort, and starts a new thread in its place. On Linux a thread runs
  * at the process's priority until its program has computed 30 ms, then at nice 10 (setpriority(2)) for the rest of
- * it, and is then replaced; not on Deno, whose threads trim every allocator arena as they exit (a lowered one held
- * the server's thread behind it), so they keep the process's priority. An ended thread's program stops at its next
+ * it, and is then replaced (on Deno replaced without being lowered: its threads trim every allocator arena as they
+ * exit, and a lowered one held the server's thread behind it). An ended thread's program stops at its next
  * interrupt (Bun's and Deno's `terminate()` alone leave a thread computing in WebAssembly running), and its
  * thread is terminated. Console lines are lost with an ended thread.
  *
@@ -261,8 +261,9 @@ export function workerExecutor(options: WorkerExecutorOptions = {}): CodeExecuto
       slot.thread.ref();
       slot.running = {
         message(message) {
-          // A thread that lowered its priority for a long program is retired: none could raise it back.
-          if (message.type === "done" && message.run === run) return end(message.outcome, message.lowered);
+          // A thread whose program ran long is retired: it lowered its priority, which none can raise back (on Deno it
+          // did not, and is retired all the same: no program runs on a thread a hog had).
+          if (message.type === "done" && message.run === run) return end(message.outcome, message.long);
           if (message.type !== "call" || message.run !== run) return;
           const { id, name, args } = message;
           Promise.resolve()
