@@ -6,6 +6,7 @@
 import { createServer, serve } from "../../mod.ts";
 import { modernRequest } from "../helpers/request.ts";
 import { SECRET, shipped } from "../events/shipped-event.ts";
+import { readSse } from "../helpers/sse.ts";
 
 /** A JSON-RPC message read from a stream. */
 export type Message = { id?: unknown; method?: string; params?: any; result?: any; error?: unknown };
@@ -36,24 +37,10 @@ export class StreamReader {
   readonly done: Promise<void>;
 
   constructor(response: Response) {
-    this.done = this.#read(response.body!);
-  }
-
-  async #read(body: ReadableStream<Uint8Array>): Promise<void> {
-    const decoder = new TextDecoder();
-    const reader = body.getReader();
-    let buffer = "";
-    try {
-      for (let read = await reader.read(); !read.done; read = await reader.read()) {
-        buffer += decoder.decode(read.value, { stream: true });
-        for (let end = buffer.indexOf("\n\n"); end >= 0; end = buffer.indexOf("\n\n")) {
-          const data = buffer.slice(0, end).split("\n").filter((l) => l.startsWith("data:")).map((l) => l.slice(5));
-          buffer = buffer.slice(end + 2);
-          if (data.length > 0) this.messages.push(JSON.parse(data.join("\n")));
-        }
-      }
-      this.ended = true; // the body's end, not an error
-    } catch { /* cut: `ended` stays false */ }
+    // The bound of a read is BOUND_MS (`read()`); the parser's own, longer, never cuts first.
+    this.done = readSse(response, 6 * BOUND_MS, (event) => {
+      if (event.data !== "") this.messages.push(JSON.parse(event.data));
+    }).then(() => void (this.ended = true), () => {}); // cut: `ended` stays false
   }
 
   /** Waits (at most 10 s) for a message `test` takes. */
