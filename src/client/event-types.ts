@@ -224,8 +224,8 @@ export type EventStream<P> = AsyncIterableIterator<EventPoll<P>["events"][number
  * one. Its module loads with the first call. Over MCP the methods are `events/list`, `/subscribe`, `/unsubscribe`,
  * `/poll`, `/stream`;
  * over MCP-lite the same JSON-RPC methods at `/rpc`. A server serves ChatGPT's profile of a subscription unless the client
- * declares SEP-3415's extension (`createClient(url, { extensions: { "io.modelcontextprotocol/events": {} } })`, on MCP:
- * MCP-lite carries no client capabilities); the two differ in the `webhook-id` a delivery carries, and
+ * declares SEP-3415's extension (`createClient(url, { extensions: { "io.modelcontextprotocol/events": {} } })`; over
+ * MCP-lite each request declares it in its `_meta`); the two differ in the `webhook-id` a delivery carries, and
  * `eventWebhook()` takes both.
  *
  * @typeParam E The server's events.

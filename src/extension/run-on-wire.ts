@@ -13,6 +13,7 @@ import type { Extension, ExtensionContext } from "../core/definitions/extension.
 import type { Registry } from "../core/definitions/registry.ts";
 import { McpliteError, ProtocolError } from "../errors/error.ts";
 import { isObject } from "../internal/is-object.ts";
+import { META } from "../internal/mcp-wire.ts";
 import { requireScopes } from "../core/definitions/scopes.ts";
 
 /** A method or a notification of an extension, as held. */
@@ -106,6 +107,19 @@ export async function runOnWire(
   return await run(extension, name, message, sent, caller);
 }
 
+/**
+ * What the caller declared, where its wire declares nothing of its own: MCP-lite and gRPC carry no `initialize`, so a
+ * request declares its capabilities in its `_meta` under MCP 2026-07-28's key (`io.modelcontextprotocol/
+ * clientCapabilities`, SEP-2133's `extensions` in it), as an MCP 2026-07-28 request does; SEP-3415's profile is chosen
+ * by it.
+ */
+function declaring(meta: CallMeta): CallMeta {
+  const declared = meta.requestMeta?.[META.clientCapabilities];
+  return meta.clientCapabilities === undefined && isObject(declared)
+    ? { ...meta, clientCapabilities: declared as Record<string, unknown> }
+    : meta;
+}
+
 async function run(
   extension: Pick<Extension, "advertised">,
   name: string,
@@ -116,7 +130,7 @@ async function run(
   const params = await checkedParams(name, message, sent, caller.auth);
   const { registry } = caller;
   const ctx: ExtensionContext = {
-    client: clientViewOf(caller.meta, {}),
+    client: clientViewOf(declaring(caller.meta), {}),
     auth: caller.auth,
     signal: caller.signal,
     protocolVersion: "",

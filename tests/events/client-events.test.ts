@@ -188,26 +188,34 @@ describe("client.events against the real events server", () => {
     });
   }
 
-  // MCP-lite carries no client capabilities: a subscription taken there is on ChatGPT's profile, declared or not.
+  // MCP-lite has no initialize: our client declares its capabilities in each extension method's `_meta`, as MCP
+  // 2026-07-28 does, so a subscription taken there is on SEP-3415's profile too; one not declaring it, ChatGPT's.
   for (const [n, [wire, clientFor]] of WIRES.entries()) {
-    const sep = wire !== "MCP-lite";
-    it(`a client declaring SEP-3415's extension gets ${sep ? "its" : "ChatGPT's"} profile over ${wire}`, async () => {
-      const client = clientFor(listener.url, { extensions: { [EXT]: {} } });
-      const url = `${receiver.url}/sep${n}`;
-      try {
-        const sub = await client.events.subscribe("order.shipped", {
-          arguments: { customerId: `sep${n}` },
-          url,
-          secret: SECRET,
-        });
-        const { eventId } = await server.emit("order.shipped", { orderId: "o1", customerId: `sep${n}` });
-        const got = await deliveryOf(eventId, `/sep${n}`);
-        assert.equal(got.webhookId, sep ? `${sub.id}.${eventId}` : eventId);
-        await client.events.unsubscribe({ id: sub.id });
-      } finally {
-        await client.close();
-      }
-    });
+    for (const sep of [true, false]) {
+      it(`a client ${sep ? "declaring" : "not declaring"} SEP-3415's extension gets ${sep ? "its" : "ChatGPT's"} profile over ${wire}`, async () => {
+        const client = clientFor(listener.url, sep ? { extensions: { [EXT]: {} } } : {});
+        const url = `${receiver.url}/sep${n}${sep}`;
+        try {
+          const sub = await client.events.subscribe("order.shipped", {
+            arguments: { customerId: `sep${n}${sep}` },
+            url,
+            secret: SECRET,
+          });
+          const { eventId } = await server.emit("order.shipped", { orderId: "o1", customerId: `sep${n}${sep}` });
+          const got = await deliveryOf(eventId, `/sep${n}${sep}`);
+          assert.equal(got.webhookId, sep ? `${sub.id}.${eventId}` : eventId);
+          await client.events.unsubscribe({ id: sub.id });
+          // Its refusals are numbered by the same profile: not found is -32023 (SEP-3415), -32011 (ChatGPT's).
+          await assert.rejects(client.events.unsubscribe({ id: sub.id }), (error) => {
+            assert.ok(error instanceof ProtocolError, String(error));
+            assert.equal(error.rpcCode, sep ? -32023 : -32011);
+            return true;
+          });
+        } finally {
+          await client.close();
+        }
+      });
+    }
   }
 
   it("allows a callback by the allow-list's origin: any port without one, that port only with one (80 included)", async () => {

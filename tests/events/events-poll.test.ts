@@ -164,6 +164,11 @@ describe("codes by profile", () => {
     assert.equal((await poll(server, { name: "no.such", cursor: null, ...sep })).error?.code, -32023);
     assert.equal((await poll(server, { name: "hook.only", cursor: null })).error?.code, -32014);
     assert.equal((await poll(server, { name: "hook.only", cursor: null, ...sep })).error?.code, -32026);
+    // MCP-lite has no initialize: a request declares the extension in its _meta, under MCP 2026-07-28's key.
+    const declared = { _meta: { "io.modelcontextprotocol/clientCapabilities": { extensions: { [EXT]: {} } } } };
+    assert.equal((await poll(server, { name: "no.such", cursor: null }, "lite")).error?.code, -32011);
+    assert.equal((await poll(server, { name: "no.such", cursor: null, ...declared }, "lite")).error?.code, -32023);
+    assert.equal((await poll(server, { name: "hook.only", cursor: null, ...declared }, "lite")).error?.code, -32026);
     const unsubscribed = await message(
       await server.fetch(modernRequest("events/unsubscribe", { id: "sub_x", ...sep })),
     );

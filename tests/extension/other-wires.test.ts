@@ -31,6 +31,7 @@ function ledgerServer(touched: string[]): Server {
       const asked = await ctx.request(`${LEDGER}/approve`, { id }).then(() => "asked", (e: McpliteError) => e.code);
       return { id, balance: 42, currencies: ctx.settings.currencies, asked };
     })
+    .method(`${LEDGER}/declared`, v.object({}), (_, ctx) => ({ ledger: ctx.client.supports(LEDGER) }))
     .notification(`${LEDGER}/touched`, v.object({ id: v.string() }), ({ id }) => void touched.push(id));
   return createServer({
     name: "bank",
@@ -65,6 +66,32 @@ describe("an extension's methods off MCP (E5)", () => {
     "gRPC (Connect on fetch)": [() => createClient(grpcTransport(listener.url)), "unsupported"],
     "gRPC (HTTP/2)": [() => createClient(grpcTransport(grpcOverH2(h2.url))), "unsupported"],
   };
+
+  // MCP-lite and gRPC have no initialize: a request declares its client's capabilities in its `_meta` under MCP
+  // 2026-07-28's key (run-on-wire.ts), which `ctx.client` reads; over MCP-lite our client sends its own there.
+  const declaring = { _meta: { "io.modelcontextprotocol/clientCapabilities": { extensions: { [LEDGER]: {} } } } };
+  // (On a WebSocket the connection is MCP's, E5: there a request declares with MCP 2026-07-28's whole envelope.)
+  for (const [wire, [make]] of Object.entries(wires).filter(([wire]) => !wire.includes("WebSocket"))) {
+    it(`${wire}: a request's _meta declares the client's capabilities to the extension's handler`, async () => {
+      const client = make();
+      try {
+        assert.deepEqual(await client.request(`${LEDGER}/declared`, {}), { ledger: false });
+        assert.deepEqual(await client.request(`${LEDGER}/declared`, declaring), { ledger: true });
+      } finally {
+        await client.close();
+      }
+    });
+  }
+  it("MCP-lite (HTTP): the client's declared extensions reach the handler without a _meta of the caller's", async () => {
+    const client = createClient(createMcpliteTransport(`${listener.url}/mcp-lite/v1`), {
+      extensions: { [LEDGER]: {} },
+    });
+    try {
+      assert.deepEqual(await client.request(`${LEDGER}/declared`, {}), { ledger: true });
+    } finally {
+      await client.close();
+    }
+  });
 
   for (const [wire, [make, asked]] of Object.entries(wires)) {
     it(`${wire}: answers the method, refuses bad params and an unknown method, runs a notification`, async () => {

@@ -11,6 +11,7 @@ import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
 import type { JsonObject } from "@bufbuild/protobuf";
 import { type Registry, runRequest } from "../../core/mod.ts";
 import { runOnWire } from "../../extension/run-on-wire.ts";
+import { isObject } from "../../internal/is-object.ts";
 import type { MethodRequest } from "../../gen/mcplite/mcplite_pb.ts";
 import { extensionMessage } from "../extension-feature.ts";
 import { structOf, toJsonObject } from "./envelope.ts";
@@ -38,7 +39,13 @@ export function callMethod(
       throw new ConnectError(`Method not found: ${name} (no extension serves it)`, Code.Unimplemented);
     }
     const params = structOf(request.params) ?? {};
-    const meta = { wire: "grpc", headers: context.requestHeader } as const;
+    // The params' `_meta` is the request's, as on MCP-lite: where it declares the client's capabilities (run-on-wire.ts).
+    const sent = params._meta;
+    const meta = {
+      wire: "grpc",
+      headers: context.requestHeader,
+      ...(isObject(sent) ? { requestMeta: sent } : {}),
+    } as const;
     const signal = context.signal;
     const call = { method: name, params, meta, signal, host: context.values.get(HOST_KEY) };
     const result = await runRequest(

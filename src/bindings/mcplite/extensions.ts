@@ -2,8 +2,8 @@
  * Extensions on MCP-lite (SEP-2133, as this SDK's MCP-lite extension E5): an extension's methods answer on the
  * JSON-RPC endpoints (`POST {base}/rpc`, `/calltools`) as the envelope's `method`, inside request middleware, with
  * the caller's `ctx.auth` and the method's scopes required; its notifications are answered `{}`, or 202 with no body
- * when sent without an id, their failure going to `onError`. MCP-lite declares no client capabilities and its JSON
- * answers stream nothing; on stdio and a WebSocket an extension's messages are MCP's.
+ * when sent without an id, their failure going to `onError`. A request declares its client's capabilities in `_meta`
+ * (MCP 2026-07-28's key); its JSON answers stream nothing; on stdio and a WebSocket an extension's messages are MCP's.
  *
  * @module
  */

@@ -8,6 +8,7 @@
  */
 import { clientError, errorFromRpc, rpcError, rpcErrorOf, transportError } from "../errors.ts";
 import { isObject } from "../../internal/is-object.ts";
+import { META } from "../../internal/mcp-wire.ts";
 import { httpError, isJsonResponse, readJsonBody, replyFrom, unreadable } from "../http.ts";
 import type { HttpEndpoint } from "../http-endpoint.ts";
 import { replyFromLite } from "../read-result.ts";
@@ -45,6 +46,14 @@ export function requestLite(
   }
   // A listing is a plain POST; a read is JSON-RPC, with an id.
   const id = endpoint.list === undefined ? nextId() : undefined;
+  // An extension's method declares the client's capabilities as MCP 2026-07-28 requests do (`_meta`; a request's own
+  // declaration wins): MCP-lite has no `initialize`, and SEP-3415's profile (its codes, `webhook-id`) is chosen by it.
+  if (endpoint === RPC) {
+    params = {
+      ...params,
+      _meta: { [META.clientCapabilities]: ctx.capabilities, ...(params._meta as object | undefined) },
+    };
+  }
   const request = { method, params, id, peer: http.peer };
   return sendTraced(ctx, request, (sent) => send(http, method, endpoint, id, params, sent));
 }
