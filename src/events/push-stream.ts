@@ -55,6 +55,23 @@ export async function pushStream(
   request: StreamRequest,
   ctx: ExtensionContext,
 ): Promise<Record<string, unknown>> {
+  const held = heldForPush(ctx);
+  const close = runtime.streams.admit(held.caller);
+  try {
+    return await run(runtime, request, ctx, { [META.subscriptionId]: held.id });
+  } finally {
+    close();
+  }
+}
+
+/**
+ * Holds an `events/stream` request open (`ctx.holdOpen()`), out of the request budgets.
+ *
+ * @param ctx The request's context.
+ * @returns Who the caller is (for the streams' own budget) and the request's id, which names the stream.
+ * @throws {ProtocolError} -32014 (Unsupported) where no stream reaches the client.
+ */
+export function heldForPush(ctx: ExtensionContext): { readonly caller: string; readonly id: string | number | null } {
   const held = ctx.holdOpen?.();
   if (held === undefined) {
     throw new ProtocolError(
@@ -62,12 +79,7 @@ export async function pushStream(
       "Unsupported: push needs a stream to the client (MCP over HTTP accepting SSE, stdio or a WebSocket); poll instead",
     );
   }
-  const close = runtime.streams.admit(held.caller);
-  try {
-    return await run(runtime, request, ctx, { [META.subscriptionId]: held.id });
-  } finally {
-    close();
-  }
+  return held;
 }
 
 async function run(

@@ -1,19 +1,21 @@
 /**
  * A proxied remote's events (SEP-3415 "Events Extension"; ChatGPT's MCP Events), served by the proxy's events router:
- * listed as the remote lists them (read at start, then every `refreshMs`), `events/subscribe`, `/unsubscribe` and
- * `/poll` forwarded with the caller's own callback URL and secret, so the remote verifies and delivers straight to the
- * caller and the proxy holds no subscription. Each goes through the caller's client (./caller-client.ts): the proxy's
- * own credentials, or the caller's token where `forwardCallerToken` or `exchangeToken` allows it, as a proxied call
- * does.
+ * listed as the remote lists them (read at start, then every `refreshMs`); `events/subscribe`, `/unsubscribe` and
+ * `/poll` forwarded with the caller's own callback URL and secret (the remote delivers straight to the caller, the
+ * proxy holds no subscription), `/stream` relayed on the caller's stream. Each goes through the caller's client
+ * (./caller-client.ts): the proxy's credentials, or the caller's token where the hop allows it, as a proxied call's.
  *
  * @module
  */
 import type { ExtensionContext } from "../core/definitions/extension.ts";
 import type { Definitions } from "../core/definitions/registry.ts";
 import type { Client } from "../client/client.ts";
+import type { RequestOptions } from "../client/client-types.ts";
 import { ProtocolError } from "../errors/error.ts";
 import { type EventsSource, REMOTE_ERROR, routerOf, SERVED_AS } from "../events/events-router.ts";
 import { isObject } from "../internal/is-object.ts";
+import { META } from "../internal/mcp-wire.ts";
+import { heldForPush } from "../events/push-stream.ts";
 import type { HopOptions } from "./hop-options.ts";
 import { remoteError } from "./remote-error.ts";
 import { unrefTimer } from "../runtime/unref-timer.ts";
@@ -23,7 +25,7 @@ type Params = Record<string, unknown>;
 /** The most pages of `events/list` read from the remote (a bound on a remote that never ends its list). */
 const MAX_PAGES = 100;
 
-/** The remote's events, every page of `events/list`, less push; the events that are not objects with a name left out. */
+/** The remote's events, every page of `events/list`; the events that are not objects with a name left out. */
 async function remoteEvents(client: Client): Promise<Params[]> {
   const events: Params[] = [];
   let cursor: unknown;
@@ -31,10 +33,7 @@ async function remoteEvents(client: Client): Promise<Params[]> {
     const result = await client.request("events/list", cursor === undefined ? {} : { cursor });
     const listed = Array.isArray(result.events) ? result.events : [];
     for (const event of listed) {
-      if (!isObject(event) || typeof event.name !== "string") continue;
-      // A proxy forwards requests, not streams: push is not served through it (SEP-3415 "Push"; poll it instead).
-      const delivery = Array.isArray(event.delivery) ? event.delivery.filter((mode) => mode !== "push") : undefined;
-      events.push(delivery === undefined ? event : { ...event, delivery });
+      if (isObject(event) && typeof event.name === "string") events.push(event);
     }
     cursor = result.nextCursor;
     if (typeof cursor !== "string" || cursor === "") break;
@@ -85,25 +84,44 @@ export async function serveRemoteEvents(
     warn(`proxy: the remote's events could not be listed (${(error as Error).message}): none is served`);
   }
   let names = new Set(entries.map((entry) => entry.name as string));
-  const forward = (method: string) => async (params: Params, ctx: ExtensionContext, servedAs: string | undefined) => {
-    const { _meta: _, ...own } = params; // this hop's envelope stays here
-    // The remote delivers under the name the caller subscribed by, if it is one of ours (it reads this param).
-    const sent = servedAs === undefined || servedAs === own.name ? own : { ...own, [SERVED_AS]: servedAs };
-    const caller = { auth: ctx.auth, meta: { wire: "mcp" as const, headers: new Headers() } };
-    try {
-      const result = await hop.withClient(caller, (c) => c.request(method, sent, { signal: ctx.signal }));
-      const { resultType: _type, _meta: _second, ...answer } = result; // what describes the second hop
-      return answer;
-    } catch (error) {
-      throw callerError(error, hop);
-    }
-  };
+  const forward =
+    (method: string) =>
+    async (params: Params, ctx: ExtensionContext, servedAs: string | undefined, options: RequestOptions = {}) => {
+      const { _meta: _, ...own } = params; // this hop's envelope stays here
+      // The remote delivers under the name the caller subscribed by, if it is one of ours (it reads this param).
+      const sent = servedAs === undefined || servedAs === own.name ? own : { ...own, [SERVED_AS]: servedAs };
+      const caller = { auth: ctx.auth, meta: { wire: "mcp" as const, headers: new Headers() } };
+      try {
+        const result = await hop.withClient(caller, (c) => c.request(method, sent, { signal: ctx.signal, ...options }));
+        const { resultType: _type, _meta: _second, ...answer } = result; // what describes the second hop
+        return answer;
+      } catch (error) {
+        throw callerError(error, hop);
+      }
+    };
+  const stream = forward("events/stream");
   const source: EventsSource = {
     entries: () => entries,
     has: (name) => names.has(name),
     subscribe: forward("events/subscribe"),
     unsubscribe: forward("events/unsubscribe"),
     poll: forward("events/poll"),
+    // Push: the remote's stream relayed on the caller's, each notification renamed to the caller's stream (SEP-3415
+    // "Push-Based Delivery": `_meta` names it by the request's id). Its cursors are the remote's, passed through, so a
+    // caller resumes there; the remote's stream budgets bound what the proxy opens on it.
+    stream: async (params, ctx, servedAs) => {
+      const _meta = { [META.subscriptionId]: heldForPush(ctx).id };
+      const onNotification = (method: string, sent: Params) => {
+        if (method.startsWith("notifications/events/")) void ctx.notify(method, { ...sent, _meta });
+      };
+      try {
+        // No idle timeout: the remote's heartbeats keep it alive, and the caller's abort (or a drain) ends it.
+        await stream(params, ctx, servedAs, { onNotification, timeoutMs: 0 });
+      } catch (error) {
+        if (!ctx.signal.aborted) throw error;
+      }
+      return { _meta }; // SEP-3415's final result: the caller reconnects from its last cursor
+    },
   };
   const router = routerOf(registry);
   router.remote = source;

@@ -16,6 +16,8 @@ import { defineEvent } from "../../src/events/mod.ts";
 import { proxy, type ProxyOptions } from "../../src/proxy/mod.ts";
 import { serve } from "../../src/server/serve.ts";
 import { legacyRequest, modernMeta, modernRequest, post } from "../helpers/request.ts";
+import { readSse } from "../helpers/sse.ts";
+import { createClient } from "../../src/client/mod.ts";
 import { newSecret, type Receiver, startReceiver } from "./receiver.ts";
 
 const GATEWAY = "https://gateway.example.com";
@@ -195,6 +197,72 @@ describe("events across proxy()", () => {
       )),
     );
     assert.equal(remoteRefusal.error?.code, -32012);
+  });
+
+  it("streams through the proxy: the remote's stream relayed as the caller's, resumed from its cursor (issue 88)", async () => {
+    const gateway = await gatewayOf();
+    const listed = await message(await gateway.fetch(modernRequest("events/list", {}, 1, caller)));
+    assert.deepEqual(listed.result.events[0].delivery, ["webhook", "poll", "push"]); // push is listed through it
+    const args = { name: "shop.order.shipped", arguments: { customerId: "pushed" } };
+    // Where the remote's log stands, then one emitted before the stream opens: the stream starts from that cursor.
+    const start =
+      (await message(await gateway.fetch(modernRequest("events/poll", { ...args, cursor: null }, 1, caller))))
+        .result.cursor;
+    const missed = await remote.emit("order.shipped", { orderId: "s1", customerId: "pushed" });
+    const leave = new AbortController();
+    const response = await gateway.fetch(
+      new Request(modernRequest("events/stream", { ...args, cursor: start }, 7, caller), { signal: leave.signal }),
+    );
+    assert.equal(response.headers.get("content-type"), "text/event-stream");
+    const heard: Record<string, any>[] = [];
+    let live: { eventId: string } | undefined;
+    const reading = readSse(response, 10_000, (event) => {
+      if (event.data === "") return;
+      const sent = JSON.parse(event.data);
+      heard.push(sent);
+      if (sent.method === "notifications/events/event" && sent.params.data.orderId === "s1") {
+        void remote.emit("order.shipped", { orderId: "s2", customerId: "pushed" }).then((emitted) => live = emitted);
+      }
+      if (sent.method === "notifications/events/event" && sent.params.data.orderId === "s2") leave.abort();
+    }).catch(() => {}); // the caller leaving ends the read
+    await reading;
+    const events = heard.filter((m) => m.method === "notifications/events/event").map((m) => m.params);
+    assert.deepEqual(events.map((e) => [e.eventId, e.name]), [
+      [missed.eventId, "shop.order.shipped"], // under the caller's name
+      [live?.eventId, "shop.order.shipped"],
+    ]);
+    assert.equal(heard[0].method, "notifications/events/active");
+    // Each names the caller's own stream, the request's id at the gateway (SEP-3415 "Push-Based Delivery").
+    for (const sent of heard) {
+      // (The final result too, when it reached the caller before it left: SEP-3415's empty StreamEventsResult.)
+      const meta = (sent.params ?? sent.result)._meta;
+      assert.equal(meta["io.modelcontextprotocol/subscriptionId"], 7, JSON.stringify(sent));
+    }
+    // Resumed from the last cursor received: nothing twice, what was emitted meanwhile once.
+    const meanwhile = await remote.emit("order.shipped", { orderId: "s3", customerId: "pushed" });
+    const client = createClient(gateway, { transport: "mcp", headers: caller });
+    const done = new AbortController();
+    const resumed: string[] = [];
+    for await (
+      const event of client.events.stream("shop.order.shipped", {
+        arguments: { customerId: "pushed" },
+        cursor: events.at(-1).cursor,
+        signal: done.signal,
+      })
+    ) {
+      resumed.push(event.eventId);
+      done.abort();
+    }
+    assert.deepEqual(resumed, [meanwhile.eventId]);
+    await client.close();
+    // The gateway drains (shutting down): the relayed stream ends with its final result, so the caller reconnects.
+    let drained: Promise<void> | undefined;
+    const draining = await gateway.fetch(modernRequest("events/stream", { ...args, cursor: null }, 8, caller));
+    const last = (await readSse(draining, 10_000, (event) => {
+      if (event.data.includes("notifications/events/active")) drained = gateway.drain();
+    })).at(-1)!;
+    await drained;
+    assert.equal(JSON.parse(last.data).result.resultType, "complete");
   });
 
   it("reads the remote's events again every refreshMs: one it registers later is listed", async () => {
