@@ -144,6 +144,7 @@ export class CallRunner {
           this.#onNotification(method, heard);
           own(method, heard);
         };
+        (ctx as { hearsNotifications?: true }).hearsNotifications = true;
       }
       if (rounds !== "answer") return completeResult(method, await this.#send(method, params, ctx));
       const send: Send = (round) => this.#send(method, { ...params, ...round }, ctx);
