@@ -190,7 +190,7 @@ describe("events/stream over gRPC (CallMethodStream)", () => {
     await streamsPush(server, client);
   });
 
-  it("Connect on fetch: a held stream leaves the request budget (one call here), and drain ends it with its result", async () => {
+  it("Connect on fetch: a unary call is answered beside a held stream, and drain ends the stream with its result", async () => {
     const drained = serverOf({}, { calls: 1, perCaller: false });
     const listening = await serve(drained, { port: 0, hostname: "127.0.0.1", quiet: true });
     try {
@@ -207,7 +207,7 @@ describe("events/stream over gRPC (CallMethodStream)", () => {
     }
   });
 
-  it("client.events.stream() over the gRPC transport yields the occurrences, each with its cursor", async () => {
+  it("client.events.stream() over the gRPC transport yields the occurrences, each with its cursor; codes kept", async () => {
     const fresh = serverOf();
     const listening = await serve(fresh, { port: 0, hostname: "127.0.0.1", quiet: true });
     const client = createClient<typeof fresh>(grpcTransport(listening.url));
@@ -224,6 +224,12 @@ describe("events/stream over gRPC (CallMethodStream)", () => {
       } finally {
         clearInterval(emitting);
       }
+      // SEP-3415's codes, which gRPC carries in ErrorInfo (UNKNOWN status), are the client's error's `rpcCode`, as on
+      // MCP: -32011, an event the server does not serve.
+      await assert.rejects(client.events.poll("no.such" as never), (error: { rpcCode?: number }) => {
+        assert.equal(error.rpcCode, -32011);
+        return true;
+      });
     } finally {
       await client.close();
       await listening.close();

@@ -31,7 +31,7 @@ import {
   type ToolResponse,
 } from "../../gen/mcplite/mcplite_pb.ts";
 import { isObject } from "../../internal/is-object.ts";
-import { isExtensionMethod } from "./extension-method.ts";
+import { isExtensionMethod } from "./extension-method-name.ts";
 import { clientError, rpcError, transportError } from "../errors.ts";
 import type {
   InputRequest,

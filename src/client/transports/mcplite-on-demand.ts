@@ -15,7 +15,7 @@ import { replyFromLite } from "../read-result.ts";
 import { readSse } from "../read-sse.ts";
 import { sendTraced, withTraceHeaders, withTraceMeta } from "../carry-trace.ts";
 import type { Reply, RequestContext } from "../transport.ts";
-import { isExtensionMethod } from "./extension-method.ts";
+import { isExtensionMethod } from "./extension-method-name.ts";
 
 /** The transport's name for itself, in the errors it raises. */
 const WIRE = "mcp-lite";

@@ -15,7 +15,7 @@
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { isExtensionMethod } from "./extension-method.ts";
+ * import { isExtensionMethod } from "./extension-method-name.ts";
  * assert.equal(isExtensionMethod("org.example/ledger/get"), true);
  * assert.equal(isExtensionMethod("events/stream"), true);
  * assert.equal(isExtensionMethod("tasks/get"), false);
