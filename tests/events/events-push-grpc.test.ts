@@ -11,7 +11,7 @@ import { after, before, describe, it } from "node:test";
 import { type Client as ConnectClient, Code, ConnectError, createClient as connectClient } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
 import type { JsonObject } from "@bufbuild/protobuf";
-import { createMemoryResultStore, createServer, serve, type Server } from "../../mod.ts";
+import { createMemoryResultStore, createServer, serve } from "../../mod.ts";
 import type { Listener } from "../../src/types.ts";
 import { grpcBinding, type GrpcListener, MCPLite, serveGrpc } from "../../src/bindings/grpc/mod.ts";
 import { createClient } from "../../src/client/mod.ts";
@@ -36,6 +36,8 @@ function serverOf(events: Record<string, unknown> = {}, limits?: Record<string, 
     ...(limits === undefined ? {} : { limits: limits as never }),
   }).event(shipped);
 }
+/** A server of `order.shipped`, typed by it. */
+type Shop = ReturnType<typeof serverOf>;
 const order = (orderId: string, customerId = "c1") => ({ orderId, customerId });
 const params = (cursor: string | null = null) => ({ name: "order.shipped", arguments: { customerId: "c1" }, cursor });
 
@@ -112,7 +114,8 @@ class GrpcPush {
  * carries as every application's code (UNKNOWN, the number in `ErrorInfo.metadata.jsonrpcCode`).
  */
 function assertExhausted(error: ConnectError | undefined): void {
-  assert.equal(error?.code, Code.Unknown, error?.message);
+  assert.ok(error !== undefined, "the stream was not refused");
+  assert.equal(error.code, Code.Unknown, error.message);
   assert.match(error.rawMessage, /too many push streams/);
   assert.equal(error.findDetails(ErrorInfoSchema)[0]?.metadata.jsonrpcCode, "-32013");
 }
@@ -138,7 +141,7 @@ async function admitted(client: ConnectClient<typeof MCPLite>, cursor: string | 
  * `events.maxStreams` (1) refused RESOURCE_EXHAUSTED until the first is cancelled; a resume from the cursor gets what
  * was emitted meanwhile, and then what comes, each once.
  */
-async function streamsPush(server: Server<any>, client: ConnectClient<typeof MCPLite>): Promise<void> {
+async function streamsPush(server: Shop, client: ConnectClient<typeof MCPLite>): Promise<void> {
   const first = await admitted(client);
   const active = await first.next("active");
   assert.equal(typeof active.params.cursor, "string");
@@ -176,7 +179,7 @@ async function streamsPush(server: Server<any>, client: ConnectClient<typeof MCP
 }
 
 describe("events/stream over gRPC (CallMethodStream)", () => {
-  let server: Server<any>;
+  let server: Shop;
   let listener: Listener;
   before(async () => {
     // One stream at most; and a budget of one call, which a held stream leaves.
@@ -238,7 +241,7 @@ describe("events/stream over gRPC (CallMethodStream)", () => {
 });
 
 describe("events/stream over gRPC on HTTP/2 (serveGrpc)", () => {
-  let server: Server<any>;
+  let server: Shop;
   let h2: GrpcListener;
   before(async () => {
     server = serverOf({ maxStreams: 1 }, { calls: 1, perCaller: false });
