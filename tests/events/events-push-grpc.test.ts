@@ -210,6 +210,22 @@ describe("events/stream over gRPC (CallMethodStream)", () => {
     }
   });
 
+  it("Connect on fetch: events.maxStreamsPerCaller holds, the caller told apart by its address", async () => {
+    const own = serverOf({ maxStreamsPerCaller: 1 });
+    const listening = await serve(own, { port: 0, hostname: "127.0.0.1", quiet: true });
+    try {
+      const client = connectClient(MCPLite, createConnectTransport({ baseUrl: listening.url, httpVersion: "1.1" }));
+      const first = await admitted(client);
+      const second = new GrpcPush(client);
+      await second.ended();
+      assertExhausted(second.error);
+      assert.match(second.error!.rawMessage, /per caller, 1/);
+      await first.cancel();
+    } finally {
+      await listening.close();
+    }
+  });
+
   it("client.events.stream() over the gRPC transport yields the occurrences, each with its cursor; codes kept", async () => {
     const fresh = serverOf();
     const listening = await serve(fresh, { port: 0, hostname: "127.0.0.1", quiet: true });
