@@ -1,15 +1,16 @@
 /**
  * SEP-3415's push mode over gRPC (issue 88, item 1): `events/stream` as `CallMethodStream` (this SDK's MCP-lite
- * extension E5), tried by Connect's own client written against the proto, over Connect on a server's fetch and over
- * gRPC on HTTP/2 (`serveGrpc()`): `active`, each emitted occurrence with its cursor, a heartbeat; cancelling the call
- * ends the stream on the server (its place under `events.maxStreams` free again); a resume from the cursor gets what
- * was emitted meanwhile, once; a held stream leaves the request budgets; `server.drain()` ends it with its final
- * result. Then grpc-js (under Node) streams it, and `client.events.stream()` over our gRPC transport yields occurrences.
+ * extension E5), tried by Connect's own client written against the proto, over Connect and gRPC-Web on a server's
+ * fetch and over gRPC on HTTP/2 (`serveGrpc()`): `active`, each emitted occurrence with its cursor, a heartbeat;
+ * cancelling the call ends the stream on the server (its place under `events.maxStreams` free again); a resume from
+ * the cursor gets what was emitted meanwhile, once; a held stream leaves the request budgets; `server.drain()` ends it
+ * with its final result. Then grpc-js (under Node) streams it, and `client.events.stream()` over our gRPC transport
+ * yields occurrences.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { type Client as ConnectClient, Code, ConnectError, createClient as connectClient } from "@connectrpc/connect";
-import { createConnectTransport } from "@connectrpc/connect-node";
+import { createConnectTransport, createGrpcWebTransport } from "@connectrpc/connect-node";
 import type { JsonObject } from "@bufbuild/protobuf";
 import { createMemoryResultStore, createServer, serve } from "../../mod.ts";
 import type { Listener } from "../../src/types.ts";
@@ -191,6 +192,11 @@ describe("events/stream over gRPC (CallMethodStream)", () => {
   it("Connect on fetch: active, an occurrence with its cursor, a heartbeat; cancel frees its place; resume once", async () => {
     const client = connectClient(MCPLite, createConnectTransport({ baseUrl: listener.url, httpVersion: "1.1" }));
     await streamsPush(server, client);
+  });
+
+  it("gRPC-Web on fetch: the same", async () => {
+    const transport = createGrpcWebTransport({ baseUrl: listener.url, httpVersion: "1.1" });
+    await streamsPush(server, connectClient(MCPLite, transport));
   });
 
   it("Connect on fetch: a unary call is answered beside a held stream, and drain ends the stream with its result", async () => {
