@@ -136,18 +136,21 @@ export class CallRunner {
     rounds: "answer" | "none" | "notify" = "none",
   ): Promise<Record<string, unknown>> {
     return await this.timed(options, async (deadline) => {
-      const ctx = this.context(deadline, options.traceContext ? { traceContext: options.traceContext } : {});
+      const ctx = this.context(deadline, { traceContext: options.traceContext });
       if (rounds === "notify") (ctx as { notification?: true }).notification = true;
       const own = options.onNotification;
-      if (own !== undefined) {
+      if (own) {
         (ctx as { onNotification?: RequestContext["onNotification"] }).onNotification = (method, heard) => {
           this.#onNotification(method, heard);
           own(method, heard);
         };
+        (ctx as { hearsNotifications?: true }).hearsNotifications = true;
       }
-      if (rounds !== "answer") return completeResult(method, await this.#send(method, params, ctx));
       const send: Send = (round) => this.#send(method, { ...params, ...round }, ctx);
-      return completeResult(method, await settle(send, this.#loopEnv(deadline, true)));
+      return completeResult(
+        method,
+        await (rounds === "answer" ? settle(send, this.#loopEnv(deadline, true)) : send({})),
+      );
     });
   }
 

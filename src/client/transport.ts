@@ -163,6 +163,12 @@ export interface RequestContext {
    */
   readonly onNotification?: (method: string, params: Record<string, unknown>) => void;
   /**
+   * Set when the request's caller hears its notifications itself (`RequestOptions.onNotification`, as
+   * `client.events.stream()` does): a wire that streams a request only when asked streams it then (gRPC's
+   * `CallMethodStream`, this SDK's MCP-lite extension E5, rather than the unary `CallMethod`).
+   */
+  readonly hearsNotifications?: true;
+  /**
    * Set when `request()` is to send a notification (an extension's, SEP-2133: `client.notify()`): without an id,
    * resolving with an empty complete reply once the server took it (HTTP 202). A wire that carries none rejects
    * with `unsupported`.

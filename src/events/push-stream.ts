@@ -1,8 +1,9 @@
 /**
  * `events/stream` (SEP-3415 "Push"): a long-lived request that delivers a caller's occurrences of one event as
- * notifications on the request's own stream (an SSE answer over HTTP, the connection on stdio and a WebSocket), read
- * from the occurrence log `events/poll` reads, from the caller's cursor: a client that reconnects with its last cursor
- * misses nothing the log kept and sees nothing twice, on whichever instance sharing the store it reaches.
+ * notifications on the request's own stream (an SSE answer over HTTP, the connection on stdio and a WebSocket, gRPC's
+ * `CallMethodStream`), read from the occurrence log `events/poll` reads, from the caller's cursor: a client that
+ * reconnects with its last cursor misses nothing the log kept and sees nothing twice, on whichever instance sharing
+ * the store it reaches.
  *
  * @module
  */
@@ -76,7 +77,8 @@ export function heldForPush(ctx: ExtensionContext): { readonly caller: string; r
   if (held === undefined) {
     throw new ProtocolError(
       UNSUPPORTED,
-      "Unsupported: push needs a stream to the client (MCP over HTTP accepting SSE, stdio or a WebSocket); poll instead",
+      "Unsupported: push needs a stream to the client (MCP over HTTP accepting SSE, stdio, a WebSocket, " +
+        "gRPC's CallMethodStream); poll instead",
     );
   }
   return held;

@@ -1,9 +1,9 @@
 /**
  * An extension's method or notification run on a wire without MCP's channel (MCP-lite's JSON-RPC endpoints,
- * gRPC's `CallMethod`; this SDK's MCP-lite extension E5): the caller's scopes and the params checked, the handler
- * run with a `ctx` whose lists come whole (no pages, no caching hint), whose notifications go nowhere (the
- * answer is one JSON body) and whose requests to the client reject, as nothing carries them. A notification is
- * never answered with its failure: it goes to the server's `onError`, and the answer is `{}`.
+ * gRPC's `CallMethod` and `CallMethodStream`; this SDK's MCP-lite extension E5): the caller's scopes and the params
+ * checked, the handler run with a `ctx` whose lists come whole (no pages, no caching hint), whose notifications go
+ * to the wire's stream where it has one (else nowhere: the answer is one JSON body), and whose requests to the client
+ * reject, as nothing carries them. A notification is never answered with its failure: it goes to `onError`.
  *
  * @module
  */
@@ -20,12 +20,24 @@ import { requireScopes } from "../core/definitions/scopes.ts";
 type Message = Extension["methods"] extends ReadonlyMap<string, infer M> ? M : never;
 /** What runs of a method or a notification: its schema, its scopes (a method's) and its handler. */
 type Runnable = Pick<Message, "params" | "scopes"> & { readonly handle: (...args: never[]) => unknown };
-/** The registry, what is known of the caller, who it is (after request middleware), and the request's signal. */
+/**
+ * The registry, what is known of the caller, who it is (after request middleware), the request's signal (read
+ * afresh: a held request's aborts on the server's drain too), and the wire's stream, where it has one.
+ */
 interface Caller {
   readonly registry: Registry;
   readonly meta: CallMeta;
   readonly auth: AuthInfo | undefined;
   readonly signal: AbortSignal;
+  readonly stream?: WireStream;
+}
+
+/** A wire's stream to the client for one request (gRPC's `CallMethodStream`): its notifications, and its hold. */
+export interface WireStream {
+  /** Sends a notification on the request's stream (`ctx.notify()`). */
+  notify(method: string, params: Readonly<Record<string, unknown>>): void;
+  /** Holds the request open (`ctx.holdOpen()`), for the caller `ctx.auth` names. */
+  holdOpen(auth: AuthInfo | undefined): { readonly caller: string; readonly id: string | number | null };
 }
 
 /**
@@ -129,10 +141,13 @@ async function run(
 ): Promise<Readonly<Record<string, unknown>>> {
   const params = await checkedParams(name, message, sent, caller.auth);
   const { registry } = caller;
+  const stream = caller.stream;
   const ctx: ExtensionContext = {
     client: clientViewOf(declaring(caller.meta), {}),
     auth: caller.auth,
-    signal: caller.signal,
+    get signal() {
+      return caller.signal;
+    },
     protocolVersion: "",
     settings: extension.advertised,
     served: {
@@ -143,7 +158,8 @@ async function run(
     },
     page: (field, items) => ({ [field]: items() }),
     cacheable: (result) => result,
-    notify: () => Promise.resolve(),
+    notify: (method, params = {}) => Promise.resolve(stream?.notify(method, params)),
+    ...(stream === undefined ? {} : { holdOpen: () => stream.holdOpen(caller.auth) }),
     request: (method) =>
       Promise.reject(new McpliteError("unsupported", `${method}: this wire carries no requests to the client`)),
   };

@@ -9,6 +9,6 @@ import { type Host, NO_HOST } from "../../server/mod.ts";
 
 /**
  * Where Connect's handlers find what the platform handed `server.fetch` besides the request (the
- * gRPC binding on `fetch` sets it; `serveGrpc()` has none).
+ * gRPC binding on `fetch` sets it; `serveGrpc()` sets what exempts a call from the request budgets).
  */
 export const HOST_KEY: ContextKey<Host> = createContextKey<Host>(NO_HOST, { description: "mcplite host" });

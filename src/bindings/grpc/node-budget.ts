@@ -3,12 +3,13 @@
  * bytes its `content-length` declares, when it declares one) before its body is read, and gives them
  * back when its stream closes. The caller is the client's address: the listener authenticates a call
  * later, inside its method. Past a budget the call is refused `RESOURCE_EXHAUSTED` (gRPC status codes)
- * with `retry-after` and the refusal's `ErrorInfo` (`processed: false`, `retryAfterMs`), 429 on Connect.
+ * with `retry-after` and the refusal's `ErrorInfo` (`processed: false`, `retryAfterMs`), 429 on Connect. A push
+ * stream gives its call back when it is held open (SEP-3415 "Push": exempt from the request budgets).
  *
  * @module
  */
 import { budgeting } from "../../core/mod.ts";
-import type { Gate } from "../../server/mod.ts";
+import type { Gate, Host } from "../../server/mod.ts";
 import { refuseNodeRequest } from "./node-guard.ts";
 
 /** What the budgets read of a `node:http2` request (`Http2ServerRequest`). */
@@ -36,7 +37,8 @@ interface BudgetedResponse {
  * @param response Its response: the budgets are given back when it closes.
  * @param reported The server's gate, told of a refusal (`gate.refused`).
  * @param refused The refusal already decided for this call (by {@link admitNodeStream}), if any.
- * @returns Whether the call may go on.
+ * @returns What exempts the admitted call from the request budgets (`Host.exempt`, for its host); `undefined` when it
+ *   was refused.
  */
 export function admitNodeCall(
   budgets: budgeting.Budgets,
@@ -45,7 +47,7 @@ export function admitNodeCall(
   response: BudgetedResponse,
   reported?: Pick<Gate, "refused">,
   refused?: budgeting.BudgetRefusal,
-): boolean {
+): Required<Pick<Host, "exempt">> | undefined {
   const caller = request.socket?.remoteAddress ?? budgeting.ANONYMOUS;
   const bytes = declaredBytes(request.headers, maxBodyBytes);
   const refusal = refused ?? budgets.admit(caller, bytes);
@@ -53,10 +55,11 @@ export function admitNodeCall(
     refuseNodeRequest(request, response, refusal, {
       "retry-after": String(Math.ceil(refusal.data.retryAfterMs / 1000)),
     }, reported);
-    return false;
+    return undefined;
   }
-  response.once("close", () => budgets.release(caller, bytes, 1));
-  return true;
+  let calls = 1; // 0 once exempted: the call was given back
+  response.once("close", () => budgets.release(caller, bytes, calls));
+  return { exempt: () => (budgets.give("calls", calls, caller), calls = 0) };
 }
 
 /** What the budgets read of a core `node:http2` stream (`ServerHttp2Stream`). */

@@ -6,9 +6,10 @@
  *
  * @module
  */
-import { Code, ConnectError } from "@connectrpc/connect";
+import { Code, ConnectError, createContextValues } from "@connectrpc/connect";
 import type { OutgoingHttpHeaders as OutgoingHeaders } from "node:http";
-import { attachListener, type Server } from "../../server/mod.ts";
+import { attachListener, type Host, NO_HOST, type Server } from "../../server/mod.ts";
+import { HOST_KEY } from "./host-key.ts";
 import { authInterceptor } from "./auth-interceptor.ts";
 import { guardNodeRequest, guardsNodeRequest } from "./node-guard.ts";
 import { admitNodeCall, admitNodeStream } from "./node-budget.ts";
@@ -98,11 +99,14 @@ export async function serveGrpc(server: GrpcServable, options: ServeGrpcOptions 
   // browsers do not speak cleartext HTTP/2 (h2c), but the guard refuses a foreign Host or Origin here too.
   const authenticating = gate.auth === undefined ? undefined : gate;
   const interceptors = authenticating === undefined ? [] : [authInterceptor(authenticating)];
+  // Each call's host, as admitted: what exempts it from the request budgets (a push stream, SEP-3415 "Push").
+  const hosts = new WeakMap<object, Host>();
   const handle = connectNodeAdapter({
     routes,
     readMaxBytes: maxBodyBytes,
     shutdownSignal: shutdown.signal,
     interceptors,
+    contextValues: (request) => createContextValues().set(HOST_KEY, hosts.get(request) ?? NO_HOST),
   });
   const addTrailers = http2.Http2ServerResponse.prototype.addTrailers;
   const guard = gate.guard;
@@ -117,7 +121,9 @@ export async function serveGrpc(server: GrpcServable, options: ServeGrpcOptions 
       else response.end(metadata.body);
       return;
     }
-    if (!admitNodeCall(budgets, maxBodyBytes, request, response, gate, refusedStreams.get(request.stream))) return;
+    const admitted = admitNodeCall(budgets, maxBodyBytes, request, response, gate, refusedStreams.get(request.stream));
+    if (admitted === undefined) return;
+    hosts.set(request, admitted);
     response.addTrailers = readableTrailers;
     handle(request, response);
   });

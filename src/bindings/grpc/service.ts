@@ -34,6 +34,7 @@ import {
 import { HOST_KEY } from "./host-key.ts";
 import { getPrompt, getPrompts, listResources, readResource } from "./prompt-resource-methods.ts";
 import { callMethod } from "./extension-method.ts";
+import { callMethodStream } from "./extension-method-stream.ts";
 import { asConnectErrors, errorToConnectError } from "./status.ts";
 import { abortReason, untilDeadline } from "./call-deadline.ts";
 import { addReflection } from "./reflection.ts";
@@ -86,6 +87,10 @@ export function createMcpliteService(core: ServerCore): ServiceImpl<typeof MCPLi
 
     callMethod(request, context) {
       return callMethod(registry, request, context);
+    },
+
+    callMethodStream(request, context) {
+      return callMethodStream(registry, request, context);
     },
 
     async *callToolStream(request, context) {

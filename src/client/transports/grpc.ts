@@ -23,7 +23,15 @@ import { createTransport as createConnectProtocol } from "@connectrpc/connect/pr
 import { createTransport as createGrpcWebProtocol } from "@connectrpc/connect/protocol-grpc-web";
 import type { JsonObject } from "@bufbuild/protobuf";
 import { BadRequestSchema, ErrorInfoSchema } from "../../gen/google/rpc/error_details_pb.ts";
-import { MCPLite, type Prompt, ResponseType, type ToolResponse } from "../../gen/mcplite/mcplite_pb.ts";
+import {
+  MCPLite,
+  type MethodMessage,
+  type Prompt,
+  ResponseType,
+  type ToolResponse,
+} from "../../gen/mcplite/mcplite_pb.ts";
+import { isObject } from "../../internal/is-object.ts";
+import { isExtensionMethod } from "./extension-method-name.ts";
 import { clientError, rpcError, transportError } from "../errors.ts";
 import type {
   InputRequest,
@@ -193,10 +201,15 @@ export function grpcTransport(target: string | ConnectTransport, options: GrpcTr
         const request = { name: String(params.name ?? ""), arguments: (params.arguments ?? {}) as JsonObject };
         return answered(await client.getPrompt({ ...request, ...round }, callOptions));
       }
-      // An extension's method (SEP-2133: under a reverse-DNS vendor prefix, `org.example/ledger/get`) as
-      // `CallMethod` (E5); a notification too, answered with an empty result: gRPC has no notifications.
-      if (/^[^/]*\./.test(method)) {
-        const { result } = await client.callMethod({ method, params: params as JsonObject }, callOptions);
+      // An extension's method (SEP-2133: under a reverse-DNS vendor prefix, `org.example/ledger/get`; MCP Events')
+      // as `CallMethod` (E5); a notification too, answered with an empty result: gRPC has no notifications. One whose
+      // caller hears its notifications (`client.events.stream()`) as `CallMethodStream`, which carries them.
+      if (isExtensionMethod(method)) {
+        const request = { method, params: params as JsonObject };
+        if (ctx.hearsNotifications && !ctx.notification) {
+          return await streamMethod(client.callMethodStream(request, callOptions), ctx);
+        }
+        const { result } = await client.callMethod(request, callOptions);
         ctx.activity();
         return { kind: "complete", result: result ?? {} };
       }
@@ -205,6 +218,20 @@ export function grpcTransport(target: string | ConnectTransport, options: GrpcTr
     }
     throw clientError("unsupported", `${method} is not available over gRPC`);
   }
+}
+
+/**
+ * Reads a `CallMethodStream` (E5): each notification to the request's `onNotification` as it comes, then the method's
+ * result, the stream's last message.
+ */
+async function streamMethod(messages: AsyncIterable<MethodMessage>, ctx: RequestContext): Promise<Reply> {
+  for await (const { kind } of messages) {
+    ctx.activity();
+    if (kind.case === "result") return { kind: "complete", result: kind.value };
+    const { method, params } = kind.value ?? {};
+    if (typeof method === "string") ctx.onNotification?.(method, isObject(params) ? params : {});
+  }
+  throw rpcError("the stream ended without the method's result");
 }
 
 /** One RPC, sent with the context the client's telemetry gives it. */
@@ -371,5 +398,7 @@ function clientErrorOf(error: unknown, ctx: RequestContext, method: string): unk
   if (info === undefined && error.code === Code.DeadlineExceeded) {
     return clientError("deadline_exceeded", message, { data, cause: error });
   }
-  return rpcError(message, { data, cause: error }, code);
+  // An application's JSON-RPC code (SEP-3415's -32013…), which gRPC carries in ErrorInfo, is the error's as on MCP.
+  const rpcCode = code === "custom" ? Number(info?.metadata.jsonrpcCode) : NaN;
+  return rpcError(message, { data, cause: error, ...(Number.isSafeInteger(rpcCode) ? { rpcCode } : {}) }, code);
 }

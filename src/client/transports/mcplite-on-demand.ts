@@ -15,6 +15,7 @@ import { replyFromLite } from "../read-result.ts";
 import { readSse } from "../read-sse.ts";
 import { sendTraced, withTraceHeaders, withTraceMeta } from "../carry-trace.ts";
 import type { Reply, RequestContext } from "../transport.ts";
+import { isExtensionMethod } from "./extension-method-name.ts";
 
 /** The transport's name for itself, in the errors it raises. */
 const WIRE = "mcp-lite";
@@ -40,7 +41,7 @@ export function requestLite(
   params: Record<string, unknown>,
   ctx: RequestContext,
 ): Promise<Reply> {
-  const endpoint = Object.hasOwn(EXTENDED, method) ? EXTENDED[method] : RPC_METHOD.test(method) ? RPC : undefined;
+  const endpoint = Object.hasOwn(EXTENDED, method) ? EXTENDED[method] : isExtensionMethod(method) ? RPC : undefined;
   if (endpoint === undefined) {
     return Promise.reject(clientError("unsupported", `${method} is not available over ${WIRE}`));
   }
@@ -181,10 +182,8 @@ const EXTENDED: Readonly<Record<string, Endpoint>> = {
   "resources/read": { path: "/resources/read" },
 };
 
-/** Where any other method goes: JSON-RPC at `/rpc` (this SDK's MCP-lite extension E5, an extension's methods). */
+/** Where an extension's method goes: JSON-RPC at `/rpc` (this SDK's MCP-lite extension E5). */
 const RPC: Endpoint = { path: "/rpc" };
-/** The methods sent to `/rpc`: an extension's (a reverse-DNS prefix), and MCP Events' (`events/…`, SEP-3415). */
-const RPC_METHOD = /^[^/]*\.|^events\//;
 
 function parseData(data: string, type: string): unknown {
   try {

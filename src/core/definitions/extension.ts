@@ -57,9 +57,9 @@ export interface ExtensionContext {
   cacheable(result: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>>;
   /**
    * Sends the client a notification on this request's own stream (MCP 2026-07-28 allows only request-related
-   * ones: the request's SSE answer; on the 2025 revisions its SSE stream, stdio or the WebSocket). Dropped
-   * where nothing streams (a client that does not accept SSE, MCP-lite, gRPC; a notification's handler over
-   * HTTP).
+   * ones: the request's SSE answer; on the 2025 revisions its SSE stream, stdio or the WebSocket; gRPC's
+   * `CallMethodStream`). Dropped where nothing streams (a client that does not accept SSE, MCP-lite, gRPC's unary
+   * `CallMethod`; a notification's handler over HTTP).
    *
    * @param method The notification's method (`org.example/ledger/changed`).
    * @param params Its params.
@@ -78,13 +78,14 @@ export interface ExtensionContext {
    * Holds the request open as a long-lived stream of notifications (SEP-3415 "Push": `events/stream`): it leaves the
    * server's request budgets (`limits.calls`) at once, so the handler must bound such requests itself. Absent, or
    * answering `undefined`, where notifications cannot reach the client (a client that does not accept SSE, MCP-lite,
-   * gRPC): the handler should then refuse. While it is held, `signal` also aborts when the server drains
-   * (`server.drain()`, which `listener.close()` calls), the client's stream still open: answer the request's last
-   * result then (for `events/stream`, SEP-3415's final result), so that the client reconnects.
+   * gRPC's unary `CallMethod`): the handler should then refuse. While it is held, `signal` also aborts when the
+   * server drains (`server.drain()`, which `listener.close()` calls), the client's stream still open: answer the
+   * request's last result then (for `events/stream`, SEP-3415's final result), so that the client reconnects.
    *
    * @returns Who the caller is for a per-caller budget (`limits.perCaller`'s key: the authenticated subject, else the
-   *   client's address; `""` when unknown), and the request's JSON-RPC id, which names the stream in each of its
-   *   notifications (SEP-3415: `_meta["io.modelcontextprotocol/subscriptionId"]`).
+   *   client's address; `""` when unknown), and the request's JSON-RPC id (on gRPC, which has none, an id of the
+   *   stream's own), which names the stream in each of its notifications (SEP-3415:
+   *   `_meta["io.modelcontextprotocol/subscriptionId"]`).
    */
   holdOpen?(): { readonly caller: string; readonly id: string | number | null } | undefined;
 }

@@ -23,6 +23,7 @@ const METHODS = [
   "grpc.reflection.v1.ServerReflection/ServerReflectionInfo",
   "grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo",
   "mcplite.MCPLite/CallMethod",
+  "mcplite.MCPLite/CallMethodStream",
   "mcplite.MCPLite/CallTool",
   "mcplite.MCPLite/CallToolStream",
   "mcplite.MCPLite/GetPrompt",
@@ -119,6 +120,7 @@ describe("gRPC server reflection", () => {
       "GetResourceTemplates",
       "ReadResource",
       "CallMethod",
+      "CallMethodStream",
     ]);
     assert.equal(unknown.code, 0, unknown.stderr);
     assert.equal(JSON.parse(unknown.stdout).errorResponse.errorCode, 5); // gRPC NOT_FOUND
@@ -138,6 +140,7 @@ describe("gRPC server reflection", () => {
       "GetResourceTemplates(.mcplite.Empty) .mcplite.ResourceTemplatesList",
       "ReadResource(.mcplite.ResourceRequest) .mcplite.ResourceResponse",
       "CallMethod(.mcplite.MethodRequest) .mcplite.MethodResponse",
+      "CallMethodStream(.mcplite.MethodRequest) stream .mcplite.MethodMessage",
     ]);
   });
 

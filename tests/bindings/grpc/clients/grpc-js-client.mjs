@@ -181,6 +181,23 @@ const scenarios = {
       anonymous,
     };
   },
+  // SEP-3415 push as CallMethodStream (E5): events/stream from maxAgeMs back, read until a heartbeat, then cancelled.
+  async push() {
+    const request = {
+      method: "events/stream",
+      params: toStruct({ name: "order.shipped", arguments: { customerId: "c1" }, cursor: null, maxAgeMs: 60_000 }),
+    };
+    return await new Promise((resolve) => {
+      const notifications = [];
+      const s = client.CallMethodStream(request, new Metadata(), { deadline: soon() });
+      s.on("data", (m) => {
+        if (m.kind === "notification") notifications.push(fromStruct(m.notification));
+        if (notifications.at(-1)?.method === "notifications/events/heartbeat") s.cancel();
+      });
+      s.on("error", (error) => resolve({ notifications, ...failed(error) }));
+      s.on("end", () => resolve({ notifications, code: "OK" }));
+    });
+  },
   async cancel() {
     return await stream("ticks", { count: 1000, delayMs: 20 }, { cancelAfter: 3 });
   },
