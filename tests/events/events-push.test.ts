@@ -340,7 +340,7 @@ describe("events/stream over MCP 2026-07-28 HTTP", () => {
     }
   });
 
-  it("where no stream reaches the client (MCP-lite; a client that accepts no SSE): Unsupported, -32014", async () => {
+  it("where no stream reaches the client (a client that accepts no SSE, on MCP-lite or MCP): Unsupported, -32014", async () => {
     const server = serverOf();
     const lite = await server.fetch(
       post("/mcp-lite/v1/rpc", { jsonrpc: "2.0", id: 1, method: "events/stream", params: { ...params, cursor: null } }),

@@ -10,6 +10,7 @@
 import { type Extension, type Feature, runRequest } from "../../core/mod.ts";
 import { runOnWire } from "../../extension/run-on-wire.ts";
 import type { LiteGet } from "./methods.ts";
+import { LiteExtensionStream } from "./extension-stream.ts";
 
 type Method = Extension["methods"] extends ReadonlyMap<string, infer M> ? M : never;
 
@@ -41,15 +42,29 @@ function served(
     paths: [],
     ...(notification ? { notification: true as const } : {}),
     answer(registry, rpc, caller) {
-      const { signal: source, meta } = caller;
-      const request = { method: name, params: rpc.params, meta, signal: source, host: caller.host };
+      const { signal: source, meta, host } = caller;
+      const request = { method: name, params: rpc.params, meta, signal: source, host };
       const signal = source instanceof AbortSignal ? source : source.signal;
-      return runRequest(
+      // A client that accepts SSE may hear the method's notifications, and the method may hold its request open.
+      const stream = !notification && meta.headers.get("accept")?.includes("text/event-stream")
+        ? new LiteExtensionStream(registry, host, rpc.id ?? null, signal)
+        : undefined;
+      const answered = runRequest(
         registry,
         request,
         (ctx) =>
-          runOnWire(extension, name, method, rpc.params, { registry, meta, auth: ctx.auth, signal, notification }),
+          runOnWire(extension, name, method, rpc.params, {
+            registry,
+            meta,
+            auth: ctx.auth,
+            get signal() {
+              return stream?.signal ?? signal;
+            },
+            notification,
+            stream,
+          }),
       );
+      return stream === undefined ? answered : stream.answer(answered);
     },
   };
 }

@@ -123,7 +123,10 @@ export function mcpLiteBinding(options: McpliteOptions = {}): Binding {
         // A notification (no id) is never answered (JSON-RPC 2.0, §4.1), a refusal of request middleware included:
         // 202 with no body, as MCP 2025-11-25's Streamable HTTP answers one (Transports); what failed goes to onError.
         if (method.notification && rpc.id === undefined) return answered.then(accepted, (e) => (report(e), accepted()));
-        return answered.then((result) => answers.json(resultEnvelope(id, result), JSON_VALUE_INIT));
+        // An extension's method answered as SSE (extension-stream.ts) is its own response.
+        return answered.then((result) =>
+          result instanceof Response ? result : answers.json(resultEnvelope(id, result), JSON_VALUE_INIT)
+        );
       }
       // `tools/call`, or a method MCP-lite does not serve (refused by liteCall).
       const call = liteCall(rpc, meta, request, host);

@@ -9,7 +9,7 @@
 import { clientError, errorFromRpc, rpcError, rpcErrorOf, transportError } from "../errors.ts";
 import { isObject } from "../../internal/is-object.ts";
 import { META } from "../../internal/mcp-wire.ts";
-import { httpError, isJsonResponse, readJsonBody, replyFrom, unreadable } from "../http.ts";
+import { httpError, isEventStream, isJsonResponse, readJsonBody, replyFrom, unreadable } from "../http.ts";
 import type { HttpEndpoint } from "../http-endpoint.ts";
 import { replyFromLite } from "../read-result.ts";
 import { readSse } from "../read-sse.ts";
@@ -67,15 +67,16 @@ async function send(
   params: Record<string, unknown>,
   ctx: RequestContext,
 ): Promise<Reply> {
-  const headers = withTraceHeaders(
-    await http.headers({ "content-type": "application/json", accept: "application/json" }),
-    ctx,
-  );
+  // A caller that hears the method's notifications takes them as SSE (E5): e.g. SEP-3415's push, `events/stream`.
+  const streams = ctx.hearsNotifications === true && path === RPC.path;
+  const accept = streams ? "application/json, text/event-stream" : "application/json";
+  const headers = withTraceHeaders(await http.headers({ "content-type": "application/json", accept }), ctx);
   const body = id === undefined
     ? JSON.stringify(params)
     : JSON.stringify({ jsonrpc: "2.0", id, method, params: withTraceMeta(params, ctx) });
   const response = await http.post(path, headers, body, ctx.signal);
   if (!response.ok) throw await liteFailure(http, response, method, ctx.signal);
+  if (streams && isEventStream(response)) return await readRpcStream(response, method, ctx, http.maxResponseBytes);
   const parsed = await readJsonBody(response, ctx.signal, http.maxResponseBytes);
   const reply = replyFrom(parsed, response);
   // A JSON-RPC error is an answer on either endpoint (`POST /prompts` of a server without prompts: -32601).
@@ -88,6 +89,33 @@ async function send(
   }
   if (reply === undefined || !reply.ok) throw unreadable(response, parsed);
   return replyFromLite(reply.result);
+}
+
+/**
+ * Reads an SSE answer to an extension's method at `/rpc` (E5, as MCP's Streamable HTTP answers a POST): each event one
+ * JSON-RPC message, the notifications to the request's `onNotification` as they come, then its response.
+ */
+async function readRpcStream(
+  response: Response,
+  method: string,
+  ctx: RequestContext,
+  maxResponseBytes: number,
+): Promise<Reply> {
+  const cursor = { lastEventId: undefined, retryMs: undefined };
+  for await (const event of readSse(response.body!, cursor, ctx.signal, maxResponseBytes)) {
+    const message = parseData(event.data, "message");
+    if (!isObject(message)) continue;
+    ctx.activity();
+    if (typeof message.method === "string") {
+      ctx.onNotification?.(message.method, isObject(message.params) ? message.params : {});
+      continue;
+    }
+    const reply = replyFrom(message, response);
+    if (reply === undefined) continue;
+    if (!reply.ok) throw errorFromRpc(reply.error, { method, wire: WIRE, status: response.status });
+    return replyFromLite(reply.result);
+  }
+  throw transportError(`${method}: the event stream ended before its response`, { status: response.status });
 }
 
 /**

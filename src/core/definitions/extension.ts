@@ -57,9 +57,9 @@ export interface ExtensionContext {
   cacheable(result: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>>;
   /**
    * Sends the client a notification on this request's own stream (MCP 2026-07-28 allows only request-related
-   * ones: the request's SSE answer; on the 2025 revisions its SSE stream, stdio or the WebSocket; gRPC's
-   * `CallMethodStream`). Dropped where nothing streams (a client that does not accept SSE, MCP-lite, gRPC's unary
-   * `CallMethod`; a notification's handler over HTTP).
+   * ones: the request's SSE answer; on the 2025 revisions its SSE stream, stdio or the WebSocket; MCP-lite's `/rpc`
+   * answered as SSE; gRPC's `CallMethodStream`). Dropped where nothing streams (a client that does not accept SSE,
+   * gRPC's unary `CallMethod`; a notification's handler over HTTP).
    *
    * @param method The notification's method (`org.example/ledger/changed`).
    * @param params Its params.
@@ -77,8 +77,8 @@ export interface ExtensionContext {
   /**
    * Holds the request open as a long-lived stream of notifications (SEP-3415 "Push": `events/stream`): it leaves the
    * server's request budgets (`limits.calls`) at once, so the handler must bound such requests itself. Absent, or
-   * answering `undefined`, where notifications cannot reach the client (a client that does not accept SSE, MCP-lite,
-   * gRPC's unary `CallMethod`): the handler should then refuse. While it is held, `signal` also aborts when the
+   * answering `undefined`, where notifications cannot reach the client (a client that does not accept SSE, gRPC's
+   * unary `CallMethod`): the handler should then refuse. While it is held, `signal` also aborts when the
    * server drains (`server.drain()`, which `listener.close()` calls), the client's stream still open: answer the
    * request's last result then (for `events/stream`, SEP-3415's final result), so that the client reconnects.
    *
