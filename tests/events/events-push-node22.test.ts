@@ -1,5 +1,5 @@
 /**
- * SEP-3415's push on Node 22 (issue 88), server and client: ./events-push-node.ts run by Node 22's binary. The same
+ * SEP-3415's push on Node 22 (issue 88), server and client, over MCP and MCP-lite: ./events-push-node.ts run by Node 22's binary. The same
  * on Bun and Deno: ./events-push.test.ts (the server, a client from SEP-3415's text), ./client-stream.test.ts (the
  * client).
  */
@@ -10,15 +10,18 @@ import { ONCE_PER_RUN } from "../helpers/once-per-run.ts";
 import { ROOT, run } from "../helpers/process.ts";
 
 describe("events/stream on Node 22, our server and our client", { skip: ONCE_PER_RUN }, () => {
-  it("streams a kept occurrence and a live one, and resumes from the last cursor with what came meanwhile, once; then closes", async (t) => {
-    const node = await node22();
-    if (!node) return t.skip(NODE22_MISSING);
-    const done = await run(node, [`${ROOT}tests/events/events-push-node.ts`], 60_000, ROOT);
-    assert.equal(done.code, 0, done.stderr);
-    const printed = JSON.parse(done.stdout);
-    assert.match(printed.runtime, /^v22\./);
-    assert.deepEqual(printed.first, ["before", "live"]);
-    assert.deepEqual(printed.second, ["meanwhile", "after"]);
-    assert.equal(printed.closed, true, "listener.close() resolved once the clients had left");
-  });
+  for (const wire of ["mcp", "mcp-lite"]) {
+    it(`streams a kept occurrence and a live one, and resumes from the last cursor with what came meanwhile, once; then closes (${wire})`, async (t) => {
+      const node = await node22();
+      if (!node) return t.skip(NODE22_MISSING);
+      const done = await run(node, [`${ROOT}tests/events/events-push-node.ts`, wire], 60_000, ROOT);
+      assert.equal(done.code, 0, done.stderr);
+      const printed = JSON.parse(done.stdout);
+      assert.match(printed.runtime, /^v22\./);
+      assert.equal(printed.wire, wire);
+      assert.deepEqual(printed.first, ["before", "live"]);
+      assert.deepEqual(printed.second, ["meanwhile", "after"]);
+      assert.equal(printed.closed, true, "listener.close() resolved once the clients had left");
+    });
+  }
 });
