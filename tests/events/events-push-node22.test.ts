@@ -1,7 +1,7 @@
 /**
- * SEP-3415's push on Node 22 (issue 88), server and client, over MCP and MCP-lite: ./events-push-node.ts run by Node 22's binary. The same
- * on Bun and Deno: ./events-push.test.ts (the server, a client from SEP-3415's text), ./client-stream.test.ts (the
- * client).
+ * SEP-3415's push on Node 22 (issue 88), server and client, over MCP and MCP-lite: ./events-push-node.ts run by Node
+ * 22's binary. The same on Bun and Deno: ./events-push.test.ts (the server, a client from SEP-3415's text),
+ * ./events-push-lite.test.ts (MCP-lite), ./client-stream.test.ts (the client).
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
