@@ -8,7 +8,8 @@
  * @module
  */
 import type { ConnectError, HandlerContext } from "@connectrpc/connect";
-import { callerOf, type Registry } from "../../core/mod.ts";
+import type { Registry } from "../../core/mod.ts";
+import { holdRequest } from "../../extension/held-request.ts";
 import type { MethodMessage, MethodRequest } from "../../gen/mcplite/mcplite_pb.ts";
 import type { WireStream } from "../../extension/run-on-wire.ts";
 import { toJsonObject } from "./envelope.ts";
@@ -64,7 +65,6 @@ class Outbox implements WireStream {
   #done = false;
   #error: { error: ConnectError } | undefined;
   #held: { readonly caller: string; readonly id: string } | undefined;
-  #release: (() => void) | undefined;
   #closed!: () => void;
   /** Resolves once the stream was left: what the server's drain waits for. */
   readonly #over = new Promise<void>((resolve) => this.#closed = resolve);
@@ -86,17 +86,10 @@ class Outbox implements WireStream {
 
   holdOpen(auth: Parameters<WireStream["holdOpen"]>[0]): { readonly caller: string; readonly id: string } {
     if (this.#held !== undefined) return this.#held;
-    const host = this.#call.host;
-    host.exempt?.(null); // SEP-3415 "Push": out of the request budgets, into the streams' own
-    // Until the server drains (`server.drain()`): the signal aborts, the stream still open for the method's result.
-    const drained = new AbortController();
-    this.#signal = AbortSignal.any([this.#signal, drained.signal]);
-    this.#release = this.#registry.runtime.hold(() => {
-      drained.abort();
-      return this.#over;
-    });
+    const { drained, caller } = holdRequest(this.#registry, this.#call.host, auth, null, this.#over);
+    this.#signal = AbortSignal.any([this.#signal, drained]);
     // gRPC has no request id: each stream gets one of its own, which names it in its notifications (SEP-3415).
-    return this.#held = { caller: host.caller ?? callerOf(auth) ?? "", id: crypto.randomUUID() };
+    return this.#held = { caller, id: crypto.randomUUID() };
   }
 
   push(message: Message): void {
@@ -110,7 +103,6 @@ class Outbox implements WireStream {
 
   /** The method ended: its result (or failure) is the last message. */
   end(): void {
-    this.#release?.();
     this.#done = true;
     this.#wake();
   }

@@ -6,12 +6,12 @@
  *
  * @module
  */
-import { type AuthInfo, callerOf, type Registry } from "../../core/mod.ts";
-import type { Host } from "../../server/mod.ts";
+import type { AuthInfo, Registry } from "../../core/mod.ts";
+import { holdRequest } from "../../extension/held-request.ts";
+import { type Host, sseResponse } from "../../server/mod.ts";
 import { errorCodeToWire } from "../../errors/mcplite-codes.ts";
 import type { WireStream } from "../../extension/run-on-wire.ts";
 import { createSseStream, type SseWriter } from "../../internal/sse.ts";
-import { sseResponse } from "../../server/responses.ts";
 import { jsonRpcErrorMessage } from "../jsonrpc-error.ts";
 import { type JsonRpcId, notificationMessage, resultMessage } from "../jsonrpc.ts";
 
@@ -57,16 +57,9 @@ export class LiteExtensionStream implements WireStream {
 
   holdOpen(auth: AuthInfo | undefined): { readonly caller: string; readonly id: JsonRpcId } {
     if (this.#held !== undefined) return this.#held;
-    this.#host.exempt?.(this.#id); // SEP-3415 "Push": out of the request budgets, into the streams' own
-    // Until the server drains (`server.drain()`): the signal aborts, the stream still open for the method's result.
-    const drained = new AbortController();
-    this.#signal = AbortSignal.any([this.#signal, drained.signal]);
-    const release = this.#registry.runtime.hold(() => {
-      drained.abort();
-      return this.#finished;
-    });
-    void this.#finished.then(release);
-    return this.#held = { caller: this.#host.caller ?? callerOf(auth) ?? "", id: this.#id };
+    const { drained, caller } = holdRequest(this.#registry, this.#host, auth, this.#id, this.#finished);
+    this.#signal = AbortSignal.any([this.#signal, drained]);
+    return this.#held = { caller, id: this.#id };
   }
 
   /**
