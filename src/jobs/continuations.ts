@@ -25,6 +25,8 @@ import type { WorkQueue } from "./work-queue.ts";
 import { outOfReach } from "./queue-unavailable.ts";
 import type { Suspension } from "./suspension.ts";
 import type { JobSignals } from "./signals.ts";
+import type { PromiseOutcome } from "../core/call/outcome.ts";
+import type { CallMeta } from "../core/call/call-meta.ts";
 
 /**
  * The engine a server's runtime holds, as this layer made it: the core keeps it typed by its contract (`JobEngine`,
@@ -85,6 +87,11 @@ export class Continuations implements Tokens {
   declare readonly leaseMs: number | undefined;
   /** What signals jobs and gives work its `waitFor()`, where the server has `signals()` (`signals.ts`). */
   declare signals?: JobSignals;
+  /**
+   * Hands the id a caller holds of a job whose tool names an end event (`.longRunning({ endEvent })`) to whoever
+   * raises it, where the server serves events (`src/events/task-ends.ts` sets it, and sees each job's end).
+   */
+  declare ends?: (outcome: PromiseOutcome, id: string, meta?: CallMeta) => Promise<void>;
   readonly #jobs: RunningJobs;
 
   /**

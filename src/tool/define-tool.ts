@@ -8,6 +8,7 @@ import { checkScopes } from "../core/definitions/scopes.ts";
 import { assertToolName } from "../core/definitions/tool.ts";
 import { finishTool, type ToolFields } from "./finish-tool.ts";
 import type { WorkContext } from "../core/long-running/work-context.ts";
+import type { EndEventFits } from "../core/definitions/event.ts";
 import type {
   HandlerReturn,
   LongRunningOptions,
@@ -320,7 +321,7 @@ export class ToolBuilder<
    * ```
    */
   longRunning<const O extends LongRunningOptions<TArgs> = Record<never, never>>(
-    options?: O & LongRunningOptions<TArgs>, // its keys' arguments typed as the tool's
+    options?: O & LongRunningOptions<TArgs> & EndEventFits<O>, // its keys' arguments typed as the tool's
   ): ToolBuilder<TName, TInput, TArgs, TOutput, TConfig, O extends { readonly retry: object } ? "declare" : "inline"> {
     return this.#with({ longRunning: { ...options } }) as never; // the signature's type: what ctx.defer() may start
   }
