@@ -23,7 +23,6 @@ import { localEvents } from "./events-methods.ts";
 import { routerOf } from "./events-router.ts";
 import { OccurrenceLog } from "./occurrence-log.ts";
 import { OpenStreams } from "./open-streams.ts";
-import { attachTaskEnds } from "./task-ends.ts";
 import { type Emitted, type EventsRuntime, readLiveSubscription, type SetStore } from "./subscription-store.ts";
 
 const HOUR = 3_600_000;
@@ -193,7 +192,6 @@ function attach(server: object, options: ServerOptions): EventsRuntime {
     emit: (name, payload, emitOptions) => emitOn(runtime, name, payload, emitOptions),
   };
   runtime.router.local = localEvents(runtime);
-  attachTaskEnds(registry, runtime); // long-running tools' end events (`.longRunning({ endEvent })`)
   return runtime;
 }
 

@@ -16,7 +16,7 @@ import { MODERN_VERSION, TASKS_EXTENSION } from "../internal/mcp-wire.ts";
 import type { Continuations } from "../jobs/continuations.ts";
 import { PROMISE_KIND } from "../jobs/promise-outcome.ts";
 import { hasEnded, type ResultStore, type StoredResult } from "../jobs/result-store.ts";
-import type { EventsRuntime } from "./subscription-store.ts";
+import type { EventsRouter } from "./events-router.ts";
 
 /** What a job's id starts with when its end raises its tool's end event (`promise-outcome.ts` marks it). */
 const ANNOUNCED = "e.";
@@ -56,17 +56,34 @@ function becomesTask(meta: CallMeta): boolean {
 }
 
 /**
- * Attaches task events to a server: hands the caller's id over (`Continuations.ends`), and sees each announced job's
- * final entry as the server's result store takes it (in process, on a worker, a cancellation, a lapsed job's end).
- *
- * @param registry The server's registry: its tools and long-running support.
- * @param events The server's events runtime, which raises the event.
+ * The name a server serves a tool's end event under: its own (`report.ended`), or, for a grouped member's tool
+ * (`shop.report`), the name the group serves the member's event under (`shop.report.ended`: the tool's namespace),
+ * the innermost first.
  */
-export function attachTaskEnds(registry: Registry, events: EventsRuntime): void {
+function servedName(router: EventsRouter, tool: string, event: string): string | undefined {
+  for (let end = tool.length; end >= 0; end--) {
+    if (router.has(tool.slice(0, end) + event)) return tool.slice(0, end) + event;
+  }
+}
+
+/**
+ * Attaches task events to a server that serves events (its router, made once): hands the caller's id over
+ * (`Continuations.ends`), and sees each announced job's final entry as the server's result store takes it (in
+ * process, on a worker, a cancellation, a lapsed job's end). A server without long-running support has none.
+ *
+ * @param registry The server's definitions: its tools and long-running support.
+ * @param router What serves the server's events, which raises the end event (a grouped member's, by its member).
+ */
+export function attachTaskEnds(registry: Registry, router: EventsRouter): void {
   const c = registry.longRunning?.continuations as Continuations | undefined;
   if (c === undefined || c.ends !== undefined) return;
   const results: ResultStore = c.results;
   const report = (error: unknown) => void registry.runtime.onError?.(error);
+  /** The name its tool's end event is served under, if it is. */
+  const eventOf = (tool: string) => {
+    const name = registry.get(tool)?.longRunning?.endEvent?.name;
+    return name === undefined ? undefined : servedName(router, tool, name);
+  };
 
   /** Writes this half; the second writer raises the event with both. */
   const meet = async (job: string, half: Half, ttlMs: number) => {
@@ -75,14 +92,12 @@ export function attachTaskEnds(registry: Registry, events: EventsRuntime): void 
     const kept = await results.get(key);
     const other = kept?.status === "completed" ? kept.result.structuredContent as Half : undefined;
     if (other === undefined) return; // expired with its job
-    const ended = { ...other, ...half } as TaskEnded;
-    const name = registry.get(ended.tool)?.longRunning?.endEvent?.name;
+    const { taskId, tool, status, error } = { ...other, ...half } as TaskEnded;
+    const name = eventOf(tool);
     if (name === undefined) return;
-    const { taskId, tool, status, error } = ended;
     // Its own id: an emit again (a retried write) is one occurrence to receivers, one `webhook-id`.
-    await events.emit(name, error === undefined ? { taskId, tool, status } : { taskId, tool, status, error }, {
-      id: `task-end.${job}`,
-    });
+    const payload = error === undefined ? { taskId, tool, status } : { taskId, tool, status, error };
+    await router.emit(name, payload, { id: `task-end.${job}` });
   };
 
   c.ends = async (outcome, id, meta) => {
@@ -90,10 +105,10 @@ export function attachTaskEnds(registry: Registry, events: EventsRuntime): void 
     if (job === undefined || !job.startsWith(ANNOUNCED)) return;
     const claims = await c.codec.verify(outcome.token, { kind: PROMISE_KIND, caller: outcome.caller });
     const tool = claims.scope as string;
-    const name = registry.get(tool)?.longRunning?.endEvent?.name;
     const ttlMs = claims.expiresAt - c.codec.now();
-    if (name === undefined || !events.definitions.has(name)) {
+    if (eventOf(tool) === undefined) {
       await c.cancel(job, ttlMs); // nobody would hear of its end: the call is refused, its work stopped
+      const name = registry.get(tool)?.longRunning?.endEvent?.name;
       throw new TypeError(
         `tool "${tool}": its endEvent "${name}" is not served by this server: register it with server.event()`,
       );

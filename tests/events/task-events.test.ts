@@ -63,13 +63,13 @@ after(async () => {
 type AnyServer = { fetch(request: Request): Response | Promise<Response> };
 
 /** Subscribes the receiver to the end event over MCP-lite's JSON-RPC endpoint; resolves once it is active. */
-async function subscribe(server: AnyServer): Promise<void> {
+async function subscribe(server: AnyServer, name = "report.ended"): Promise<void> {
   const response = await server.fetch(post("/mcp-lite/v1/rpc", {
     jsonrpc: "2.0",
     id: 1,
     method: "events/subscribe",
     params: {
-      name: "report.ended",
+      name,
       arguments: {},
       delivery: { mode: "webhook", url: `${receiver.url}/hooks/${crypto.randomUUID()}`, secret: secrets[0] },
     },
@@ -79,9 +79,9 @@ async function subscribe(server: AnyServer): Promise<void> {
 }
 
 /** A task-augmented MCP 2026-07-28 call (the client declared the tasks extension): its task id. */
-async function callAsTask(server: AnyServer, args: Record<string, unknown>): Promise<string> {
+async function callAsTask(server: AnyServer, args: Record<string, unknown>, name = "report"): Promise<string> {
   const meta = modernMeta({ "io.modelcontextprotocol/clientCapabilities": TASKS });
-  const response = await server.fetch(modernRequest("tools/call", { name: "report", arguments: args, _meta: meta }));
+  const response = await server.fetch(modernRequest("tools/call", { name, arguments: args, _meta: meta }));
   const { result } = await response.json();
   assert.equal(result?.resultType, "task", JSON.stringify(result));
   return result.taskId;
@@ -99,12 +99,16 @@ async function endsOf(taskIds: readonly string[], ms = 20_000): Promise<Received
   return taskIds.map(of);
 }
 
-/** The one end event of each of `taskIds`, checked signed and raised once. */
+/** The one end event of each of `taskIds`, checked signed and raised once, under `name`. */
 async function oneEndOf(...taskIds: string[]): Promise<TaskEnded[]> {
+  return await oneEndNamed("report.ended", ...taskIds);
+}
+
+async function oneEndNamed(name: string, ...taskIds: string[]): Promise<TaskEnded[]> {
   return (await endsOf(taskIds)).map((ends) => {
     assert.equal(ends.length, 1, "raised once");
     assert.ok(ends[0].verified, "signed with the subscription's secret");
-    assert.equal(ends[0].body.name, "report.ended");
+    assert.equal(ends[0].body.name, name);
     return ends[0].body.data as TaskEnded;
   });
 }
@@ -184,6 +188,22 @@ describe("task events, in process", () => {
     assert.deepEqual(await oneEndOf(...ids), ids.map((taskId) => ({ taskId, tool: "report", status: "completed" })));
     assert.equal(firsts.caller + firsts.end, 20);
     assert.ok(firsts.caller > 0 && firsts.end > 0, `both orders met: ${JSON.stringify(firsts)}`);
+  });
+
+  it("of a grouped member's tool are raised by the member, under the name the group serves its event by", async () => {
+    const group = createServer({
+      name: "gateway",
+      version: "1.0.0",
+      secret: SECRET,
+      events: { allowCallbacks: ["http://127.0.0.1"] },
+    }).group("shop", inProcessServer());
+    await subscribe(group, "shop.report.ended");
+    const taskId = await callAsTask(group, { mode: "answer", ms: 20 }, "shop.report");
+    assert.deepEqual(await oneEndNamed("shop.report.ended", taskId), [{
+      taskId,
+      tool: "shop.report",
+      status: "completed",
+    }]);
   });
 
   it("refuse a call of a tool whose end event the server does not serve", async () => {

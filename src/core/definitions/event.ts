@@ -110,7 +110,7 @@ export interface EventDefinition<Name extends string = string, Input = unknown, 
  * void [taskEnded, sample];
  * ```
  */
-export interface TaskEnded {
+export type TaskEnded = {
   /** The id the caller holds: the MCP task id (`tasks/get`) when the call became a task, else the promise token. */
   readonly taskId: string;
   /** The tool that was called. */
@@ -122,7 +122,7 @@ export interface TaskEnded {
   readonly status: "completed" | "failed" | "cancelled";
   /** `failed`: what the caller reads of the failure (the error's message, or the `isError` result's text). */
   readonly error?: string;
-}
+};
 
 /**
  * An event a long-running tool's calls raise when their work ends (`.longRunning({ endEvent })`): one from
