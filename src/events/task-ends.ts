@@ -8,7 +8,6 @@
  * @module
  */
 import type { CallMeta } from "../core/call/call-meta.ts";
-import type { PromiseOutcome } from "../core/call/outcome.ts";
 import type { TaskEnded } from "../core/definitions/event.ts";
 import type { Registry } from "../core/definitions/registry.ts";
 import { isObject } from "../internal/is-object.ts";

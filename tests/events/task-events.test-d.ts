@@ -21,7 +21,7 @@ const narrower = defineEvent("narrow.ended").payload(v.object({ taskId: v.string
 export const ok = [
   defineTool("a").longRunning({ endEvent: anyObject }).defer(() => 1),
   defineTool("b").longRunning({ endEvent: whole, retry: { attempts: 2 } }).defer(() => 1),
-  defineTool("c").longRunning({ endEvent: fewer }).handle((_args, ctx) => ctx.defer(async () => 1)),
+  defineTool("c").longRunning({ endEvent: fewer }).handle((_args, ctx) => ctx.defer(() => Promise.resolve(1))),
 ];
 
 export const refused = [
