@@ -99,7 +99,7 @@ export function attachTaskEnds(registry: Registry, router: EventsRouter): void {
     await router.emit(name, payload, { id: `task-end.${job}` });
   };
 
-  c.ends = async (outcome, id, meta) => {
+  c.ends = async (outcome, id, call) => {
     const job = outcome.entry;
     if (job === undefined || !job.startsWith(ANNOUNCED)) return;
     const claims = await c.codec.verify(outcome.token, { kind: PROMISE_KIND, caller: outcome.caller });
@@ -112,7 +112,7 @@ export function attachTaskEnds(registry: Registry, router: EventsRouter): void {
         `tool "${tool}": its endEvent "${name}" is not served by this server: register it with server.event()`,
       );
     }
-    if (meta !== undefined && becomesTask(meta)) return; // the task id is handed over as the task is made
+    if (call !== undefined && becomesTask(call.ctx.meta)) return; // the task id is handed over as the task is made
     await meet(job, { taskId: id, tool }, ttlMs);
   };
 

@@ -26,7 +26,7 @@ import { outOfReach } from "./queue-unavailable.ts";
 import type { Suspension } from "./suspension.ts";
 import type { JobSignals } from "./signals.ts";
 import type { PromiseOutcome } from "../core/call/outcome.ts";
-import type { CallMeta } from "../core/call/call-meta.ts";
+import type { ToolCall } from "../core/call/middleware.ts";
 
 /**
  * The engine a server's runtime holds, as this layer made it: the core keeps it typed by its contract (`JobEngine`,
@@ -91,7 +91,7 @@ export class Continuations implements Tokens {
    * Hands the id a caller holds of a job whose tool names an end event (`.longRunning({ endEvent })`) to whoever
    * raises it, where the server serves events (`src/events/task-ends.ts` sets it, and sees each job's end).
    */
-  declare ends?: (outcome: PromiseOutcome, id: string, meta?: CallMeta) => Promise<void>;
+  declare ends?: (outcome: PromiseOutcome, id: string, call?: ToolCall) => Promise<void>;
   readonly #jobs: RunningJobs;
 
   /**

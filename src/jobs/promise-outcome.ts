@@ -119,7 +119,7 @@ export async function promiseOutcome(
   };
   if (started !== undefined) {
     outcome.entry = started;
-    await c.ends?.(outcome, token, call.ctx.meta); // the caller holds the token, unless the call becomes a task
+    await c.ends?.(outcome, token, call); // the caller holds the token, unless the call becomes a task
   }
   return outcome;
 }
