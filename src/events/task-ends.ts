@@ -3,7 +3,7 @@
  * naming the id its caller holds. That id is made where the call was taken (the promise token, or the MCP task id
  * signed from it), the end where the work ran (a queue's worker): the two halves meet at one store key per job, first
  * writer wins (the `ResultStore` contract), and whichever finds the other's half there raises the event with both.
- * Attached by the events runtime to a server with long-running support; a job it announces has an id marked `e.`.
+ * Attached with a server's events router, where it has long-running support; a job announced so has its id marked `e.`.
  *
  * @module
  */
@@ -15,10 +15,17 @@ import { MODERN_VERSION, TASKS_EXTENSION } from "../internal/mcp-wire.ts";
 import type { Continuations } from "../jobs/continuations.ts";
 import { PROMISE_KIND } from "../jobs/promise-outcome.ts";
 import { hasEnded, type ResultStore, type StoredResult } from "../jobs/result-store.ts";
-import type { EventsRouter } from "./events-router.ts";
 
 /** What a job's id starts with when its end raises its tool's end event (`promise-outcome.ts` marks it). */
 const ANNOUNCED = "e.";
+
+/** What serves a server's events (its router, `events-router.ts`, which attaches this): by name, its own or a member's. */
+interface EventsServed {
+  /** Whether it serves an event of that name. */
+  has(name: string): boolean;
+  /** Raises an event of that name (a grouped member's, by its member). */
+  emit(name: string, payload: unknown, options?: { readonly id?: string }): Promise<unknown>;
+}
 
 /** One half of the meeting: the caller's (`id`, `tool`) or the end's (`status`, `error`). */
 type Half = Partial<TaskEnded>;
@@ -59,7 +66,7 @@ function becomesTask(meta: CallMeta): boolean {
  * (`shop.report`), the name the group serves the member's event under (`shop.report.ended`: the tool's namespace),
  * the innermost first.
  */
-function servedName(router: EventsRouter, tool: string, event: string): string | undefined {
+function servedName(router: EventsServed, tool: string, event: string): string | undefined {
   for (let end = tool.length; end >= 0; end--) {
     if (router.has(tool.slice(0, end) + event)) return tool.slice(0, end) + event;
   }
@@ -73,7 +80,7 @@ function servedName(router: EventsRouter, tool: string, event: string): string |
  * @param registry The server's definitions: its tools and long-running support.
  * @param router What serves the server's events, which raises the end event (a grouped member's, by its member).
  */
-export function attachTaskEnds(registry: Registry, router: EventsRouter): void {
+export function attachTaskEnds(registry: Registry, router: EventsServed): void {
   const c = registry.longRunning?.continuations as Continuations | undefined;
   if (c === undefined || c.ends !== undefined) return;
   const results: ResultStore = c.results;
