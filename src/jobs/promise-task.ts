@@ -368,10 +368,8 @@ export const promiseTasks: {
  */
 async function clientTask(registry: Registry, outcome: PromiseOutcome): Promise<TaskView> {
   const task = await createTask(registry, outcome);
-  if (outcome.entry !== undefined) {
-    const c = continuationsOf(registry.runtime);
-    c.queue?.about?.(outcome.entry, { taskId: task.taskId });
-    await c.ends?.(outcome, task.taskId); // the task id is what this caller holds
-  }
+  const c = continuationsOf(registry.runtime);
+  if (outcome.entry !== undefined) c.queue?.about?.(outcome.entry, { taskId: task.taskId });
+  await c.ends?.(outcome, task.taskId); // the task id is what this caller holds
   return task;
 }
