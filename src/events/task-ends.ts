@@ -101,9 +101,11 @@ export function attachTaskEnds(registry: Registry, router: EventsServed): void {
     const { taskId, tool, status, error } = { ...other, ...half } as TaskEnded;
     const name = eventOf(tool);
     if (name === undefined) return;
-    // Its own id: an emit again (a retried write) is one occurrence to receivers, one `webhook-id`.
+    // Its own id: an emit again (a retried write) is one occurrence to receivers, one `webhook-id`. An emit refused
+    // (a payload schema that does not take this one, a queue out of reach) is the server's to hear: the call it ends,
+    // or the job, has no part in it.
     const payload = error === undefined ? { taskId, tool, status } : { taskId, tool, status, error };
-    await router.emit(name, payload, { id: `task-end.${job}` });
+    await router.emit(name, payload, { id: `task-end.${job}` }).catch(report);
   };
 
   c.ends = async (outcome, id, call) => {

@@ -219,6 +219,29 @@ describe("task events, in process", () => {
     }]);
   });
 
+  it("leave the call and its result alone when the end event's emit is refused, telling the server", async () => {
+    // A payload schema that takes a TaskEnded's type but refuses its other keys as they are emitted.
+    const strict = defineEvent("strict.ended").payload(v.strictObject({ taskId: v.string() }));
+    const errors: unknown[] = [];
+    const server = createServer({
+      name: "reports",
+      version: "1.0.0",
+      secret: SECRET,
+      onError: (error) => errors.push(error),
+    }).event(strict).tool(
+      defineTool("strict_report").longRunning({ endEvent: strict }).defer(() => Promise.resolve({ rows: 1 })),
+    );
+    const called = await server.call("strict_report", {});
+    assert.equal(called.kind, "promise");
+    for (const deadline = Date.now() + 10_000; errors.length === 0 && Date.now() < deadline;) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    assert.match(String(errors[0]), /payload does not match the event's schema/);
+    if (called.kind === "promise") {
+      assert.deepEqual((await server.call("redeem", { promise: called.token })).kind, "answer");
+    }
+  });
+
   it("refuse a call of a tool whose end event the server does not serve", async () => {
     const errors: unknown[] = [];
     const server = createServer({ name: "reports", version: "1.0.0", secret: SECRET, onError: (e) => errors.push(e) })
