@@ -17,7 +17,7 @@
 export type { ToolBuilder } from "./tool/define-tool.ts";
 export type { ArgTransform, ToolTransform, TransformedInput } from "./tool/transform-tool.ts";
 export type { CallArguments, ServerCallOptions, ToolMap } from "./server/server.ts";
-export type { EventDefinition, EventsOptions } from "./core/definitions/event.ts";
+export type { EndEvent, EndEventFits, EventDefinition, EventsOptions } from "./core/definitions/event.ts";
 export type { TokenOptions } from "./server/server-options.ts";
 export type { CallerShare, Limits } from "./core/instance/budgets.ts";
 export type { ProtocolVersion } from "./server/protocol-versions.ts";

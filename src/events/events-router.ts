@@ -10,6 +10,7 @@ import type { Extension, ExtensionContext } from "../core/definitions/extension.
 import type { Definitions } from "../core/definitions/registry.ts";
 import { defineExtension } from "../assembly/served-extensions.ts";
 import { ProtocolError } from "../errors/error.ts";
+import { attachTaskEnds } from "./task-ends.ts";
 
 /** The extension's identifier (SEP-3415). */
 export const EVENTS_EXTENSION = "io.modelcontextprotocol/events";
@@ -251,5 +252,6 @@ export function routerOf(registry: Definitions): EventsRouter {
   const made = router;
   carrier["~grouped"] = (parent, naming) => made.mountInto(parent, naming(""));
   registry.addExtension(eventsExtension(router));
+  attachTaskEnds(registry, router); // long-running tools' end events (`.longRunning({ endEvent })`)
   return router;
 }

@@ -19,6 +19,7 @@
  * @module
  */
 export { defineEvent } from "./define-event.ts";
+export type { TaskEnded } from "../core/definitions/event.ts";
 export {
   type DeliveredEvent,
   type DeliveryInfo,

@@ -8,16 +8,16 @@
 import type { CallSink } from "../core/call/call-sink.ts";
 import type { TokenCodec } from "../codec/token.ts";
 import type { Runtime } from "../core/instance/runtime.ts";
-import { createTokens, type Tokens, type TokensOptions } from "../core/instance/tokens.ts";
-// The engine's own parts before its stores: the default bundle then gzips 70 B smaller (53,444 B, bench/bundle.ts).
+// The engine's own parts before its stores, in this order: the default bundle gzips smallest so (bench/bundle.ts).
 import { answerInEntry } from "./entry-answers.ts";
+import { createTokens, type Tokens, type TokensOptions } from "../core/instance/tokens.ts";
 import { readLapsed, type Redelivery } from "./lapsed-jobs.ts";
-import { RunningJobs, type StartOptions } from "./running-jobs.ts";
 import { holdLease, leaseHeld, type Leases } from "./leases.ts";
 import { guardJournalStore, guardStore, storeGuard } from "./guarded-store.ts";
 import type { JournalStore } from "./journal-store.ts";
-import { journalStoreFromResults } from "./result-store-journals.ts";
 import { storeOnce } from "./store-once.ts";
+import { RunningJobs, type StartOptions } from "./running-jobs.ts";
+import { journalStoreFromResults } from "./result-store-journals.ts";
 import { base64urlEncode } from "../codec/base64url.ts";
 import { createMemoryResultStore, hasEnded, type ResultStore, type StoredResult } from "./result-store.ts";
 import type { DeferredWork } from "../core/call/tool-promise.ts";
@@ -25,6 +25,8 @@ import type { WorkQueue } from "./work-queue.ts";
 import { outOfReach } from "./queue-unavailable.ts";
 import type { Suspension } from "./suspension.ts";
 import type { JobSignals } from "./signals.ts";
+import type { PromiseOutcome } from "../core/call/outcome.ts";
+import type { ToolCall } from "../core/call/middleware.ts";
 
 /**
  * The engine a server's runtime holds, as this layer made it: the core keeps it typed by its contract (`JobEngine`,
@@ -85,6 +87,11 @@ export class Continuations implements Tokens {
   declare readonly leaseMs: number | undefined;
   /** What signals jobs and gives work its `waitFor()`, where the server has `signals()` (`signals.ts`). */
   declare signals?: JobSignals;
+  /**
+   * Hands the id a caller holds of a job whose tool names an end event (`.longRunning({ endEvent })`) to whoever
+   * raises it, where the server serves events (`src/events/task-ends.ts` sets it, and sees each job's end).
+   */
+  declare ends?: (outcome: PromiseOutcome, id: string, call?: ToolCall) => Promise<void>;
   readonly #jobs: RunningJobs;
 
   /**

@@ -8,18 +8,18 @@
  *
  * @module
  */
-import { continuationsOf } from "./continuations.ts";
 import { askAll } from "./ask-all.ts";
+import { continuationsOf } from "./continuations.ts";
 import { type CallContext } from "../core/call/call-context.ts";
-import { budgetCallerOf } from "../core/call/tool-call-context.ts";
-import type { FollowOptions } from "../core/call/follow-options.ts";
 import { isUnavailable } from "./guarded-store.ts";
-import { type CallOutcome, finalOutcome, type PromiseOutcome } from "../core/call/outcome.ts";
+import { budgetCallerOf } from "../core/call/tool-call-context.ts";
 import type { Registry } from "../core/definitions/registry.ts";
+import type { FollowOptions } from "../core/call/follow-options.ts";
 import type { ToolResult } from "../core/results/result.ts";
 import { endedAnswer } from "./ended-answer.ts";
 import { budgetsOf } from "../core/instance/runtime.ts";
 import { cancelTask, createTask, getTask, type TaskView, updateTask, waitOnTask } from "./promise-task.ts";
+import { type CallOutcome, finalOutcome, type PromiseOutcome } from "../core/call/outcome.ts";
 
 /**
  * Follows a promise until the work ends or `holdMs` passes. When the request's client goes away, the

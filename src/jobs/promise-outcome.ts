@@ -66,15 +66,16 @@ export async function promiseOutcome(
   const traceparent = call.ctx.get(TRACE_PARENT);
   let continued: PromiseState;
   let started: string | undefined; // the job this call started (or queued): a stream may follow it
+  // The job's id; `e.` marks one whose end raises its tool's end event (`task-ends.ts` sees its end by it).
+  const id = (owner.longRunning?.endEvent ? "e." : "") + newJobId();
   if (declared !== undefined && c.queue !== undefined) {
     // Queued: a worker runs the declared work with the input (queued-job.ts); the handler ran here, once.
-    continued = { d: started = await enqueueJob(c, { owner, args: input, ctx: call.ctx }, ttlMs) };
+    continued = { d: started = await enqueueJob(c, { owner, args: input, ctx: call.ctx }, ttlMs, id) };
   } else if (work !== undefined || declared !== undefined) {
     // The job's first start, here: the declared work with the input, or the inline work (`ctx.defer(fn)`), its sugar
     // in process (with a queue too: its closure cannot travel), whose handler's context asks through the job (`~bind`).
     const { auth, meta, env } = call.ctx;
     const origin = { input, auth, meta, env, traceparent, work };
-    const id = newJobId();
     const start = { id, attempt: 1, expiresAt: c.codec.now() + ttlMs, fresh: true, queued: false };
     const first = jobStart(registry, owner, origin, start, call, promise["~bind"]);
     const d = started = await startCounted(
@@ -116,7 +117,10 @@ export async function promiseOutcome(
     expiresAt: new Date(issuedAt + ttlMs).toISOString(),
     caller,
   };
-  if (started !== undefined) outcome.entry = started;
+  if (started !== undefined) {
+    outcome.entry = started;
+    await c.ends?.(outcome, token, call); // the caller holds the token, unless the call becomes a task
+  }
   return outcome;
 }
 

@@ -12,12 +12,12 @@ import type { InputRequest } from "../core/call/call-sink.ts";
 import { continuationsOf } from "./continuations.ts";
 import type { Redelivery } from "./lapsed-jobs.ts";
 import { resultNotHeld } from "./result-not-held.ts";
+import { runCancellation, runContinuation } from "./promise-runs.ts";
 import { ErrorCode, ProtocolError } from "../errors/error.ts";
 import { restartOf } from "./job-restart.ts";
 import type { PromiseOutcome } from "../core/call/outcome.ts";
 import type { DeferredState } from "../core/call/tool-promise.ts";
 import { PROMISE_KIND, type PromiseState } from "./promise-outcome.ts";
-import { runCancellation, runContinuation } from "./promise-runs.ts";
 import { continuationOwner } from "./redeem.ts";
 import type { Registry } from "../core/definitions/registry.ts";
 import type { ToolResult } from "../core/results/result.ts";
@@ -368,8 +368,8 @@ export const promiseTasks: {
  */
 async function clientTask(registry: Registry, outcome: PromiseOutcome): Promise<TaskView> {
   const task = await createTask(registry, outcome);
-  if (outcome.entry !== undefined) {
-    continuationsOf(registry.runtime).queue?.about?.(outcome.entry, { taskId: task.taskId });
-  }
+  const c = continuationsOf(registry.runtime);
+  if (outcome.entry !== undefined) c.queue?.about?.(outcome.entry, { taskId: task.taskId });
+  await c.ends?.(outcome, task.taskId); // the task id is what this caller holds
   return task;
 }

@@ -8,6 +8,7 @@ import { checkScopes } from "../core/definitions/scopes.ts";
 import { assertToolName } from "../core/definitions/tool.ts";
 import { finishTool, type ToolFields } from "./finish-tool.ts";
 import type { WorkContext } from "../core/long-running/work-context.ts";
+import type { EndEventFits } from "../core/definitions/event.ts";
 import type {
   HandlerReturn,
   LongRunningOptions,
@@ -300,10 +301,13 @@ export class ToolBuilder<
    * @param options The TTL of its tokens, its default `retry_after_ms`, whether MCP clients must use tasks,
    *   whether its deferred work runs again when it throws or its instance stops (`retry`, at least once), how long
    *   one run of that work may take (`timeoutMs`, default 15 minutes), and, on a queue, its flow control
-   *   (`concurrency`, `rateLimit`, `dedupe`, `priority`), whose keys read the arguments as `.input()` typed them.
+   *   (`concurrency`, `rateLimit`, `dedupe`, `priority`), whose keys read the arguments as `.input()` typed them;
+   *   `endEvent`, an event the server raises once when a call's work ends (its payload must accept a `TaskEnded`:
+   *   the id the caller holds, the tool, the status; it does not compile otherwise).
    * @returns A new builder. The server that adds the tool checks the options (`server.tool()` throws a `TypeError`
    *   when `taskSupport` is not `"optional"` or `"required"`; a `RangeError` for `retry.attempts` outside 1–100,
-   *   a `retry.backoff` in ms outside 0–3 600 000, or `timeoutMs` outside 1–2 147 483 647).
+   *   a `retry.backoff` in ms outside 0–3 600 000, or `timeoutMs` outside 1–2 147 483 647). A call of a tool whose
+   *   `endEvent` the server does not serve (`server.event()`) fails as the server's error, its work cancelled.
    *
    * @example
    * ```ts
@@ -318,9 +322,25 @@ export class ToolBuilder<
    *   .longRunning({ retry: { attempts: 3, backoff: 1000 }, timeoutMs: 10 * 60_000 })
    *   .defer(async () => ({ indexed: true }));
    * ```
+   *
+   * @example An event raised when a call's work ends (docs/guides/events.md, "Task events")
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import * as v from "valibot";
+   * import { createServer } from "../../mod.ts";
+   * import { defineEvent } from "../events/mod.ts";
+   * import { defineTool } from "./define-tool.ts";
+   *
+   * const ended = defineEvent("export.ended").payload(v.object({ taskId: v.string(), status: v.string() }));
+   * const exportAll = defineTool("export_all")
+   *   .longRunning({ endEvent: ended }) // raised with the task id (or promise token) the caller holds
+   *   .defer(async () => ({ rows: 1_000 }));
+   * const server = createServer({ name: "exports", version: "1.0.0" }).event(ended).tool(exportAll);
+   * assert.equal((await server.call("export_all", {})).kind, "promise"); // its end raises export.ended
+   * ```
    */
   longRunning<const O extends LongRunningOptions<TArgs> = Record<never, never>>(
-    options?: O & LongRunningOptions<TArgs>, // its keys' arguments typed as the tool's
+    options?: O & LongRunningOptions<TArgs> & EndEventFits<O>, // its keys' arguments typed as the tool's
   ): ToolBuilder<TName, TInput, TArgs, TOutput, TConfig, O extends { readonly retry: object } ? "declare" : "inline"> {
     return this.#with({ longRunning: { ...options } }) as never; // the signature's type: what ctx.defer() may start
   }

@@ -17,3 +17,4 @@ describeSectionRuns("docs/guides/events.md", "Polling and the occurrence log", /
 describeSectionRuns("docs/guides/events.md", "Push streams", /client\.events\.stream/);
 describeSectionRuns("docs/guides/events.md", "Shutting down", /listener\.close\(\)/);
 describeSectionRuns("docs/guides/events.md", "With the AI SDK's client", /experimental_events/);
+describeSectionRuns("docs/guides/events.md", "Task events", /endEvent/);

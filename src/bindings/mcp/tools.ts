@@ -157,7 +157,8 @@ function callResult(
     case "failure":
       return toolResultFor(outcome.result, shape) as unknown as Record<string, unknown>;
     case "promise":
-      // A client that declared tasks gets one; MCP has no promise result for the others: they wait.
+      // A client that declared tasks gets one; MCP has no promise result for the others: they wait. (Task events read
+      // the same rule from the call's metadata: `becomesTask()`, src/events/task-ends.ts.)
       if (request.envelope.era === "modern" && declaresTasks(request.envelope)) return createTaskResult(ctx, outcome);
       return holdPromise(ctx, request, channel, sink, outcome).then((held) =>
         toolResultFor(held, shape) as unknown as Record<string, unknown>

@@ -90,6 +90,64 @@ export interface EventDefinition<Name extends string = string, Input = unknown, 
 }
 
 /**
+ * The payload of a long-running tool's end event (`.longRunning({ endEvent })`): which call ended, and how. It names
+ * the id its caller holds (the MCP task id when the call became a task, else the promise token), never the result,
+ * which may be large: the caller fetches it with `tasks/get` or `redeem`. An end event's `.payload()` schema must
+ * accept it: extra keys of a later version included (`v.object()`, not `v.strictObject()`).
+ *
+ * @example
+ * ```ts
+ * import * as v from "valibot";
+ * import { defineEvent, type TaskEnded } from "@mcplite/sdk/events";
+ *
+ * const taskEnded = defineEvent("report.ended").payload(v.object({
+ *   taskId: v.string(),
+ *   tool: v.string(),
+ *   status: v.picklist(["completed", "failed", "cancelled"]),
+ *   error: v.optional(v.string()),
+ * }));
+ * const sample: TaskEnded = { taskId: "t1", tool: "report", status: "failed", error: "no data" };
+ * void [taskEnded, sample];
+ * ```
+ */
+export type TaskEnded = {
+  /** The id the caller holds: the MCP task id (`tasks/get`) when the call became a task, else the promise token. */
+  readonly taskId: string;
+  /** The tool that was called. */
+  readonly tool: string;
+  /**
+   * How its work ended: `completed`, `failed` (it threw, answered `isError`, timed out or was lost with its
+   * instance), or `cancelled`.
+   */
+  readonly status: "completed" | "failed" | "cancelled";
+  /** `failed`: what the caller reads of the failure (the error's message, or the `isError` result's text). */
+  readonly error?: string;
+};
+
+/**
+ * An event a long-running tool's calls raise when their work ends (`.longRunning({ endEvent })`): one from
+ * `defineEvent()`, whose payload must take a {@link TaskEnded} (`.longRunning()` checks it: {@link EndEventFits}).
+ * The server that calls the tool must serve it (`server.event()`), and so must a worker that runs its work.
+ */
+export interface EndEvent {
+  /** The event's name. */
+  readonly name: string;
+  /** Phantom: its payload's type. */
+  readonly "~types"?: { readonly payload: unknown };
+}
+
+/**
+ * `unknown` when the options' `endEvent` (if any) has a payload that takes a {@link TaskEnded}; otherwise a type
+ * that no options object matches, naming the problem, so that `.longRunning({ endEvent })` does not compile.
+ *
+ * @typeParam O The options given to `.longRunning()`.
+ */
+export type EndEventFits<O> = O extends { readonly endEvent: infer E }
+  ? TaskEnded extends NonNullable<(E & EndEvent)["~types"]>["payload"] ? unknown
+  : { readonly endEvent: "its payload must accept a TaskEnded: taskId, tool, status, error?" }
+  : unknown;
+
+/**
  * The events options of a server (`createServer({ events })`): callback URLs allowed for development, lifetimes,
  * budgets, and how deliveries are retried.
  */

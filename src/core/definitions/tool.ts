@@ -13,6 +13,7 @@ import type { AnyResource } from "./resource.ts";
 import type { WorkContext } from "../long-running/work-context.ts";
 import type { PromiseRetry } from "./retry-options.ts";
 import type { AuthInfo } from "../call/host.ts";
+import type { EndEvent } from "./event.ts";
 
 /** MCP's tool annotations: hints about behaviour, never trusted for security. */
 export interface ToolAnnotations {
@@ -105,6 +106,15 @@ export interface LongRunningOptions<TArgs = never> {
    * one of the call's arguments; jobs without a priority are taken before any with one, as BullMQ takes them.
    */
   priority?: number | ((input: TArgs) => number);
+  /**
+   * An event (`defineEvent()`, served with `server.event()`) raised once when a call's deferred work ends: completed,
+   * failed (thrown, timed out, lost with its instance) or cancelled, in process or on a queue's worker (which must
+   * serve it too). Its payload is a `TaskEnded`: the id the caller holds (the MCP task id when the call became a task,
+   * else the promise token), the tool, the status and, when failed, the error's message; never the result. Subscribers
+   * get it by webhook, poll or push as any event. Only the work of `ctx.defer()` and `.defer()` ends so: a
+   * continuation (`ctx.promise()` and `.redeem()`) has no work of the server's to end.
+   */
+  endEvent?: EndEvent;
 }
 
 /**

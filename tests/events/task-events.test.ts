@@ -1,0 +1,309 @@
+/**
+ * Task events (issue 88, item 4; src/events/task-ends.ts): a long-running tool's `.longRunning({ endEvent })` event
+ * reaches a webhook once when a call's work ends, with the id its caller holds: the MCP 2026-07-28 task id of a
+ * task-augmented call, the promise token of an MCP-lite call. Completed, failed (thrown), cancelled (`tasks/cancel`);
+ * work that ends at once (its end racing the caller's id) raises it once; on BullMQ over a redis-server, the worker
+ * that ran the work raises it. A tool naming an event the server does not serve is refused.
+ */
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import * as v from "valibot";
+import { createMemoryResultStore, createServer, defineTool, type ResultStore, runWorker } from "../../mod.ts";
+import { bullmqQueue } from "../../src/bullmq/mod.ts";
+import { defineEvent, type TaskEnded } from "../../src/events/mod.ts";
+import { redisResultStore } from "../../src/redis/mod.ts";
+import { REDIS_CLIENTS } from "../helpers/redis-clients.ts";
+import { REDIS_MISSING, type RedisServer, startRedis } from "../helpers/redis-server.ts";
+import { modernMeta, modernRequest, post } from "../helpers/request.ts";
+import { newSecret, type Received, type Receiver, startReceiver } from "./receiver.ts";
+
+const SECRET = "task events' token secret: 32+ bytes";
+const TASKS = { extensions: { "io.modelcontextprotocol/tasks": {} } };
+
+/** The end event of the tests' tools: its payload a `TaskEnded`. */
+const taskEnded = defineEvent("report.ended")
+  .describe("A report's work ended")
+  .payload(v.object({
+    taskId: v.string(),
+    tool: v.string(),
+    status: v.picklist(["completed", "failed", "cancelled"]),
+    error: v.optional(v.string()),
+  }));
+
+/** What the tests' work does: answers, throws, or waits for its signal (to be cancelled). */
+type Plan = { readonly mode: "answer" | "throw" | "wait"; readonly ms?: number };
+
+function reportTool() {
+  return defineTool("report")
+    .input(v.object({ mode: v.picklist(["answer", "throw", "wait"]), ms: v.optional(v.number()) }))
+    .longRunning({ endEvent: taskEnded })
+    .defer(async ({ mode, ms }: Plan, work) => {
+      if (ms !== undefined) await new Promise((resolve) => setTimeout(resolve, ms));
+      if (mode === "throw") throw new Error("no data for this quarter");
+      if (mode === "wait") {
+        await new Promise((_, reject) => work.signal.addEventListener("abort", () => reject(work.signal.reason)));
+      }
+      return { rows: 3 };
+    });
+}
+
+let receiver: Receiver;
+const secrets: string[] = [newSecret()];
+let redis: RedisServer | undefined;
+if (REDIS_MISSING) console.error(`task events on BullMQ: skipped: ${REDIS_MISSING}`);
+before(async () => {
+  receiver = await startReceiver(() => secrets);
+  if (!REDIS_MISSING) redis = await startRedis();
+});
+after(async () => {
+  await receiver.close();
+  await redis?.stop();
+});
+
+type AnyServer = { fetch(request: Request): Response | Promise<Response> };
+
+/** Subscribes the receiver to the end event over MCP-lite's JSON-RPC endpoint; resolves once it is active. */
+async function subscribe(server: AnyServer, name = "report.ended"): Promise<void> {
+  const response = await server.fetch(post("/mcp-lite/v1/rpc", {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "events/subscribe",
+    params: {
+      name,
+      arguments: {},
+      delivery: { mode: "webhook", url: `${receiver.url}/hooks/${crypto.randomUUID()}`, secret: secrets[0] },
+    },
+  }));
+  const body = await response.json();
+  assert.match(body.result?.id ?? JSON.stringify(body), /^sub_/);
+}
+
+/** A task-augmented MCP 2026-07-28 call (the client declared the tasks extension): its task id. */
+async function callAsTask(server: AnyServer, args: Record<string, unknown>, name = "report"): Promise<string> {
+  const meta = modernMeta({ "io.modelcontextprotocol/clientCapabilities": TASKS });
+  const response = await server.fetch(modernRequest("tools/call", { name, arguments: args, _meta: meta }));
+  const { result } = await response.json();
+  assert.equal(result?.resultType, "task", JSON.stringify(result));
+  return result.taskId;
+}
+
+/** The end events of each of `taskIds`, once each has one (waits at most `ms`), and a moment more for any second one. */
+async function endsOf(taskIds: readonly string[], ms = 20_000): Promise<Received[][]> {
+  const of = (taskId: string) =>
+    receiver.received.filter((r) => (r.body.data as TaskEnded | undefined)?.taskId === taskId);
+  for (const deadline = Date.now() + ms; taskIds.some((taskId) => of(taskId).length === 0);) {
+    if (Date.now() > deadline) throw new Error(`not every end event came within ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  await new Promise((resolve) => setTimeout(resolve, 300)); // a second one would have come by now
+  return taskIds.map(of);
+}
+
+/** The one end event of each of `taskIds`, checked signed and raised once, under `name`. */
+async function oneEndOf(...taskIds: string[]): Promise<TaskEnded[]> {
+  return await oneEndNamed("report.ended", ...taskIds);
+}
+
+async function oneEndNamed(name: string, ...taskIds: string[]): Promise<TaskEnded[]> {
+  return (await endsOf(taskIds)).map((ends) => {
+    assert.equal(ends.length, 1, "raised once");
+    assert.ok(ends[0].verified, "signed with the subscription's secret");
+    assert.equal(ends[0].body.name, name);
+    return ends[0].body.data as TaskEnded;
+  });
+}
+
+function inProcessServer() {
+  return createServer({
+    name: "reports",
+    version: "1.0.0",
+    secret: SECRET,
+    events: { allowCallbacks: ["http://127.0.0.1"] },
+  }).event(taskEnded).tool(reportTool());
+}
+
+describe("task events, in process", () => {
+  it("reach a webhook once with the MCP task id the caller holds: completed", async () => {
+    const server = inProcessServer();
+    await subscribe(server);
+    const taskId = await callAsTask(server, { mode: "answer", ms: 50 });
+    assert.deepEqual(await oneEndOf(taskId), [{ taskId, tool: "report", status: "completed" }]);
+  });
+
+  it("report a failed work as failed, with its error's message, and a cancelled one as cancelled", async () => {
+    const server = inProcessServer();
+    await subscribe(server);
+    const failing = await callAsTask(server, { mode: "throw", ms: 20 });
+    const [failed] = await oneEndOf(failing);
+    assert.equal(failed.status, "failed");
+    assert.match(failed.error ?? "", /no data for this quarter/);
+
+    const waiting = await callAsTask(server, { mode: "wait" });
+    const meta = modernMeta({ "io.modelcontextprotocol/clientCapabilities": TASKS });
+    const cancelled = await server.fetch(modernRequest("tasks/cancel", { taskId: waiting, _meta: meta }));
+    assert.equal(cancelled.status, 200);
+    assert.deepEqual(await oneEndOf(waiting), [{ taskId: waiting, tool: "report", status: "cancelled" }]);
+  });
+
+  it("carry the promise token an MCP-lite caller got", async () => {
+    const server = inProcessServer();
+    await subscribe(server);
+    const response = await server.fetch(post("/mcp-lite/v1/calltools", {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: "report", arguments: { mode: "answer", ms: 50 } },
+    }));
+    const { result } = await response.json();
+    const token = result?._meta?.promise_token;
+    assert.equal(typeof token, "string", JSON.stringify(result));
+    assert.deepEqual(await oneEndOf(token), [{ taskId: token, tool: "report", status: "completed" }]);
+  });
+
+  it("are raised once whichever of the work's end and the caller's id comes first", async () => {
+    // The store where the two halves meet orders them: for every other job the caller's half is written first, for
+    // the others the end's (the second waits for the first to be written), so both orders are met, ten times each.
+    const store = createMemoryResultStore();
+    const firsts = { caller: 0, end: 0 };
+    const orders = new Map<
+      string,
+      { readonly first: "caller" | "end"; readonly written: Promise<void>; open(): void }
+    >();
+    const racing: ResultStore = {
+      ...store,
+      async set(id, entry, ttlMs) {
+        if (!id.startsWith("evend:")) return await store.set(id, entry, ttlMs);
+        const half = entry.status === "completed" ? entry.result.structuredContent as object : {};
+        const kind = "taskId" in half ? "caller" : "end";
+        let order = orders.get(id);
+        if (order === undefined) {
+          let open = () => {};
+          const written = new Promise<void>((resolve) => open = resolve);
+          order = { first: orders.size % 2 === 0 ? "caller" : "end", written, open };
+          orders.set(id, order);
+        }
+        if (kind !== order.first) await order.written;
+        const written = await store.set(id, entry, ttlMs);
+        if (kind === order.first) order.open();
+        if (written) firsts[kind]++;
+        return written;
+      },
+    };
+    const server = createServer({
+      name: "reports",
+      version: "1.0.0",
+      secret: SECRET,
+      resultStore: racing,
+      events: { allowCallbacks: ["http://127.0.0.1"] },
+    }).event(taskEnded).tool(reportTool());
+    await subscribe(server);
+    // Work that ends at once, twenty calls.
+    const ids = await Promise.all(Array.from({ length: 20 }, () => callAsTask(server, { mode: "answer" })));
+    assert.deepEqual(await oneEndOf(...ids), ids.map((taskId) => ({ taskId, tool: "report", status: "completed" })));
+    assert.deepEqual(firsts, { caller: 10, end: 10 }); // each order met, and each end raised once
+  });
+
+  it("of a grouped member's tool are raised by the member, under the name the group serves its event by", async () => {
+    const group = createServer({
+      name: "gateway",
+      version: "1.0.0",
+      secret: SECRET,
+      events: { allowCallbacks: ["http://127.0.0.1"] },
+    }).group("shop", inProcessServer());
+    await subscribe(group, "shop.report.ended");
+    const taskId = await callAsTask(group, { mode: "answer", ms: 20 }, "shop.report");
+    assert.deepEqual(await oneEndNamed("shop.report.ended", taskId), [{
+      taskId,
+      tool: "shop.report",
+      status: "completed",
+    }]);
+  });
+
+  it("leave the call and its result alone when the end event's emit is refused, telling the server", async () => {
+    // A payload schema that takes a TaskEnded's type but refuses its other keys as they are emitted.
+    const strict = defineEvent("strict.ended").payload(v.strictObject({ taskId: v.string() }));
+    const errors: unknown[] = [];
+    const server = createServer({
+      name: "reports",
+      version: "1.0.0",
+      secret: SECRET,
+      onError: (error) => errors.push(error),
+    }).event(strict).tool(
+      defineTool("strict_report").longRunning({ endEvent: strict }).defer(() => Promise.resolve({ rows: 1 })),
+    );
+    const called = await server.call("strict_report", {});
+    assert.equal(called.kind, "promise");
+    for (const deadline = Date.now() + 10_000; errors.length === 0 && Date.now() < deadline;) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    assert.match(String(errors[0]), /payload does not match the event's schema/);
+    if (called.kind === "promise") {
+      assert.deepEqual((await server.call("redeem", { promise: called.token })).kind, "answer");
+    }
+  });
+
+  it("refuse a call of a tool whose end event the server does not serve", async () => {
+    const errors: unknown[] = [];
+    const server = createServer({ name: "reports", version: "1.0.0", secret: SECRET, onError: (e) => errors.push(e) })
+      .event(defineEvent("other.ended")).tool(reportTool());
+    const outcome = await server.call("report", { mode: "wait" });
+    assert.equal(outcome.kind, "failure"); // the server's own error, masked to the caller
+    assert.match(String(errors[0]), /TypeError: tool "report": its endEvent "report\.ended" is not served/);
+  });
+});
+
+describe("task events on BullMQ over a redis-server", { skip: REDIS_MISSING }, () => {
+  it("are raised by the worker that ran the work, with the task id the caller holds", async () => {
+    const connected = await REDIS_CLIENTS[0].connect(redis!.url, false);
+    const name = `task-events-${crypto.randomUUID()}`;
+    const queues = [0, 1].map(() => bullmqQueue({ connection: redis!.url, name, onError: () => {} }));
+    // Which instance wrote the second half of a job's end, and so raised its event.
+    const raisedBy = new Map<string, string>();
+    const storeOf = (instance: string): ResultStore => {
+      const store = redisResultStore(connected.client);
+      return Object.assign(Object.create(store), {
+        async set(id: string, entry: never, ttlMs: number) {
+          const written = await store.set(id, entry, ttlMs);
+          if (id.startsWith("evend:") && !written) raisedBy.set(id.slice("evend:".length), instance);
+          return written;
+        },
+      });
+    };
+    // Two instances over one queue and one Redis store: the web side takes calls, the other only runs workers.
+    const [web, worker] = queues.map((queue, i) =>
+      createServer({
+        name: "reports",
+        version: "1.0.0",
+        secret: SECRET,
+        resultStore: storeOf(i === 0 ? "web" : "worker"),
+        queue,
+        events: { allowCallbacks: ["http://127.0.0.1"] },
+      }).event(taskEnded).tool(reportTool())
+    );
+    const running = runWorker(worker, { concurrency: 2 });
+    try {
+      await subscribe(web);
+      // Work that outlasts the call's answer: the caller's id is handed over first, so the worker, seeing the end,
+      // raises it (the web side never sees the end).
+      const taskId = await callAsTask(web, { mode: "answer", ms: 300 });
+      const failing = await callAsTask(web, { mode: "throw", ms: 300 });
+      const quick = await callAsTask(web, { mode: "answer" }); // and one whose end may come first
+      const [completed, failed, quickly] = await oneEndOf(taskId, failing, quick);
+      assert.deepEqual(completed, { taskId, tool: "report", status: "completed" });
+      assert.deepEqual(failed, {
+        taskId: failing,
+        tool: "report",
+        status: "failed",
+        error: "no data for this quarter",
+      });
+      assert.deepEqual(quickly, { taskId: quick, tool: "report", status: "completed" });
+      const raisers = [...raisedBy.values()];
+      assert.equal(raisers.length, 3);
+      assert.ok(raisers.filter((by) => by === "worker").length >= 2, "the worker raised the end of the longer work");
+    } finally {
+      await running.close();
+      for (const queue of queues) await queue.close?.();
+      connected.close();
+    }
+  });
+});
