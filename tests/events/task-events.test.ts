@@ -3,7 +3,7 @@
  * reaches a webhook once when a call's work ends, with the id its caller holds: the MCP 2026-07-28 task id of a
  * task-augmented call, the promise token of an MCP-lite call. Completed, failed (thrown), cancelled (`tasks/cancel`);
  * work that ends at once (its end racing the caller's id) raises it once; on BullMQ over a redis-server, the worker
- * that ran the work raises it. A tool naming an event the server does not serve is refused.
+ * that ran the work raises it. A tool naming an event the server does not serve is refused. On Node 22 too.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
@@ -15,6 +15,9 @@ import { redisResultStore } from "../../src/redis/mod.ts";
 import { REDIS_CLIENTS } from "../helpers/redis-clients.ts";
 import { REDIS_MISSING, type RedisServer, startRedis } from "../helpers/redis-server.ts";
 import { modernMeta, modernRequest, post } from "../helpers/request.ts";
+import { node22, NODE22_MISSING } from "../helpers/node22.ts";
+import { ONCE_PER_RUN } from "../helpers/once-per-run.ts";
+import { ROOT, run } from "../helpers/process.ts";
 import { newSecret, type Received, type Receiver, startReceiver } from "./receiver.ts";
 
 const SECRET = "task events' token secret: 32+ bytes";
@@ -305,5 +308,17 @@ describe("task events on BullMQ over a redis-server", { skip: REDIS_MISSING }, (
       for (const queue of queues) await queue.close?.();
       connected.close();
     }
+  });
+});
+
+describe("task events on Node 22", { skip: ONCE_PER_RUN }, () => {
+  it("a task's end is kept in the event's log with the task id its caller got", async (t) => {
+    const node = await node22();
+    if (!node) return t.skip(NODE22_MISSING);
+    const done = await run(node, [`${ROOT}tests/events/task-events-node.ts`], 60_000, ROOT);
+    assert.equal(done.code, 0, done.stderr);
+    const printed = JSON.parse(done.stdout);
+    assert.match(printed.runtime, /^v22\./);
+    assert.deepEqual(printed.events, [{ taskId: printed.taskId, tool: "report", status: "completed" }]);
   });
 });
