@@ -46,6 +46,8 @@ const PATHS: [string, Partial<Program["limits"]>, string][] = [
   [`return () => 1;`, {}, "thrown"],
   [`const o = {}; o.o = o; return o;`, {}, "thrown"],
   [`while (true) {}`, { timeMs: 100 }, "time"],
+  // Its time spent before it starts (waiting for a thread): stopped as the sandbox is set up, for its time.
+  [`for (;;) {}`, { timeMs: 0 }, "time"],
   [`for (;;) await null;`, { timeMs: 100 }, "time"],
   [`await __call("held", 1);`, { timeMs: 100 }, "time"],
   // CPU time is the program's computing only: a loop stops at cpuMs, a wait for a call never counts.

@@ -235,7 +235,8 @@ export async function runInSandbox(
     }, () => {
       if (checkLimits()) throw new Error(limitMessage(stop ?? "time", limits));
     });
-    if (!defined) return stopped("memory");
+    // Setting up runs guarded code, metered: a program whose time ran out waiting for a thread stops here.
+    if (!defined) return stopped(stop ?? "memory");
 
     const evaluated = slice(() => ctx.evalCode(wrap(program.source), "program.js"));
     if (evaluated.error) {
