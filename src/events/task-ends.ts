@@ -15,6 +15,9 @@ import { MODERN_VERSION, TASKS_EXTENSION } from "../internal/mcp-wire.ts";
 import type { Continuations } from "../jobs/continuations.ts";
 import { PROMISE_KIND } from "../jobs/promise-outcome.ts";
 import { hasEnded, type ResultStore, type StoredResult } from "../jobs/result-store.ts";
+import { isUnavailable } from "../jobs/guarded-store.ts";
+import { canonicalJson } from "../internal/canonical-json.ts";
+import { unrefTimer } from "../runtime/unref-timer.ts";
 
 /** What a job's id starts with when its end raises its tool's end event (`promise-outcome.ts` marks it). */
 const ANNOUNCED = "e.";
@@ -29,6 +32,10 @@ interface EventsServed {
 
 /** One half of the meeting: the caller's (`id`, `tool`) or the end's (`status`, `error`). */
 type Half = Partial<TaskEnded>;
+
+/** The first wait before a meeting the store failed is tried again, in ms; it doubles, up to the second. */
+const MEET_RETRY_FIRST_MS = 100;
+const MEET_RETRY_MAX_MS = 2_000;
 
 /** The store key where the halves of a job's end meet. */
 const meetingKey = (job: string) => `evend:${job}`;
@@ -97,7 +104,8 @@ export function attachTaskEnds(registry: Registry, router: EventsServed): void {
     if (await results.set(key, entryOf(half), Math.max(1, ttlMs))) return; // the first: the other half raises it
     const kept = await results.get(key);
     const other = kept?.status === "completed" ? kept.result.structuredContent as Half : undefined;
-    if (other === undefined) return; // expired with its job
+    // Expired with its job; or this side's own half, written by a try the store failed to answer: the other raises it.
+    if (other === undefined || ("status" in other) === ("status" in half)) return;
     const { taskId, tool, status, error } = { ...other, ...half } as TaskEnded;
     const name = eventOf(tool);
     if (name === undefined) return;
@@ -125,12 +133,34 @@ export function attachTaskEnds(registry: Registry, router: EventsServed): void {
     await meet(job, { taskId: id, tool }, ttlMs);
   };
 
-  // The end's half, as the job's final entry is written: only the first final entry of a job is its end.
+  /** {@link meet} again while the store is out of reach, until the job's entry expires: the end is not lost. */
+  const meetAgain = async (job: string, half: Half, ttlMs: number) => {
+    const until = c.codec.now() + ttlMs;
+    for (let wait = MEET_RETRY_FIRST_MS;; wait = Math.min(2 * wait, MEET_RETRY_MAX_MS)) {
+      await new Promise((resolve) => unrefTimer(setTimeout(resolve, wait)));
+      try {
+        return await meet(job, half, Math.max(1, until - c.codec.now()));
+      } catch (error) {
+        if (!isUnavailable(error) || c.codec.now() + wait >= until) return report(error);
+      }
+    }
+  };
+
+  // The end's half, as the job's final entry is written: only the first final entry of a job is its end. A write that
+  // finds its own entry kept is that one tried again (`Job`'s final write, through an outage that took the entry but
+  // lost the answer). A store out of reach at the meeting leaves the write alone (a cancellation answers at once) and
+  // meets again here until the store answers.
   (c as { results: ResultStore }).results = {
     ...results,
     async set(id, entry, ttlMs) {
       const written = await results.set(id, entry, ttlMs);
-      if (written && id.startsWith(ANNOUNCED) && hasEnded(entry)) await meet(id, endOf(entry), ttlMs).catch(report);
+      if (!id.startsWith(ANNOUNCED) || !hasEnded(entry)) return written;
+      if (written || canonicalJson(await results.get(id).catch(() => undefined)) === canonicalJson(entry)) {
+        const half = endOf(entry);
+        await meet(id, half, ttlMs).catch((error) =>
+          isUnavailable(error) ? void meetAgain(id, half, ttlMs) : report(error)
+        );
+      }
       return written;
     },
   };

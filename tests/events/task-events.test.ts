@@ -206,6 +206,45 @@ describe("task events, in process", () => {
     assert.deepEqual(firsts, { caller: 10, end: 10 }); // each order met, and each end raised once
   });
 
+  it("are raised once when the store fails as the work's end meets the caller's id, a cancellation's too", async () => {
+    // The store takes the work's final entry, then is out of reach for the end's half of the meeting (the outage
+    // a store's restart makes between two writes), once per job: the event still comes, once each.
+    const store = createMemoryResultStore();
+    const failed = new Set<string>();
+    const flaky: ResultStore = {
+      ...store,
+      async set(id, entry, ttlMs) {
+        const half = entry.status === "completed" ? entry.result.structuredContent as object : {};
+        if (id.startsWith("evend:") && !("taskId" in half) && !failed.has(id)) {
+          failed.add(id);
+          throw new Error("connection lost");
+        }
+        return await store.set(id, entry, ttlMs);
+      },
+    };
+    const server = createServer({
+      name: "reports",
+      version: "1.0.0",
+      secret: SECRET,
+      resultStore: flaky,
+      events: { allowCallbacks: ["http://127.0.0.1"] },
+      onError: () => {}, // the outage, told once
+    }).event(taskEnded).tool(reportTool());
+    await subscribe(server);
+    const quick = await callAsTask(server, { mode: "answer" }); // its end may come before the caller's id
+    const slow = await callAsTask(server, { mode: "answer", ms: 100 }); // after it
+    const waiting = await callAsTask(server, { mode: "wait" });
+    const meta = modernMeta({ "io.modelcontextprotocol/clientCapabilities": TASKS });
+    const cancelled = await server.fetch(modernRequest("tasks/cancel", { taskId: waiting, _meta: meta }));
+    assert.equal(cancelled.status, 200, "the cancellation is answered at once");
+    assert.deepEqual(await oneEndOf(quick, slow, waiting), [
+      { taskId: quick, tool: "report", status: "completed" },
+      { taskId: slow, tool: "report", status: "completed" },
+      { taskId: waiting, tool: "report", status: "cancelled" },
+    ]);
+    assert.equal(failed.size, 3, "each end's meeting failed once");
+  });
+
   it("of a grouped member's tool are raised by the member, under the name the group serves its event by", async () => {
     const group = createServer({
       name: "gateway",
