@@ -116,11 +116,14 @@ async function oneEndNamed(name: string, ...taskIds: string[]): Promise<TaskEnde
   });
 }
 
-function inProcessServer() {
+/** A server running the work in process, over `resultStore` (default: its own in memory). */
+function inProcessServer(resultStore?: ResultStore, onError?: (error: unknown) => void) {
   return createServer({
     name: "reports",
     version: "1.0.0",
     secret: SECRET,
+    resultStore,
+    onError,
     events: { allowCallbacks: ["http://127.0.0.1"] },
   }).event(taskEnded).tool(reportTool());
 }
@@ -192,13 +195,7 @@ describe("task events, in process", () => {
         return written;
       },
     };
-    const server = createServer({
-      name: "reports",
-      version: "1.0.0",
-      secret: SECRET,
-      resultStore: racing,
-      events: { allowCallbacks: ["http://127.0.0.1"] },
-    }).event(taskEnded).tool(reportTool());
+    const server = inProcessServer(racing);
     await subscribe(server);
     // Work that ends at once, twenty calls.
     const ids = await Promise.all(Array.from({ length: 20 }, () => callAsTask(server, { mode: "answer" })));
@@ -222,14 +219,7 @@ describe("task events, in process", () => {
         return await store.set(id, entry, ttlMs);
       },
     };
-    const server = createServer({
-      name: "reports",
-      version: "1.0.0",
-      secret: SECRET,
-      resultStore: flaky,
-      events: { allowCallbacks: ["http://127.0.0.1"] },
-      onError: () => {}, // the outage, told once
-    }).event(taskEnded).tool(reportTool());
+    const server = inProcessServer(flaky, () => {}); // the outage, told once
     await subscribe(server);
     const quick = await callAsTask(server, { mode: "answer" }); // its end may come before the caller's id
     const slow = await callAsTask(server, { mode: "answer", ms: 100 }); // after it
