@@ -304,4 +304,21 @@ describe("events/stream over gRPC on HTTP/2 (serveGrpc)", () => {
       await listening.close();
     }
   });
+
+  it("events.maxStreamsPerCaller holds, an anonymous caller told apart by its address", async () => {
+    const own = serverOf({ maxStreamsPerCaller: 1 });
+    const listening = await serveGrpc(own, { port: 0, closeGraceMs: 200 });
+    try {
+      const client = connectClient(MCPLite, grpcOverH2(listening.url));
+      const first = await admitted(client);
+      const second = new GrpcPush(client);
+      await second.ended();
+      assertExhausted(second.error);
+      assert.match(second.error!.rawMessage, /per caller, 1/);
+      await first.cancel();
+    } finally {
+      closeClientSessions();
+      await listening.close();
+    }
+  });
 });

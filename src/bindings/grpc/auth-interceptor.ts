@@ -12,7 +12,7 @@
 import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
 import type { ProtocolError } from "../../errors/error.ts";
 import { codeToHttpStatus } from "@connectrpc/connect/protocol-connect";
-import type { AuthInfo } from "../../core/mod.ts";
+import { type AuthInfo, callerOf } from "../../core/mod.ts";
 import { type Gate, retryAfterOf, withCaller } from "../../server/mod.ts";
 import { HOST_KEY } from "./host-key.ts";
 import { errorToConnectError } from "./status.ts";
@@ -51,7 +51,9 @@ export function authInterceptor(gate: Gate): Interceptor {
   const authenticateCall = callAuthenticator(gate);
   return (next) => async (request) => {
     const { caller, stepUp } = await authenticateCall(request.url, request.header, request.requestMethod);
-    request.contextValues.set(HOST_KEY, withCaller(request.contextValues.get(HOST_KEY), caller));
+    // Who the caller is for its own budgets (a push stream's, per caller): its subject, else its address (serveGrpc).
+    const host = request.contextValues.get(HOST_KEY);
+    request.contextValues.set(HOST_KEY, { ...withCaller(host, caller), caller: callerOf(caller) ?? host.caller });
     let response;
     try {
       response = await next(request);

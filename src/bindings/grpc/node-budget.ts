@@ -37,7 +37,8 @@ interface BudgetedResponse {
  * @param response Its response: the budgets are given back when it closes.
  * @param reported The server's gate, told of a refusal (`gate.refused`).
  * @param refused The refusal already decided for this call (by {@link admitNodeStream}), if any.
- * @returns What exempts the admitted call from the request budgets (`Host.exempt`, for its host); `undefined` when it
+ * @returns What exempts the admitted call from the request budgets (`Host.exempt`, for its host), and who its caller
+ *   is until it is authenticated (`Host.caller`: its address, as the budgets count it); `undefined` when it
  *   was refused.
  */
 export function admitNodeCall(
@@ -47,7 +48,7 @@ export function admitNodeCall(
   response: BudgetedResponse,
   reported?: Pick<Gate, "refused">,
   refused?: budgeting.BudgetRefusal,
-): Required<Pick<Host, "exempt">> | undefined {
+): Required<Pick<Host, "exempt">> & Pick<Host, "caller"> | undefined {
   const caller = request.socket?.remoteAddress ?? budgeting.ANONYMOUS;
   const bytes = declaredBytes(request.headers, maxBodyBytes);
   const refusal = refused ?? budgets.admit(caller, bytes);
@@ -59,7 +60,7 @@ export function admitNodeCall(
   }
   let calls = 1; // 0 once exempted: the call was given back
   response.once("close", () => budgets.release(caller, bytes, calls));
-  return { exempt: () => (budgets.give("calls", calls, caller), calls = 0) };
+  return { exempt: () => (budgets.give("calls", calls, caller), calls = 0), caller: request.socket?.remoteAddress };
 }
 
 /** What the budgets read of a core `node:http2` stream (`ServerHttp2Stream`). */
