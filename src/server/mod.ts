@@ -28,6 +28,7 @@ export {
   jsonInit,
   responseInit,
   sseResponse,
+  streamingResponse,
 } from "./responses.ts";
 export { retryAfterOf } from "./retry-after.ts";
 export type { Server } from "./server.ts";

@@ -76,13 +76,23 @@ const STREAM = /* @__PURE__ */ Symbol();
  * @returns The answer.
  */
 export function sseResponse(body: ReadableStream<Uint8Array>): Response {
-  const response = new Response(body, { headers: SSE_HEADERS });
+  return streamingResponse(new Response(body, { headers: SSE_HEADERS }));
+}
+
+/**
+ * Marks an answer that streams (SSE, or a Connect or gRPC-Web server stream) for the server's budgets: its call is
+ * held until the stream ends.
+ *
+ * @param response The answer.
+ * @returns The same answer, marked.
+ */
+export function streamingResponse(response: Response): Response {
   (response as { [STREAM]?: true })[STREAM] = true;
   return response;
 }
 
 /**
- * Whether an answer streams: made by {@link sseResponse}.
+ * Whether an answer streams: made by {@link sseResponse}, or marked by {@link streamingResponse}.
  *
  * @param response The answer.
  * @returns Whether it is an SSE stream.

@@ -28,6 +28,7 @@ import {
   type Host,
   readBodyBytes,
   type RouteHandler,
+  streamingResponse,
 } from "../../server/mod.ts";
 import { type BodySource, readEnvelopes, readUnenveloped } from "./unary-body.ts";
 import { pathOf } from "../../internal/url.ts";
@@ -147,7 +148,10 @@ async function viaConnect(
     signal: request.signal,
     contextValues: createContextValues().set(HOST_KEY, host).set(ENDED_KEY, ended),
   };
-  const response = universalServerResponseToFetch(await handler(universal));
+  const answer = universalServerResponseToFetch(await handler(universal));
+  // A server stream (CallToolStream, CallMethodStream) holds its call in the request budgets until it ends, as an
+  // SSE answer does; one that holds its request open (events/stream) gave it back already (`Host.exempt`).
+  const response = handler.method.methodKind === "server_streaming" ? streamingResponse(answer) : answer;
   if (!request.bodyUsed && request.body !== null && !request.body.locked) await request.body.cancel();
   // A unary call refused for a scope (gRPC-Web: status 200, the error in the trailer frame) hands its
   // refusal back with the response, for the edge's step-up challenge.

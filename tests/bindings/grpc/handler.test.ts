@@ -13,6 +13,7 @@ import { MCPLite, ResponseType } from "../../../src/bindings/grpc/mod.ts";
 import { inProcessTransport } from "../../helpers/connect-in-process.ts";
 import { BASE, post } from "../../helpers/request.ts";
 import { grpcServer, rejection, tickProbe, waitFor } from "./grpc-fixtures.ts";
+import { LOADED_MS } from "../../helpers/long-running.ts";
 
 const server = grpcServer();
 
@@ -55,6 +56,20 @@ describe("grpcBinding on server.fetch", () => {
     const client = createClient(MCPLite, inProcess("connect", true));
     const error = await rejection(client.callTool({ name: "slow", arguments: { ms: 5000 } }, { timeoutMs: 100 }));
     assert.equal(error.code, Code.DeadlineExceeded);
+  });
+
+  it("holds a server stream's call in the request budgets until it ends, as an SSE answer", async () => {
+    // One call at a time: while CallToolStream streams, a unary call is refused; once it ended, one is answered.
+    const budgeted = grpcServer({ limits: { calls: 1, perCaller: false } });
+    const client = createClient(MCPLite, inProcessTransport(budgeted, "connect", true));
+    const streaming = client.callToolStream({ name: "ticks", arguments: { count: 20, delayMs: 10 } });
+    const messages = streaming[Symbol.asyncIterator]();
+    await messages.next(); // its first message: the stream is open
+    const refused = await rejection(client.callTool({ name: "echo", arguments: { text: "hi" } }));
+    assert.equal(refused.code, Code.ResourceExhausted, refused.message); // limits.calls
+    while (!(await messages.next()).done); // to its end
+    const { result } = await client.callTool({ name: "echo", arguments: { text: "hi" } });
+    assert.deepEqual(result?.content, [{ type: "text", text: "hi" }]);
   });
 
   it("refuses plain gRPC with 415, since fetch cannot send trailers", async () => {
@@ -123,4 +138,32 @@ describe("grpcBinding over serve() (HTTP/1.1)", () => {
       await waitFor(() => tickProbe.aborted > aborted);
     });
   }
+
+  it("gives a cancelled server stream's call back to the request budgets", async () => {
+    // One call at a time: a stream the client cancels frees it, as a client that leaves an SSE stream does.
+    const budgeted = await serve(grpcServer({ limits: { calls: 1, perCaller: false } }), { port: 0, quiet: true });
+    try {
+      const client = createClient(MCPLite, node.createConnectTransport({ baseUrl: budgeted.url, httpVersion: "1.1" }));
+      const abort = new AbortController();
+      const call = client.callToolStream({ name: "ticks", arguments: { count: 1000, delayMs: 10 } }, {
+        signal: abort.signal,
+      });
+      const error = await rejection((async () => {
+        for await (const _ of call) {
+          const refused = await rejection(client.callTool({ name: "echo", arguments: { text: "hi" } }));
+          assert.equal(refused.code, Code.ResourceExhausted, refused.message);
+          abort.abort();
+        }
+      })());
+      assert.equal(error.code, Code.Canceled);
+      let answered: unknown;
+      for (const deadline = Date.now() + LOADED_MS; answered === undefined && Date.now() < deadline;) {
+        answered = await client.callTool({ name: "echo", arguments: { text: "hi" } }).catch(() => undefined);
+        if (answered === undefined) await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      assert.ok(answered !== undefined, "a call is answered once the cancelled stream ended");
+    } finally {
+      await budgeted.close();
+    }
+  });
 });
