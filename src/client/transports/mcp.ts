@@ -207,8 +207,12 @@ class McpTransport implements Transport {
     if (this.#forced !== undefined && LEGACY_VERSIONS.includes(this.#forced)) {
       return await this.#useLegacy(this.#forced);
     }
+    // A revision the host named (2026-07-28) is the one spoken: its probe's answer is waited for, however long the
+    // server takes to start; `initialize` would speak another.
     if (this.#forced !== undefined) this.#version = this.#forced;
-    if (this.#fallbackMs === undefined) return await this.#adopt(await this.#judge(ctx, ctx.signal));
+    if (this.#fallbackMs === undefined || this.#forced !== undefined) {
+      return await this.#adopt(await this.#judge(ctx, ctx.signal));
+    }
     // A probe the handshake overtook is cancelled (MCP 2025-11-25, Cancellation): nothing awaits it.
     const overtaken = new AbortController();
     const judged = this.#judge({ ...ctx, signal: AbortSignal.any([ctx.signal, overtaken.signal]) }, ctx.signal);

@@ -24,7 +24,10 @@ import { type NoticeListener, SERVER_NOTICES } from "./server-notices.ts";
 export interface StdioTransportOptions extends SpawnOptions {
   /** The wire: `mcp` (default: 2026-07-28 probed, else 2025) or `mcp-lite`. */
   readonly wire?: "mcp" | "mcp-lite";
-  /** The MCP revision to speak (a 2025 one skips the probe). */
+  /**
+   * The MCP revision to speak: a 2025 one skips the probe; with 2026-07-28 the probe's answer is waited for however
+   * long the server takes to start (no `initialize` goes out, `probeWaitMs` does not apply).
+   */
   readonly protocolVersion?: string;
   /** `inherit` forwards the server's stderr to this process's; `pipe` (default) keeps its tail for errors. */
   readonly stderr?: "inherit" | "pipe";
@@ -38,8 +41,8 @@ export interface StdioTransportOptions extends SpawnOptions {
   /**
    * How long `server/discover` waits alone before `initialize` goes out too, in ms (default 5000): the
    * MCP 2026-07-28 probe, which a 2025 server may never answer. Its late answer still counts, so a
-   * server that starts slowly is no verdict; a host that knows its server is a 2025 one sets
-   * `protocolVersion` instead.
+   * server that starts slowly is no verdict; a host that knows its server's revision sets `protocolVersion`
+   * instead.
    */
   readonly probeWaitMs?: number;
 }
@@ -166,11 +169,14 @@ class StdioTransport implements Transport {
       ) {
         const ms = (reason.data as { limitMs?: unknown } | undefined)?.limitMs;
         const command = [this.#options.command, ...this.#options.args ?? []].join(" ");
+        const version = this.#options.protocolVersion;
         const asked = this.wire !== "mcp"
           ? ""
-          : isLegacyVersion(this.#options.protocolVersion ?? "")
+          : version === undefined
+          ? ": neither server/discover nor initialize was answered"
+          : isLegacyVersion(version)
           ? ": initialize went unanswered"
-          : ": neither server/discover nor initialize was answered";
+          : ": server/discover went unanswered";
         reason.message = `Timed out: ${command} answered nothing in ${ms} ms${asked}; is it a stdio server?`;
       }
       throw error;

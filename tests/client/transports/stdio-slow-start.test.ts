@@ -23,8 +23,8 @@ const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 const SLOW_MS = 2000;
 /** The probe's wait in these tests: the server's slow start outlasts it by order, whatever it is. */
 const PROBE_WAIT_MS = 50;
-/** `delay`: `initialize` (the start lasts until initialize came) or 0 (no slow start). */
-const slow = (era: string, delay: "initialize" | 0 = "initialize", protocolVersion?: string) => {
+/** `delay`: `initialize` (the start lasts until initialize came), or ms (0: no slow start). */
+const slow = (era: string, delay: "initialize" | number = "initialize", protocolVersion?: string) => {
   const { command, args } = runtimeCommand(`${ROOT}tests/helpers/slow-stdio-server.ts`);
   return createStdioTransport({
     command,
@@ -56,6 +56,20 @@ describe("stdio servers that start slowly", () => {
       // The server refused the pipelined initialize (-32022); the client never asked again.
       const seen = String(await client.call("seen", {})).split(" ");
       assert.deepEqual(seen, ["server/discover", "initialize", "tools/list", "tools/call"]);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("a slow server the host says speaks 2026-07-28 gets server/discover alone, answered however late", async () => {
+    // It reads stdin 300 ms after it starts, six probe waits: no initialize goes out meanwhile (it would speak 2025).
+    const client = createClient(slow("2026", 300, "2026-07-28"));
+    try {
+      assert.deepEqual(String(await client.call("seen", {})).split(" "), [
+        "server/discover",
+        "tools/list",
+        "tools/call",
+      ]);
     } finally {
       await client.close();
     }
@@ -95,6 +109,12 @@ describe("stdio servers that start slowly", () => {
       await assert.rejects(legacy.listTools(), /mute answered nothing in 500 ms: initialize went unanswered/);
     } finally {
       await legacy.close();
+    }
+    const modern = createClient(slow("mute", 0, "2026-07-28"), { timeoutMs: 500 });
+    try {
+      await assert.rejects(modern.listTools(), /mute answered nothing in 500 ms: server\/discover went unanswered/);
+    } finally {
+      await modern.close();
     }
   });
 
