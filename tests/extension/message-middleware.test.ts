@@ -137,13 +137,16 @@ describe("a full session, both sides, over stdio (the server a child process)", 
         onElicit: accept,
       });
       try {
-        await session(client);
+        try {
+          await session(client);
+        } finally {
+          await client.close(); // the child flushes its transcript and exits
+        }
+        assert.deepEqual(lines, expected.client);
+        assert.deepEqual(readFileSync(file, "utf8").trim().split("\n"), mirrored(expected.client));
       } finally {
-        await client.close(); // the child flushes its transcript and exits
+        rmSync(dir, { recursive: true, force: true });
       }
-      assert.deepEqual(lines, expected.client);
-      assert.deepEqual(readFileSync(file, "utf8").trim().split("\n"), mirrored(expected.client));
-      rmSync(dir, { recursive: true, force: true });
     });
   }
 });
