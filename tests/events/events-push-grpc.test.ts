@@ -121,6 +121,16 @@ function assertExhausted(error: ConnectError | undefined): void {
   assert.equal(error.findDetails(ErrorInfoSchema)[0]?.metadata.jsonrpcCode, "-32013");
 }
 
+/** Under `events.maxStreamsPerCaller: 1`: a second stream of the same caller is refused while its first is open. */
+async function holdsOnePerCaller(client: ConnectClient<typeof MCPLite>): Promise<void> {
+  const first = await admitted(client);
+  const second = new GrpcPush(client);
+  await second.ended();
+  assertExhausted(second.error);
+  assert.match(second.error!.rawMessage, /per caller, 1/);
+  await first.cancel();
+}
+
 /**
  * Opens a stream (from a cursor) once the server has a place for it: a cancelled stream frees its place as the server
  * sees the cancel, within {@link WAIT_MS}.
@@ -221,12 +231,7 @@ describe("events/stream over gRPC (CallMethodStream)", () => {
     const listening = await serve(own, { port: 0, hostname: "127.0.0.1", quiet: true });
     try {
       const client = connectClient(MCPLite, createConnectTransport({ baseUrl: listening.url, httpVersion: "1.1" }));
-      const first = await admitted(client);
-      const second = new GrpcPush(client);
-      await second.ended();
-      assertExhausted(second.error);
-      assert.match(second.error!.rawMessage, /per caller, 1/);
-      await first.cancel();
+      await holdsOnePerCaller(client);
     } finally {
       await listening.close();
     }
@@ -310,12 +315,7 @@ describe("events/stream over gRPC on HTTP/2 (serveGrpc)", () => {
     const listening = await serveGrpc(own, { port: 0, closeGraceMs: 200 });
     try {
       const client = connectClient(MCPLite, grpcOverH2(listening.url));
-      const first = await admitted(client);
-      const second = new GrpcPush(client);
-      await second.ended();
-      assertExhausted(second.error);
-      assert.match(second.error!.rawMessage, /per caller, 1/);
-      await first.cancel();
+      await holdsOnePerCaller(client);
     } finally {
       closeClientSessions();
       await listening.close();
