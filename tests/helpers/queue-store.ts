@@ -63,7 +63,10 @@ function onPostgres(options: QueueStoreOptions) {
     await pool.end();
   };
   const ready = async () => void await pool.query("SELECT 1");
-  return { resultStore: postgresResultStore(pool), queue, close, ready };
+  // A statement's bound (default 2 s) is one for a loaded machine here: these tests break the backend by stopping or
+  // killing it, which fails statements at once; a CI machine running six lanes on two cores once took longer than 2 s
+  // for one, which a kill test reads as an outage it did not make (the job suspended, then taken by the other worker).
+  return { resultStore: postgresResultStore(pool, { timeoutMs: 15_000 }), queue, close, ready };
 }
 
 /**
