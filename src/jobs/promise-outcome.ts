@@ -60,6 +60,8 @@ export async function promiseOutcome(
     ? " called ctx.defer(): declare it .longRunning() so the server lists redeem"
     : declared !== undefined && (owner.work === undefined || owner !== tool)
     ? " called ctx.defer(input) but declares no work with .defer()"
+    : owner.longRunning?.endEvent && !c.ends && (work ?? declared) // no events served: nobody hears of its end
+    ? `: its endEvent "${owner.longRunning.endEvent.name}" is not served: add it with server.event()`
     : undefined;
   if (refused !== undefined) throw new TypeError(`tool "${owner.name}"${refused}`);
   const input = declared?.work === undefined ? call.arguments ?? {} : declared.work;

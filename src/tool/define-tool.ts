@@ -307,7 +307,8 @@ export class ToolBuilder<
    * @returns A new builder. The server that adds the tool checks the options (`server.tool()` throws a `TypeError`
    *   when `taskSupport` is not `"optional"` or `"required"`; a `RangeError` for `retry.attempts` outside 1–100,
    *   a `retry.backoff` in ms outside 0–3 600 000, or `timeoutMs` outside 1–2 147 483 647). A call of a tool whose
-   *   `endEvent` the server does not serve (`server.event()`) fails as the server's error, its work cancelled.
+   *   `endEvent` the server does not serve (`server.event()`) fails as the server's error, its work cancelled (or not
+   *   started, on a server serving no events).
    *
    * @example
    * ```ts

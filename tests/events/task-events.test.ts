@@ -3,7 +3,8 @@
  * reaches a webhook once when a call's work ends, with the id its caller holds: the MCP 2026-07-28 task id of a
  * task-augmented call, the promise token of an MCP-lite call. Completed, failed (thrown), cancelled (`tasks/cancel`);
  * work that ends at once (its end racing the caller's id) raises it once; on BullMQ over a redis-server, the worker
- * that ran the work raises it. A tool naming an event the server does not serve is refused. On Node 22 too.
+ * that ran the work raises it. A tool naming an event the server does not serve (or a server serving none) is refused,
+ * its work not run. On Node 22 too.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
@@ -281,6 +282,21 @@ describe("task events, in process", () => {
     const outcome = await server.call("report", { mode: "wait" });
     assert.equal(outcome.kind, "failure"); // the server's own error, masked to the caller
     assert.match(String(errors[0]), /TypeError: tool "report": its endEvent "report\.ended" is not served/);
+  });
+
+  it("refuse it on a server serving no events at all, before its work runs", async () => {
+    const errors: unknown[] = [];
+    let ran = 0;
+    const tool = defineTool("report")
+      .longRunning({ endEvent: taskEnded })
+      .defer(() => ({ rows: ++ran }));
+    const server = createServer({ name: "reports", version: "1.0.0", secret: SECRET, onError: (e) => errors.push(e) })
+      .tool(tool);
+    const outcome = await server.call("report", {});
+    assert.equal(outcome.kind, "failure"); // the server's own error, masked to the caller
+    assert.match(String(errors[0]), /TypeError: tool "report": its endEvent "report\.ended" is not served/);
+    await new Promise((resolve) => setTimeout(resolve, 50)); // work started in the background would have run by now
+    assert.equal(ran, 0);
   });
 });
 
