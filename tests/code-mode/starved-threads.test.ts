@@ -64,12 +64,14 @@ describe("workerExecutor() on a machine busy with other processes", { skip: !exi
   // A Deno thread trims glibc's arenas as it exits, the server thread's too: a lowered one waiting for a core held
   // the server's thread behind it (a priority inversion, seen as a 1.2 s hold in CI). There threads are not lowered.
   it("lowers a long program's thread to nice 10 on Bun and Node, and keeps the process's priority on Deno", async () => {
+    // Threads of other tests in this process (bun test runs every file in one) may be lowered already, retiring, or
+    // lower themselves meanwhile (a program another test left running until its thread is stopped): only a thread
+    // started after this point, this test's executor's, counts.
+    const before = niceValues();
     const executor = workerExecutor({ size: 1 });
-    const own = niceValues().get(String(process.pid))!;
+    const own = before.get(String(process.pid))!;
     const lowered = (values: Map<string, number>) =>
       new Set([...values].filter(([, nice]) => nice === Math.min(19, own + 10)).map(([tid]) => tid));
-    // Threads of other tests in this process (bun test runs every file in one) may be lowered already, retiring.
-    const before = lowered(niceValues());
     let seen = new Map<string, number>();
     const look = () => (seen = niceValues(), Promise.resolve<unknown>(1));
     const outcome = await executor.execute({
@@ -79,7 +81,9 @@ describe("workerExecutor() on a machine busy with other processes", { skip: !exi
     });
     assert.deepEqual(outcome, { ok: true, value: 1, logs: [] });
     const now = [...lowered(seen)].filter((tid) => !before.has(tid));
-    const detail = `nice values ${JSON.stringify([...seen])}, the process's ${own}, lowered before: ${[...before]}`;
+    const detail = `nice values ${JSON.stringify([...seen])}, the process's ${own}, threads before: ${[
+      ...before.keys(),
+    ]}`;
     assert.equal(now.length, "Deno" in globalThis ? 0 : 1, detail);
   });
 });
