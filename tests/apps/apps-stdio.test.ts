@@ -6,6 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import process from "node:process";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { runtimeCommand } from "../helpers/stdio.ts";
@@ -22,7 +23,13 @@ describe("MCP Apps over stdio, from the official client", () => {
     client = new Client({ name: "apps-host", version: "1.0.0" }, {
       capabilities: { extensions: { [UI]: { mimeTypes: [MIME] } } },
     } as never);
-    const transport = new StdioClientTransport({ command, args: [...args, "--stdio"], stderr: "pipe" });
+    // This process's environment, not the client's default (HOME, PATH and a few more): on a machine that reaches the
+    // npm registry through a TLS proxy, the server's first `deno bundle` downloads esbuild trusting the CA that
+    // SSL_CERT_FILE names, which the default drops (a fresh DENO_DIR then fails with "UnknownIssuer").
+    const env = Object.fromEntries(
+      Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined),
+    );
+    const transport = new StdioClientTransport({ command, args: [...args, "--stdio"], stderr: "pipe", env });
     transport.stderr?.on("data", (chunk: Uint8Array) => void (log += String(chunk)));
     await client.connect(transport);
   });
