@@ -298,6 +298,22 @@ describe("task events, in process", () => {
     await new Promise((resolve) => setTimeout(resolve, 50)); // work started in the background would have run by now
     assert.equal(ran, 0);
   });
+
+  it("refuse it when the tool comes through group() onto a server serving no events, before its work runs", async () => {
+    const errors: unknown[] = [];
+    let ran = 0;
+    const tool = defineTool("report")
+      .longRunning({ endEvent: taskEnded })
+      .defer(() => ({ rows: ++ran }));
+    const reports = createServer({ name: "reports", version: "1.0.0", secret: SECRET }).tool(tool);
+    const server = createServer({ name: "app", version: "1.0.0", secret: SECRET, onError: (e) => errors.push(e) })
+      .group("reports", reports);
+    const outcome = await server.call("reports.report", {});
+    assert.equal(outcome.kind, "failure"); // the server's own error, masked to the caller
+    assert.match(String(errors[0]), /TypeError: tool "reports\.report": its endEvent "report\.ended" is not served/);
+    await new Promise((resolve) => setTimeout(resolve, 50)); // work started in the background would have run by now
+    assert.equal(ran, 0);
+  });
 });
 
 describe("task events on BullMQ over a redis-server", { skip: REDIS_MISSING }, () => {
