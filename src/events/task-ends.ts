@@ -126,7 +126,7 @@ export function attachTaskEnds(registry: Registry, router: EventsServed): void {
       await c.cancel(job, ttlMs); // nobody would hear of its end: the call is refused, its work stopped
       const name = registry.get(tool)?.longRunning?.endEvent?.name;
       throw new TypeError(
-        `tool "${tool}": its endEvent "${name}" is not served by this server: register it with server.event()`,
+        `tool "${tool}": its endEvent "${name}" is not served: add it with server.event()`,
       );
     }
     if (call !== undefined && becomesTask(call.ctx.meta)) return; // the task id is handed over as the task is made
