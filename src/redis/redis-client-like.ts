@@ -32,11 +32,4 @@ export interface RedisClientLike {
   eval:
     | ((script: string, options: { keys: string[]; arguments: string[] }) => Promise<unknown>)
     | ((script: string, numkeys: number, ...keysAndArguments: string[]) => Promise<unknown>);
-  /**
-   * ioredis: `EVALSHA sha1 numkeys key… arg…`, a script Redis holds run by its SHA-1; when the client has it, the
-   * store sends each script's text once (again only when Redis answers `NOSCRIPT`), not with every command.
-   */
-  evalsha?(sha1: string, numkeys: number, ...keysAndArguments: string[]): Promise<unknown>;
-  /** node-redis: `EVALSHA`, the keys and arguments as options; used as ioredis's `evalsha` is. */
-  evalSha?(sha1: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
 }

@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import type { Redis } from "ioredis";
 import { redisResultStore } from "../../src/redis/mod.ts";
 import type { ResultStore } from "../../mod.ts";
 import { describeResultStore } from "../helpers/result-store-conformance.ts";
@@ -48,29 +47,6 @@ describe("a deferred result larger than the Redis store's bound", { skip: REDIS_
       assertTooLarge(await exportThrough(redisResultStore(client, { prefix }), 2 << 20), 1 << 20);
       const raised = await exportThrough(redisResultStore(client, { prefix, maxBytes: 8 << 20 }), 5 << 20);
       assert.deepEqual(raised, { type: "text", text: "x".repeat(5 << 20) });
-    });
-  }
-});
-
-describe("the Redis store's scripts", { skip: REDIS_MISSING }, () => {
-  /** The ioredis connection, as an operator's: it reads Redis's counts and flushes its scripts. */
-  const admin = () => clients.get("ioredis")!.client as unknown as Redis;
-  /** How many times Redis ran `command` so far (`INFO commandstats`). */
-  const calls = async (command: "eval" | "evalsha") =>
-    Number((await admin().info("commandstats")).match(new RegExp(`cmdstat_${command}:calls=(\\d+)`))?.[1] ?? 0);
-  for (const { name } of REDIS_CLIENTS) {
-    it(`sends a script's text once, by its SHA-1 after, and again when Redis forgot it (${name})`, async () => {
-      const store = redisResultStore(clients.get(name)!.client, { prefix: `scripts:${crypto.randomUUID()}:` });
-      const write = (i: number) => store.set(`e${i}`, { status: "working", at: i }, 60_000);
-      await admin().script("FLUSH"); // as a restarted Redis, or another node, holds no script
-      const before = await calls("eval");
-      for (let i = 0; i < 10; i++) assert.equal(await write(i), true);
-      assert.equal(await calls("eval") - before, 1, "its text sent once");
-      const [texts, shas] = [await calls("eval"), await calls("evalsha")];
-      for (let i = 10; i < 20; i++) assert.equal(await write(i), true);
-      assert.equal(await calls("eval"), texts, "no text sent while Redis holds the script");
-      assert.equal(await calls("evalsha") - shas, 10);
-      for (let i = 0; i < 20; i++) assert.deepEqual(await store.get(`e${i}`), { status: "working", at: i });
     });
   }
 });
