@@ -284,36 +284,37 @@ describe("task events, in process", () => {
     assert.match(String(errors[0]), /TypeError: tool "report": its endEvent "report\.ended" is not served/);
   });
 
-  it("refuse it on a server serving no events at all, before its work runs", async () => {
-    const errors: unknown[] = [];
-    let ran = 0;
-    const tool = defineTool("report")
-      .longRunning({ endEvent: taskEnded })
-      .defer(() => ({ rows: ++ran }));
-    const server = createServer({ name: "reports", version: "1.0.0", secret: SECRET, onError: (e) => errors.push(e) })
-      .tool(tool);
-    const outcome = await server.call("report", {});
-    assert.equal(outcome.kind, "failure"); // the server's own error, masked to the caller
-    assert.match(String(errors[0]), /TypeError: tool "report": its endEvent "report\.ended" is not served/);
-    await new Promise((resolve) => setTimeout(resolve, 50)); // work started in the background would have run by now
-    assert.equal(ran, 0);
-  });
-
-  it("refuse it when the tool comes through group() onto a server serving no events, before its work runs", async () => {
-    const errors: unknown[] = [];
-    let ran = 0;
-    const tool = defineTool("report")
-      .longRunning({ endEvent: taskEnded })
-      .defer(() => ({ rows: ++ran }));
-    const reports = createServer({ name: "reports", version: "1.0.0", secret: SECRET }).tool(tool);
-    const server = createServer({ name: "app", version: "1.0.0", secret: SECRET, onError: (e) => errors.push(e) })
-      .group("reports", reports);
-    const outcome = await server.call("reports.report", {});
-    assert.equal(outcome.kind, "failure"); // the server's own error, masked to the caller
-    assert.match(String(errors[0]), /TypeError: tool "reports\.report": its endEvent "report\.ended" is not served/);
-    await new Promise((resolve) => setTimeout(resolve, 50)); // work started in the background would have run by now
-    assert.equal(ran, 0);
-  });
+  // A server serving no events at all, the tool its own or mounted through group(): refused under its served name.
+  const noEvents = [
+    { how: "on a server serving no events at all", served: "report", grouped: false },
+    {
+      how: "when the tool comes through group() onto a server serving no events",
+      served: "reports.report",
+      grouped: true,
+    },
+  ];
+  for (const { how, served, grouped } of noEvents) {
+    it(`refuse it ${how}, before its work runs`, async () => {
+      const errors: unknown[] = [];
+      let ran = 0;
+      const tool = defineTool("report")
+        .longRunning({ endEvent: taskEnded })
+        .defer(() => ({ rows: ++ran }));
+      const onError = (e: unknown) => void errors.push(e);
+      const own = createServer({ name: "reports", version: "1.0.0", secret: SECRET, onError }).tool(tool);
+      const app = createServer({ name: "app", version: "1.0.0", secret: SECRET, onError })
+        .group("reports", createServer({ name: "reports", version: "1.0.0", secret: SECRET }).tool(tool));
+      const outcome = await (grouped ? app.call("reports.report", {}) : own.call("report", {}));
+      assert.equal(outcome.kind, "failure"); // the server's own error, masked to the caller
+      const named = served.replace(".", "\\.");
+      assert.match(
+        String(errors[0]),
+        new RegExp(`TypeError: tool "${named}": its endEvent "report\\.ended" is not served`),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 50)); // work started in the background would have run by now
+      assert.equal(ran, 0);
+    });
+  }
 });
 
 describe("task events on BullMQ over a redis-server", { skip: REDIS_MISSING }, () => {
