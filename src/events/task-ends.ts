@@ -1,8 +1,9 @@
 /**
  * Task events: a long-running tool's end event (`.longRunning({ endEvent })`), raised once when a call's work ends,
  * naming the id its caller holds. That id is made where the call was taken (the promise token, or the MCP task id
- * signed from it), the end where the work ran (a queue's worker): the two halves meet at one store key per job, first
- * writer wins (the `ResultStore` contract), and whichever finds the other's half there raises the event with both.
+ * signed from it), the end where the work ran (a queue's worker): the two halves meet in the job's journal, one entry
+ * (`~task-end`), first writer wins (the `JournalStore` contract), and whichever finds the other's half there raises the
+ * event with both.
  * Attached with a server's events router, where it has long-running support; a job announced so has its id marked `e.`.
  *
  * @module
@@ -15,9 +16,8 @@ import { MODERN_VERSION, TASKS_EXTENSION } from "../internal/mcp-wire.ts";
 import type { Continuations } from "../jobs/continuations.ts";
 import { PROMISE_KIND } from "../jobs/promise-outcome.ts";
 import { hasEnded, type ResultStore, type StoredResult } from "../jobs/result-store.ts";
-import { isUnavailable } from "../jobs/guarded-store.ts";
+import { untilReachable } from "../jobs/guarded-store.ts";
 import { canonicalJson } from "../internal/canonical-json.ts";
-import { unrefTimer } from "../runtime/unref-timer.ts";
 
 /** What a job's id starts with when its end raises its tool's end event (`promise-outcome.ts` marks it). */
 const ANNOUNCED = "e.";
@@ -33,18 +33,8 @@ interface EventsServed {
 /** One half of the meeting: the caller's (`id`, `tool`) or the end's (`status`, `error`). */
 type Half = Partial<TaskEnded>;
 
-/** The first wait before a meeting the store failed is tried again, in ms; it doubles, up to the second. */
-const MEET_RETRY_FIRST_MS = 100;
-const MEET_RETRY_MAX_MS = 2_000;
-
-/** The store key where the halves of a job's end meet. */
-const meetingKey = (job: string) => `evend:${job}`;
-
-/** A half as a result-store entry: an ended one, so that the second writer is refused and reads the first. */
-const entryOf = (half: Half): StoredResult => ({
-  status: "completed",
-  result: { content: [], structuredContent: half },
-});
+/** The journal entry where the halves of a job's end meet: the engine's (`~`), outside the run's order (place 0). */
+const MEETING = "~task-end";
 
 /**
  * How a job's final entry reads as an end: a failure is a protocol error, or a result with `isError` (what a thrown
@@ -100,11 +90,9 @@ export function attachTaskEnds(registry: Registry, router: EventsServed): void {
 
   /** Writes this half; the second writer raises the event with both. */
   const meet = async (job: string, half: Half, ttlMs: number) => {
-    const key = meetingKey(job);
-    if (await results.set(key, entryOf(half), Math.max(1, ttlMs))) return; // the first: the other half raises it
-    const kept = await results.get(key);
-    const other = kept?.status === "completed" ? kept.result.structuredContent as Half : undefined;
-    // Expired with its job; or this side's own half, written by a try the store failed to answer: the other raises it.
+    const mine = { name: MEETING, position: 0, value: half, at: c.codec.now() };
+    const other = (await c.journals.append(job, mine, Math.max(1, ttlMs))).value as Half | undefined;
+    // This side's own half: the first writer's (the other half raises it), or one a try the store failed to answer wrote.
     if (other === undefined || ("status" in other) === ("status" in half)) return;
     const { taskId, tool, status, error } = { ...other, ...half } as TaskEnded;
     const name = eventOf(tool);
@@ -133,19 +121,6 @@ export function attachTaskEnds(registry: Registry, router: EventsServed): void {
     await meet(job, { taskId: id, tool }, ttlMs);
   };
 
-  /** {@link meet} again while the store is out of reach, until the job's entry expires: the end is not lost. */
-  const meetAgain = async (job: string, half: Half, ttlMs: number) => {
-    const until = c.codec.now() + ttlMs;
-    for (let wait = MEET_RETRY_FIRST_MS;; wait = Math.min(2 * wait, MEET_RETRY_MAX_MS)) {
-      await new Promise((resolve) => unrefTimer(setTimeout(resolve, wait)));
-      try {
-        return await meet(job, half, Math.max(1, until - c.codec.now()));
-      } catch (error) {
-        if (!isUnavailable(error) || c.codec.now() + wait >= until) return report(error);
-      }
-    }
-  };
-
   // The end's half, as the job's final entry is written: only the first final entry of a job is its end. A write that
   // finds its own entry kept is that one tried again (`Job`'s final write, through an outage that took the entry but
   // lost the answer). A store out of reach at the meeting leaves the write alone (a cancellation answers at once) and
@@ -156,10 +131,10 @@ export function attachTaskEnds(registry: Registry, router: EventsServed): void {
       const written = await results.set(id, entry, ttlMs);
       if (!id.startsWith(ANNOUNCED) || !hasEnded(entry)) return written;
       if (written || canonicalJson(await results.get(id).catch(() => undefined)) === canonicalJson(entry)) {
-        const half = endOf(entry);
-        await meet(id, half, ttlMs).catch((error) =>
-          isUnavailable(error) ? void meetAgain(id, half, ttlMs) : report(error)
-        );
+        const half = endOf(entry), until = c.codec.now() + ttlMs;
+        const again = (error: unknown) =>
+          untilReachable(() => meet(id, half, until - c.codec.now()), until, c.codec.now, { error });
+        await meet(id, half, ttlMs).catch((error) => void again(error).catch(report));
       }
       return written;
     },

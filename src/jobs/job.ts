@@ -9,7 +9,7 @@
  * @module
  */
 import { type CallSink, type InputRequest, isInputAnswer, type LogLevel } from "../core/call/call-sink.ts";
-import { isUnavailable } from "./guarded-store.ts";
+import { isUnavailable, untilReachable } from "./guarded-store.ts";
 import type { ResultStore, StoredResult } from "./result-store.ts";
 import { unrefTimer } from "../runtime/unref-timer.ts";
 
@@ -18,11 +18,6 @@ const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
 /** Why a job's signal aborts when its entry's time is up (its token expired with it). */
 const EXPIRED_MESSAGE = "the job expired";
-
-/** The first wait before the final entry is written again through a store outage, in ms; it doubles. */
-export const FINAL_RETRY_FIRST_MS = 100;
-/** The longest wait between two attempts at the final entry, in ms. */
-export const FINAL_RETRY_MAX_MS = 2_000;
 
 interface Waiter {
   readonly request: InputRequest;
@@ -241,22 +236,10 @@ export class Job implements CallSink {
     return written;
   }
 
-  /**
-   * Writes the final entry, again and again while the store is out of reach (waits doubling from
-   * {@link FINAL_RETRY_FIRST_MS} to {@link FINAL_RETRY_MAX_MS}, with jitter so instances do not retry in
-   * step), until the entry expires: a finished job's result is kept in memory until it is stored.
-   */
-  async #writeFinal(entry: StoredResult): Promise<boolean> {
+  /** Writes the final entry, again while the store is out of reach, until the entry expires (`untilReachable()`). */
+  #writeFinal(entry: StoredResult): Promise<boolean> {
     const { store, ttlMs, now } = this.#options;
-    for (let wait = FINAL_RETRY_FIRST_MS;; wait = Math.min(2 * wait, FINAL_RETRY_MAX_MS)) {
-      try {
-        return await store.set(this.id, entry, ttlMs);
-      } catch (error) {
-        const pause = wait * (0.75 + Math.random() / 2);
-        if (!isUnavailable(error) || now() + pause >= this.#expiresAt) throw error;
-        await new Promise((resolve) => unrefTimer(setTimeout(resolve, pause)));
-      }
-    }
+    return untilReachable(() => store.set(this.id, entry, ttlMs), this.#expiresAt, now);
   }
 
   #poll(): void {

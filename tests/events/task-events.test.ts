@@ -9,7 +9,14 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import * as v from "valibot";
-import { createMemoryResultStore, createServer, defineTool, type ResultStore, runWorker } from "../../mod.ts";
+import {
+  createMemoryResultStore,
+  createServer,
+  defineTool,
+  type JournalEntry,
+  type ResultStore,
+  runWorker,
+} from "../../mod.ts";
 import { bullmqQueue } from "../../src/bullmq/mod.ts";
 import { defineEvent, type TaskEnded } from "../../src/events/mod.ts";
 import { redisResultStore } from "../../src/redis/mod.ts";
@@ -117,6 +124,29 @@ async function oneEndNamed(name: string, ...taskIds: string[]): Promise<TaskEnde
   });
 }
 
+/** The half of a job's end one side writes: the caller's (`taskId`, `tool`) or the end's (`status`). */
+type Half = Partial<TaskEnded>;
+
+/**
+ * `store` with each write to its journal's meeting entry (`~task-end`, where the halves of a job's end meet: first writer
+ * wins) passed through `meeting`, which makes the write (`append`) or not; the store's own in every other way.
+ */
+function meetingsThrough(
+  store: ResultStore,
+  meeting: (job: string, half: Half, append: () => Promise<JournalEntry>) => Promise<JournalEntry>,
+): ResultStore {
+  const journal = store.journalStore!;
+  return Object.assign(Object.create(store), {
+    journalStore: {
+      load: (job: string) => journal.load(job),
+      append: (job: string, entry: JournalEntry, ttlMs: number) =>
+        entry.name === "~task-end"
+          ? meeting(job, entry.value as Half, () => journal.append(job, entry, ttlMs))
+          : journal.append(job, entry, ttlMs),
+    },
+  });
+}
+
 /** A server running the work in process, over `resultStore` (default: its own in memory). */
 function inProcessServer(resultStore?: ResultStore, onError?: (error: unknown) => void) {
   return createServer({
@@ -176,26 +206,21 @@ describe("task events, in process", () => {
       string,
       { readonly first: "caller" | "end"; readonly written: Promise<void>; open(): void }
     >();
-    const racing: ResultStore = {
-      ...store,
-      async set(id, entry, ttlMs) {
-        if (!id.startsWith("evend:")) return await store.set(id, entry, ttlMs);
-        const half = entry.status === "completed" ? entry.result.structuredContent as object : {};
-        const kind = "taskId" in half ? "caller" : "end";
-        let order = orders.get(id);
-        if (order === undefined) {
-          let open = () => {};
-          const written = new Promise<void>((resolve) => open = resolve);
-          order = { first: orders.size % 2 === 0 ? "caller" : "end", written, open };
-          orders.set(id, order);
-        }
-        if (kind !== order.first) await order.written;
-        const written = await store.set(id, entry, ttlMs);
-        if (kind === order.first) order.open();
-        if (written) firsts[kind]++;
-        return written;
-      },
-    };
+    const racing = meetingsThrough(store, async (job, half, append) => {
+      const kind = "taskId" in half ? "caller" : "end";
+      let order = orders.get(job);
+      if (order === undefined) {
+        let open = () => {};
+        const written = new Promise<void>((resolve) => open = resolve);
+        order = { first: orders.size % 2 === 0 ? "caller" : "end", written, open };
+        orders.set(job, order);
+      }
+      if (kind !== order.first) await order.written;
+      const kept = await append();
+      if (kind === order.first) order.open();
+      if (("taskId" in (kept.value as Half)) === (kind === "caller")) firsts[kind]++; // its own half kept: the first
+      return kept;
+    });
     const server = inProcessServer(racing);
     await subscribe(server);
     // Work that ends at once, twenty calls.
@@ -209,17 +234,13 @@ describe("task events, in process", () => {
     // a store's restart makes between two writes), once per job: the event still comes, once each.
     const store = createMemoryResultStore();
     const failed = new Set<string>();
-    const flaky: ResultStore = {
-      ...store,
-      async set(id, entry, ttlMs) {
-        const half = entry.status === "completed" ? entry.result.structuredContent as object : {};
-        if (id.startsWith("evend:") && !("taskId" in half) && !failed.has(id)) {
-          failed.add(id);
-          throw new Error("connection lost");
-        }
-        return await store.set(id, entry, ttlMs);
-      },
-    };
+    const flaky = meetingsThrough(store, async (job, half, append) => {
+      if (!("taskId" in half) && !failed.has(job)) {
+        failed.add(job);
+        throw new Error("connection lost");
+      }
+      return await append();
+    });
     const server = inProcessServer(flaky, () => {}); // the outage, told once
     await subscribe(server);
     const quick = await callAsTask(server, { mode: "answer" }); // its end may come before the caller's id
@@ -324,16 +345,12 @@ describe("task events on BullMQ over a redis-server", { skip: REDIS_MISSING }, (
     const queues = [0, 1].map(() => bullmqQueue({ connection: redis!.url, name, onError: () => {} }));
     // Which instance wrote the second half of a job's end, and so raised its event.
     const raisedBy = new Map<string, string>();
-    const storeOf = (instance: string): ResultStore => {
-      const store = redisResultStore(connected.client);
-      return Object.assign(Object.create(store), {
-        async set(id: string, entry: never, ttlMs: number) {
-          const written = await store.set(id, entry, ttlMs);
-          if (id.startsWith("evend:") && !written) raisedBy.set(id.slice("evend:".length), instance);
-          return written;
-        },
+    const storeOf = (instance: string): ResultStore =>
+      meetingsThrough(redisResultStore(connected.client), async (job, half, append) => {
+        const kept = await append();
+        if (("taskId" in (kept.value as Half)) !== ("taskId" in half)) raisedBy.set(job, instance); // the second
+        return kept;
       });
-    };
     // Two instances over one queue and one Redis store: the web side takes calls, the other only runs workers.
     const [web, worker] = queues.map((queue, i) =>
       createServer({
