@@ -9,7 +9,7 @@
  * @module
  */
 import { type CallSink, type InputRequest, isInputAnswer, type LogLevel } from "../core/call/call-sink.ts";
-import { isUnavailable, untilReachable } from "./guarded-store.ts";
+import { isUnavailable } from "./guarded-store.ts";
 import type { ResultStore, StoredResult } from "./result-store.ts";
 import { unrefTimer } from "../runtime/unref-timer.ts";
 
@@ -18,6 +18,33 @@ const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
 /** Why a job's signal aborts when its entry's time is up (its token expired with it). */
 const EXPIRED_MESSAGE = "the job expired";
+
+/** The first wait before a store operation is tried again through an outage, in ms; it doubles, up to the second. */
+const AGAIN_FIRST_MS = 100;
+const AGAIN_MOST_MS = 2_000;
+
+/**
+ * Runs a store operation again while the store is out of reach (waits doubling from 100 ms to 2 s, with jitter so
+ * instances do not retry in step), until `untilMs`: what must be written (a finished job's final entry, its end's
+ * half) is kept in memory until the store takes it, or until it would have expired there.
+ *
+ * @param operation The operation (a guarded store's: its outages are `ProtocolError(Unavailable)`).
+ * @param untilMs When to give up, on `now`'s clock.
+ * @param now The clock.
+ * @returns What the operation returned.
+ * @throws What it threw: an error that is not an outage at once, an outage once `untilMs` comes.
+ */
+export async function untilReachable<T>(operation: () => Promise<T>, untilMs: number, now: () => number): Promise<T> {
+  for (let wait = AGAIN_FIRST_MS;; wait = Math.min(2 * wait, AGAIN_MOST_MS)) {
+    try {
+      return await operation();
+    } catch (error) {
+      const pause = wait * (0.75 + Math.random() / 2);
+      if (!isUnavailable(error) || now() + pause >= untilMs) throw error;
+      await new Promise((resolve) => unrefTimer(setTimeout(resolve, pause)));
+    }
+  }
+}
 
 interface Waiter {
   readonly request: InputRequest;
@@ -212,7 +239,7 @@ export class Job implements CallSink {
    * @returns Whether it was written.
    */
   #write(entry: StoredResult | (() => StoredResult)): Promise<boolean> {
-    const { store, onError, now } = this.#options;
+    const { store, onError, now, ttlMs } = this.#options;
     const final = typeof entry !== "function";
     const written = this.#writes.then(async () => {
       if (!final && this.#settled) return false;
@@ -223,7 +250,10 @@ export class Job implements CallSink {
         return false;
       }
       try {
-        const done = final ? await this.#writeFinal(entry) : await store.set(this.id, entry(), leftMs);
+        // A final entry is written again through an outage, until it expires: a finished job's result is kept in memory.
+        const done = final
+          ? await untilReachable(() => store.set(this.id, entry, ttlMs), this.#expiresAt, now)
+          : await store.set(this.id, entry(), leftMs);
         if (!done && !final) this.controller.abort(new Error("the task was cancelled"));
         return done;
       } catch (error) {
@@ -234,12 +264,6 @@ export class Job implements CallSink {
     });
     this.#writes = written.then(() => {});
     return written;
-  }
-
-  /** Writes the final entry, again while the store is out of reach, until the entry expires (`untilReachable()`). */
-  #writeFinal(entry: StoredResult): Promise<boolean> {
-    const { store, ttlMs, now } = this.#options;
-    return untilReachable(() => store.set(this.id, entry, ttlMs), this.#expiresAt, now);
   }
 
   #poll(): void {
