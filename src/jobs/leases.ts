@@ -1,26 +1,27 @@
 /**
  * A running job's lease on a shared result store: an entry the instance running the job renews every third of its
  * length, so an instance that reads the job tells a stopped one (its lease missing for a whole lease, from when that
- * was first found) from a live one; and the claims on a job's later attempts, first writer wins.
+ * was first found) from a live one; and the claims on a job's later attempts, in its journal, first writer wins.
  *
  * @module
  */
+import type { JournalStore } from "./journal-store.ts";
 import type { ResultStore } from "./result-store.ts";
 
-/** A server's store, clock and lease length: whoever holds, reads or claims its jobs' leases. */
+/** A server's stores, clock and lease length: whoever holds, reads or claims its jobs' leases. */
 export interface Leases {
-  /** The shared result store. */
+  /** The shared result store, where leases are kept. */
   readonly results: ResultStore;
+  /** The jobs' journals, where the claims on their attempts are kept. */
+  readonly journals: JournalStore;
   /** The clock, in ms since the epoch. */
   readonly codec: { readonly now: () => number };
   /** How long a lease lasts unless its holder renews it, in ms. */
   readonly leaseMs: number;
 }
 
-/** The store key of the claim on a job's attempt (from the second on). */
-function attemptKey(id: string, attempt: number): string {
-  return `attempt:${id}:${attempt}`;
-}
+/** What the journal entry of a claim on a job's attempt (from the second on) is named by, the attempt after it. */
+const ATTEMPT_CLAIM = "~attempt:";
 
 /**
  * Takes (or renews) a job's lease.
@@ -57,7 +58,7 @@ export async function leaseHeld(leases: Leases, id: string): Promise<boolean> {
 export async function leaseLapsed(leases: Leases, id: string, attempt: number): Promise<boolean> {
   const { results, codec: { now }, leaseMs } = leases;
   // The key that marks when the lease of the job's attempt was first found missing.
-  const key = attempt === 1 ? `lapse:${id}` : `lapse:${id}:${attempt}`;
+  const key = `lapse:${id}:${attempt}`;
   const missingSince = (await results.get(key))?.at;
   if (missingSince !== undefined) return now() - missingSince >= leaseMs;
   await results.set(key, { status: "working", at: now() }, 2 * leaseMs);
@@ -65,26 +66,23 @@ export async function leaseLapsed(leases: Leases, id: string, attempt: number): 
 }
 
 /**
- * Tells the attempt a job is on: the last one claimed (the first needs no claim).
+ * Tells the attempt a job is on: the last one claimed (the first needs no claim), from one read of its journal. Claims
+ * are made one after another, each only while its start is allowed (`start-rule.ts`): one more attempt than they count.
  *
- * @param leases The store, clock and lease length.
+ * @param leases The stores, clock and lease length.
  * @param id The job's id.
- * @param attempts How many it may have.
  * @returns The attempt, from 1.
  */
-export async function attemptOf(leases: Leases, id: string, attempts: number): Promise<number> {
-  for (let next = 2; next <= attempts; next++) {
-    if (await leases.results.get(attemptKey(id, next)) === undefined) return next - 1;
-  }
-  return attempts;
+export async function attemptOf(leases: Leases, id: string): Promise<number> {
+  return 1 + (await leases.journals.load(id)).filter((entry) => entry.name.startsWith(ATTEMPT_CLAIM)).length;
 }
 
 /**
  * Claims a job's attempt, its lease taken first (no reader finds it missing between the claim and the run). The
- * claim is an ended entry, which the store writes only where none is (first writer wins, atomically on a shared
- * store), so two instances that find the same lease lapsed never both take the same attempt.
+ * claim is an entry of the job's journal, which the store writes only where none of its name is (first writer wins,
+ * atomically on a shared store), so two instances that find the same lease lapsed never both take the same attempt.
  *
- * @param leases The store, clock and lease length.
+ * @param leases The stores, clock and lease length.
  * @param id The job's id.
  * @param attempt The attempt.
  * @param ttlMs How long the claim lasts.
@@ -92,5 +90,7 @@ export async function attemptOf(leases: Leases, id: string, attempts: number): P
  */
 export async function claimAttempt(leases: Leases, id: string, attempt: number, ttlMs: number): Promise<boolean> {
   await holdLease(leases, id);
-  return await leases.results.set(attemptKey(id, attempt), { status: "cancelled", at: leases.codec.now() }, ttlMs);
+  const mine = crypto.randomUUID(); // what tells this claim from another instance's
+  const claim = { name: ATTEMPT_CLAIM + attempt, position: 0, value: mine, at: leases.codec.now() };
+  return (await leases.journals.append(id, claim, ttlMs)).value === mine;
 }

@@ -9,6 +9,7 @@
  */
 import { type CallContext, callerOf } from "../core/call/call-context.ts";
 import type { InputRequest } from "../core/call/call-sink.ts";
+import { checkAnswers } from "../core/call/input-round.ts";
 import { continuationsOf } from "./continuations.ts";
 import type { Redelivery } from "./lapsed-jobs.ts";
 import { resultNotHeld } from "./result-not-held.ts";
@@ -180,15 +181,10 @@ export async function updateTask(
   caller: CallContext,
 ): Promise<void> {
   const task = await openTask(registry, taskId, caller);
-  if (typeof responses !== "object" || responses === null || Array.isArray(responses)) {
-    throw new ProtocolError(
-      "invalid_params",
-      "Invalid params: inputResponses must be an object keyed by request",
-    );
-  }
+  checkAnswers(responses);
   const c = continuationsOf(registry.runtime);
   const ttlMs = Math.max(1, task.expiresAt - c.codec.now());
-  const answers = responses as Record<string, unknown>;
+  const answers = responses;
   if ("d" in task.state) {
     if (!await c.answer(task.state.d, answers, ttlMs)) throw notHeld();
     return;

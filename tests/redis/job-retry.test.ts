@@ -2,8 +2,8 @@
  * At-least-once delivery on a real Redis: three live instances and, per test, instances that stop
  * mid-run (listener closed, Redis connection destroyed: nobody renews the lease). A `retry` job whose
  * instance stopped is started again on one live instance and the client's redeem (MCP-lite) or
- * `tasks/get` (MCP 2026-07-28 tasks) gets its real result; a job without `retry` fails as before; a
- * `retry` job fails once its attempts are spent.
+ * `tasks/get` (MCP 2026-07-28 tasks) gets its real result, the claim on its start kept in the job's journal; a job
+ * without `retry` fails as before; a `retry` job fails once its attempts are spent.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
@@ -124,6 +124,16 @@ describe("retry jobs on three instances sharing one Redis", { skip: REDIS_MISSIN
     assert.equal(startedOnLive() - before, 1, "three instances raced for the second attempt: one took it");
     for (const each of live) {
       assert.deepEqual((await lite(each.url, "redeem", { promise: token })).result.structuredContent, { n: 7, by });
+    }
+    // The claim on that attempt is kept in the job's own store (its journal: one hash per job), not as a result.
+    const keys: Redis = createClient({ url: redis!.url });
+    await keys.connect();
+    try {
+      assert.deepEqual(await keys.keys("*attempt*"), []);
+      const fields = await Promise.all((await keys.keys("mcplite:journal:*")).map((key) => keys.hKeys(key)));
+      assert.deepEqual(fields.flat().filter((field) => field.startsWith("~attempt:")), ["~attempt:2"]);
+    } finally {
+      keys.destroy();
     }
   });
 

@@ -68,6 +68,19 @@ export class InputRequiredSignal extends Error {
 }
 
 /**
+ * Refuses a request's answers (`inputResponses`, MCP 2026-07-28, Multi Round-Trip Requests) that are not an object
+ * keyed by the requests they answer: on a call's round and on a task's (`tasks/update`) alike.
+ *
+ * @param responses The answers as the request carried them.
+ * @throws {ProtocolError} `invalid_params`, when they are not an object.
+ */
+export function checkAnswers(responses: unknown): asserts responses is Record<string, unknown> {
+  if (!isObject(responses)) {
+    throw new ProtocolError("invalid_params", "Invalid params: inputResponses must be an object keyed by request");
+  }
+}
+
+/**
  * One call's input round: the `CallSink` that answers `ctx.elicit()` and friends from the request, and
  * memoises `ctx.step()`. Bindings of MRTR-style wires make one per call and pass it both as the
  * context's sink and as `call.round`.
@@ -134,12 +147,7 @@ export class InputRound implements CallSink {
    */
   open(signer: RoundSigner, who: RoundScope, onError?: (error: TokenError) => void): Promise<void> | undefined {
     const responses = this.#responses;
-    if (responses !== undefined && !isObject(responses)) {
-      throw new ProtocolError(
-        "invalid_params",
-        "Invalid params: inputResponses must be an object keyed by request",
-      );
-    }
+    if (responses !== undefined) checkAnswers(responses);
     if (this.#state === undefined) return undefined;
     return this.#restore(signer, who, responses as Record<string, unknown> | undefined, onError);
   }
