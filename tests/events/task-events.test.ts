@@ -2,9 +2,9 @@
  * Task events (issue 88, item 4; src/events/task-ends.ts): a long-running tool's `.longRunning({ endEvent })` event
  * reaches a webhook once when a call's work ends, with the id its caller holds: the MCP 2026-07-28 task id of a
  * task-augmented call, the promise token of an MCP-lite call. Completed, failed (thrown), cancelled (`tasks/cancel`);
- * work that ends at once (its end racing the caller's id) raises it once; on BullMQ over a redis-server, the worker
- * that ran the work raises it. A tool naming an event the server does not serve (or a server serving none) is refused,
- * its work not run. On Node 22 too.
+ * work that ends at once (its end racing the caller's id) raises it once; on BullMQ over a redis-server and over
+ * PostgreSQL (the halves meeting in the job's journal: a hash, a table), the worker that ran the work raises it. A tool
+ * naming an event the server does not serve (or a server serving none) is refused, its work not run. On Node 22 too.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
@@ -17,11 +17,11 @@ import {
   type ResultStore,
   runWorker,
 } from "../../mod.ts";
-import { bullmqQueue } from "../../src/bullmq/mod.ts";
 import { defineEvent, type TaskEnded } from "../../src/events/mod.ts";
-import { redisResultStore } from "../../src/redis/mod.ts";
-import { REDIS_CLIENTS } from "../helpers/redis-clients.ts";
-import { REDIS_MISSING, type RedisServer, startRedis } from "../helpers/redis-server.ts";
+import { queueBackends } from "../helpers/queue-backends.ts";
+import { queueAndStore } from "../helpers/queue-store.ts";
+import { REDIS_MISSING } from "../helpers/redis-server.ts";
+import { POSTGRES_MISSING } from "../helpers/postgres-server.ts";
 import { modernMeta, modernRequest, post } from "../helpers/request.ts";
 import { node22, NODE22_MISSING } from "../helpers/node22.ts";
 import { ONCE_PER_RUN } from "../helpers/once-per-run.ts";
@@ -60,15 +60,12 @@ function reportTool() {
 
 let receiver: Receiver;
 const secrets: string[] = [newSecret()];
-let redis: RedisServer | undefined;
-if (REDIS_MISSING) console.error(`task events on BullMQ: skipped: ${REDIS_MISSING}`);
+const servers = queueBackends("task events on BullMQ");
 before(async () => {
   receiver = await startReceiver(() => secrets);
-  if (!REDIS_MISSING) redis = await startRedis();
 });
 after(async () => {
   await receiver.close();
-  await redis?.stop();
 });
 
 type AnyServer = { fetch(request: Request): Response | Promise<Response> };
@@ -338,57 +335,62 @@ describe("task events, in process", () => {
   }
 });
 
-describe("task events on BullMQ over a redis-server", { skip: REDIS_MISSING }, () => {
-  it("are raised by the worker that ran the work, with the task id the caller holds", async () => {
-    const connected = await REDIS_CLIENTS[0].connect(redis!.url, false);
-    const name = `task-events-${crypto.randomUUID()}`;
-    const queues = [0, 1].map(() => bullmqQueue({ connection: redis!.url, name, onError: () => {} }));
-    // Which instance wrote the second half of a job's end, and so raised its event.
-    const raisedBy = new Map<string, string>();
-    const storeOf = (instance: string): ResultStore =>
-      meetingsThrough(redisResultStore(connected.client), async (job, half, append) => {
-        const kept = await append();
-        if (("taskId" in (kept.value as Half)) !== ("taskId" in half)) raisedBy.set(job, instance); // the second
-        return kept;
-      });
-    // Two instances over one queue and one Redis store: the web side takes calls, the other only runs workers.
-    const [web, worker] = queues.map((queue, i) =>
-      createServer({
-        name: "reports",
-        version: "1.0.0",
-        secret: SECRET,
-        resultStore: storeOf(i === 0 ? "web" : "worker"),
-        queue,
-        events: { allowCallbacks: ["http://127.0.0.1"] },
-      }).event(taskEnded).tool(reportTool())
-    );
-    const running = runWorker(worker, { concurrency: 2 });
-    try {
-      await subscribe(web);
-      // Work that outlasts the call's answer: the caller's id is handed over first, so the worker, seeing the end,
-      // raises it (the web side never sees the end).
-      const taskId = await callAsTask(web, { mode: "answer", ms: 300 });
-      const failing = await callAsTask(web, { mode: "throw", ms: 300 });
-      const quick = await callAsTask(web, { mode: "answer" }); // and one whose end may come first
-      const [completed, failed, quickly] = await oneEndOf(taskId, failing, quick);
-      assert.deepEqual(completed, { taskId, tool: "report", status: "completed" });
-      assert.deepEqual(failed, {
-        taskId: failing,
-        tool: "report",
-        status: "failed",
-        error: "no data for this quarter",
-      });
-      assert.deepEqual(quickly, { taskId: quick, tool: "report", status: "completed" });
-      const raisers = [...raisedBy.values()];
-      assert.equal(raisers.length, 3);
-      assert.ok(raisers.filter((by) => by === "worker").length >= 2, "the worker raised the end of the longer work");
-    } finally {
-      await running.close();
-      for (const queue of queues) await queue.close?.();
-      connected.close();
-    }
+const backends = [
+  { on: "a redis-server", missing: REDIS_MISSING, url: () => servers.redis!.url },
+  { on: "PostgreSQL", missing: POSTGRES_MISSING, url: () => servers.postgres!.url },
+];
+for (const { on, missing, url } of backends) {
+  describe(`task events on BullMQ over ${on}`, { skip: missing }, () => {
+    it("are raised by the worker that ran the work, with the task id the caller holds", async () => {
+      const name = `task-events-${crypto.randomUUID()}`;
+      // One queue and one store for each instance, on the same backend: BullMQ's, and the results and journals beside it.
+      const made = [0, 1].map(() => queueAndStore({ url: url(), queue: name, lockMs: 30_000 }));
+      // Which instance wrote the second half of a job's end, and so raised its event.
+      const raisedBy = new Map<string, string>();
+      const storeOf = (instance: string, store: ResultStore): ResultStore =>
+        meetingsThrough(store, async (job, half, append) => {
+          const kept = await append();
+          if (("taskId" in (kept.value as Half)) !== ("taskId" in half)) raisedBy.set(job, instance); // the second
+          return kept;
+        });
+      // Two instances over one queue and one store: the web side takes calls, the other only runs workers.
+      const [web, worker] = made.map(({ queue, resultStore }, i) =>
+        createServer({
+          name: "reports",
+          version: "1.0.0",
+          secret: SECRET,
+          resultStore: storeOf(i === 0 ? "web" : "worker", resultStore),
+          queue,
+          events: { allowCallbacks: ["http://127.0.0.1"] },
+        }).event(taskEnded).tool(reportTool())
+      );
+      const running = runWorker(worker, { concurrency: 2 });
+      try {
+        await subscribe(web);
+        // Work that outlasts the call's answer: the caller's id is handed over first, so the worker, seeing the end,
+        // raises it (the web side never sees the end).
+        const taskId = await callAsTask(web, { mode: "answer", ms: 300 });
+        const failing = await callAsTask(web, { mode: "throw", ms: 300 });
+        const quick = await callAsTask(web, { mode: "answer" }); // and one whose end may come first
+        const [completed, failed, quickly] = await oneEndOf(taskId, failing, quick);
+        assert.deepEqual(completed, { taskId, tool: "report", status: "completed" });
+        assert.deepEqual(failed, {
+          taskId: failing,
+          tool: "report",
+          status: "failed",
+          error: "no data for this quarter",
+        });
+        assert.deepEqual(quickly, { taskId: quick, tool: "report", status: "completed" });
+        const raisers = [...raisedBy.values()];
+        assert.equal(raisers.length, 3);
+        assert.ok(raisers.filter((by) => by === "worker").length >= 2, "the worker raised the end of the longer work");
+      } finally {
+        await running.close();
+        for (const each of made) await each.close();
+      }
+    });
   });
-});
+}
 
 describe("task events on Node 22", { skip: ONCE_PER_RUN }, () => {
   it("a task's end is kept in the event's log with the task id its caller got", async (t) => {
