@@ -1,22 +1,27 @@
 /**
- * At-least-once delivery on a real Redis: three live instances and, per test, instances that stop
- * mid-run (listener closed, Redis connection destroyed: nobody renews the lease). A `retry` job whose
- * instance stopped is started again on one live instance and the client's redeem (MCP-lite) or
- * `tasks/get` (MCP 2026-07-28 tasks) gets its real result, the claim on its start kept in the job's journal; a job
- * without `retry` fails as before; a `retry` job fails once its attempts are spent.
+ * At-least-once delivery with a shared store and no queue, on a real Redis: three live instances and, per test,
+ * instances that stop mid-run (listener closed, Redis connection destroyed: nobody renews the lease). A `retry` job
+ * whose instance stopped is started again on one live instance and the client's redeem (MCP-lite) or `tasks/get` (MCP
+ * 2026-07-28 tasks) gets its real result, the claim on its start kept in the job's journal; a job without `retry` fails
+ * as before; a `retry` job fails once its attempts are spent. The race for the start on a real PostgreSQL too.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { createClient } from "redis";
 import { serve } from "../../mod.ts";
 import type { Listener } from "../../src/types.ts";
+import pg from "pg";
+import type { ResultStore } from "../../mod.ts";
+import { postgresResultStore } from "../../src/postgres/mod.ts";
 import { redisResultStore } from "../../src/redis/mod.ts";
+import { POSTGRES_MISSING, startPostgres } from "../helpers/postgres-server.ts";
 import { waitFor } from "../helpers/long-running.ts";
 import { modernRequest, toolsCall } from "../helpers/request.ts";
 import { REDIS_MISSING, type RedisServer, startRedis } from "../helpers/redis-server.ts";
 import { type RetryCounters, retryInstance, type RetryInstanceOptions } from "../helpers/retry-jobs.ts";
 
 if (REDIS_MISSING) console.error(`redis job retry: skipped: ${REDIS_MISSING}`);
+if (POSTGRES_MISSING) console.error(`postgres job retry: skipped: ${POSTGRES_MISSING}`);
 
 const LEASE_MS = 300;
 /** How long a redeem waits for a lapsed lease's outcome: far above two leases, far below the token's hour. */
@@ -36,18 +41,28 @@ let redis: RedisServer | undefined;
 const running: Instance[] = [];
 let live: Instance[] = [];
 
+/** An instance on the file's Redis. */
 async function instance(options: RetryInstanceOptions): Promise<Instance> {
   const client: Redis = createClient({ url: redis!.url, disableOfflineQueue: true });
   client.on("error", () => {});
   await client.connect();
-  const { server, counters } = retryInstance(options, { resultStore: redisResultStore(client), leaseMs: LEASE_MS });
+  return await instanceOn(options, redisResultStore(client), () => client.isOpen && client.destroy());
+}
+
+/** An instance on `resultStore`, serving on 127.0.0.1; `disconnect` drops its connections to the store. */
+async function instanceOn(
+  options: RetryInstanceOptions,
+  resultStore: ResultStore,
+  disconnect: () => unknown,
+): Promise<Instance> {
+  const { server, counters } = retryInstance(options, { resultStore, leaseMs: LEASE_MS });
   const listener: Listener = await serve(server, { port: 0, hostname: "127.0.0.1", quiet: true });
   let stopped = false;
   const stop = async () => {
     if (stopped) return;
     stopped = true;
     await listener.close();
-    if (client.isOpen) client.destroy();
+    await disconnect();
   };
   const made = { url: listener.url, counters, stop };
   running.push(made);
@@ -81,17 +96,17 @@ function tokenOf(body: { result: { _meta: { response_type: string; promise_token
 }
 
 /** Redeems on every live instance at once, round after round, until one answers something else than a promise. */
-async function redeemOnAll(token: string, timeoutMs = LAPSE_WAIT_MS) {
+async function redeemOnAll(token: string, on: readonly Instance[] = live) {
   let end: { result: { _meta: { response_type: string }; structuredContent?: unknown; content?: unknown } } | undefined;
   await waitFor(async () => {
-    const bodies = await Promise.all(live.map((each) => lite(each.url, "redeem", { promise: token })));
+    const bodies = await Promise.all(on.map((each) => lite(each.url, "redeem", { promise: token })));
     end = bodies.find((body) => body.result._meta.response_type !== "promise");
     return end !== undefined;
-  }, timeoutMs);
+  }, LAPSE_WAIT_MS);
   return end!;
 }
 
-const startedOnLive = () => live.reduce((sum, each) => sum + each.counters.started, 0);
+const startedOnLive = (on: readonly Instance[] = live) => on.reduce((sum, each) => sum + each.counters.started, 0);
 
 before(async () => {
   if (REDIS_MISSING) return;
@@ -221,5 +236,38 @@ describe("retry jobs on three instances sharing one Redis", { skip: REDIS_MISSIN
     );
     assert.equal(startedOnLive(), before, "no start beyond the last attempt");
     assert.equal(first.counters.started + second.counters.started, 3);
+  });
+});
+
+describe("retry jobs on three instances sharing one PostgreSQL", { skip: POSTGRES_MISSING }, () => {
+  it("starts a stopped instance's retry job again on one of them: one claim on the attempt, a row of its journal", async () => {
+    const postgres = await startPostgres();
+    const pools: pg.Pool[] = [];
+    const onPostgres = (options: RetryInstanceOptions) => {
+      const pool = new pg.Pool({ connectionString: postgres.url, max: 5 });
+      pool.on("error", () => {});
+      pools.push(pool);
+      return instanceOn(options, postgresResultStore(pool, { timeoutMs: 15_000 }), () => pool.end());
+    };
+    const three = await Promise.all(["a", "b", "c"].map((name) => onPostgres({ name })));
+    try {
+      const doomed = await onPostgres({ name: "doomed", hang: true, backoffMs: 100 });
+      const token = tokenOf(await lite(doomed.url, "ingest", { n: 7 }));
+      const before = startedOnLive(three);
+      await doomed.stop(); // its pool ended: nobody renews the lease
+      const end = await redeemOnAll(token, three);
+      assert.equal(end.result._meta.response_type, "answer", JSON.stringify(end));
+      const { n, by } = end.result.structuredContent as { n: number; by: string };
+      assert.equal(n, 7);
+      assert.ok(["a", "b", "c"].includes(by), `ran on ${by}`);
+      assert.equal(startedOnLive(three) - before, 1, "three instances raced for the second attempt: one took it");
+      // The claim is a row of the job's journal (the job store's table), none a result.
+      const claims = await pools[0].query("SELECT name FROM mcplite_results_journal WHERE name LIKE '~attempt:%'");
+      assert.deepEqual(claims.rows.map((row) => row.name), ["~attempt:2"]);
+      assert.deepEqual((await pools[0].query("SELECT id FROM mcplite_results WHERE id LIKE '%attempt%'")).rows, []);
+    } finally {
+      for (const each of three) await each.stop();
+      await postgres.remove();
+    }
   });
 });
