@@ -184,9 +184,8 @@ export async function updateTask(
   checkAnswers(responses);
   const c = continuationsOf(registry.runtime);
   const ttlMs = Math.max(1, task.expiresAt - c.codec.now());
-  const answers = responses;
   if ("d" in task.state) {
-    if (!await c.answer(task.state.d, answers, ttlMs)) throw notHeld();
+    if (!await c.answer(task.state.d, responses, ttlMs)) throw notHeld();
     return;
   }
   const kept = await c.results.get(task.key);
@@ -194,7 +193,7 @@ export async function updateTask(
   const { answers: before, continued } = keptOf(kept);
   await c.results.set(
     task.key,
-    { status: "working", answers: { ...before, ...answers }, continued, at: c.codec.now() },
+    { status: "working", answers: { ...before, ...responses }, continued, at: c.codec.now() },
     ttlMs,
   );
 }
