@@ -15,19 +15,20 @@
 //   runs beside the tests rather than before them, so that it does not lengthen the longest lane; if it fails,
 //   it stops every lane, and the run fails on it whatever ran meanwhile.
 //
-// Which files run where is declared here, once: ONCE lists the files whose subject does not depend on the runtime
-// that runs them (a child's `deno check`, tsc, npm, a page's blocks run as children, files read and compared):
-// they run under Bun only, in Bun's or the packaging lane; every other file runs under both runtimes. Files that
-// mix the two keep a test-level marker instead (ONCE_PER_RUN, tests/helpers/once-per-run.ts: skipped under Deno).
-// A listed file that no longer exists, or a test file no lane runs, stops the run before it starts.
-// MCPLITE_EVERY_RUNTIME=1 runs every file under Deno too (and lifts ONCE_PER_RUN). How the lanes are chosen: the
-// packaging lane takes the checks that build or install something (521 s of Bun's 1 372 s in tests/timings.json),
-// and as many of Bun's slowest other files as even its two workers with Bun's lane's two (each about 340 s): most
-// of the suite's files wait on children and timers (a redis-server, workers, BullMQ's locks) more than they compute,
-// so a lane's length is the sum of its files' waits, and two lanes that end together end sooner. Deno's lane takes
-// no runtime-independent file (most of those are faster under Bun anyway), and runs its 780 s of tests and examples
-// in three processes (two took about 460 s each in CI, the longest lane); the type check, the first to end, frees a
-// core for the conformance suites (.ci/run). `node tools/test.mjs --list` prints each lane's files and expected time.
+// Which files run where is declared here, once (issue 99): every file runs once, under Bun, in Bun's or the
+// packaging lane; ON_EACH_RUNTIME lists the files whose subject differs by runtime (a listener, bodies and streams as a
+// runtime reads them, worker threads, child processes and stdio, Deno KV, the runtime's fetch and WebSocket), each with
+// its reason, and those run under Deno too. The type check still covers every test file and source. Files that mix the
+// two keep a test-level marker (ONCE_PER_RUN, tests/helpers/once-per-run.ts: skipped under Deno). A listed file that
+// no longer exists, or a test file no lane runs, stops the run before it starts. `--all` (`npm run test:all`, or
+// MCPLITE_EVERY_RUNTIME=1) runs every file under Deno too and lifts ONCE_PER_RUN: before a release, and when a change
+// touches a listener, a stream, a worker or a runtime adapter. How the lanes are chosen: the packaging lane takes the
+// checks that build or install something, and as many of Bun's slowest other files as even its two workers with Bun's
+// lane's two: most of the suite's files wait on children and timers (a redis-server, workers, BullMQ's locks) more
+// than they compute, so a lane's length is the sum of its files' waits, and two lanes that end together end sooner.
+// Deno's lane runs ON_EACH_RUNTIME's files and the documentation's examples in DENO_PROCESSES processes beside the
+// type check, which, the first to end, frees a core for the conformance suites (.ci/run).
+// `node tools/test.mjs --list` prints each lane's files and expected time, and why each of Deno's files is there.
 // `node tools/test.mjs tests/a.test.ts …` runs the lanes on the files named only (each where it belongs; no `--doc`).
 //
 // Bun's lane streams; the packaging lane's output, the type check's and each Deno process's are held in files
@@ -84,39 +85,95 @@ const PACKAGING = [
 ];
 
 /**
- * Runtime-independent files: run once per `npm test`, under Bun, not under Deno. What each checks is done by a
- * child process or is a file's content (a `deno check` of a snippet, tsc, a page's blocks run by `deno` and `bun`
- * as children, the API report's tool in a scratch clone), so a second runtime running the same harness would
- * repeat the same check. Under Bun, since Deno's lane is the longest, and most of them take less time there.
+ * The files whose subject differs by runtime: they run under Deno as well as under Bun (issue 99: a test file runs
+ * under the runtime its subject depends on, once; this is the exception, each entry with its reason, which
+ * `node tools/test.mjs --list` prints). Every other file runs once, under Bun: a store, a queue, a codec, a binding or
+ * the protocol through an in-process call is the same code on either runtime, and `deno check` of every test file and
+ * source (the type check's lane) still covers where Deno differs for such code, its types. An entry ending in "/"
+ * covers its folder's files. `npm run test:all` (MCPLITE_EVERY_RUNTIME=1) runs every file under Deno too.
  */
-const ONCE = [
-  ...PACKAGING.filter((file) => file !== "tests/cli/cli-init.test.ts"),
-  "tests/api-report.test.ts", // `deno run tools/api-report.ts` in a scratch clone
-  "tests/readme.test.ts", // the README's blocks and markers, read
-  "tests/docs/code-blocks.test.ts", // the docs' and the README's TypeScript blocks, found (the type check's lane checks them)
-  "tests/client/type-errors.test.ts", // `deno eval --check`'s messages for a user's snippet
-  "tests/cli/types-command/types-interop.test.ts", // `mcplite types`' modules of others' servers, `deno check`ed
-  "tests/docs/openapi-guide.test.ts", // the OpenAPI guide's blocks, run by `deno run` and `bun run`
-  "tests/docs/composing-sections.test.ts", // the composing guide's blocks, run by `deno` and `bun`
-  "tests/docs/composing.test.ts", // the composing guide's gateway and its remotes, run by `deno` as children
-  "tests/docs/events-guide.test.ts", // the events guide's blocks, run by `deno` and `bun`
-  "tests/docs/code-mode-guide.test.ts", // the code mode guide's blocks, run by `deno` and `bun`
-  "tests/bindings/grpc/without-types-node.test.ts", // `deno check` of a consumer without @types/node
-  "tests/jsr-score.test.ts", // `deno doc --json` and the sources' dynamic imports
-  "tests/release-workflow.test.ts", // the release workflow file, validated by a child
-  "tests/tools/doc-examples.test.ts", // tools/doc-examples.mjs, beside `deno test --doc` run as a child
-  "tests/node/node22.test.ts", // serve(), nodeHandler() and Hono on Node 22, a child, driven over sockets
-  "tests/websocket/node.test.ts", // the WebSocket binding on Node 22, a child
-  "tests/examples/many-cores.test.ts", // the example run by `bun`, `deno` and Node 22 as children
-  "tests/durable-object/result-store.test.ts", // the store in a Worker (`bun build`), on workerd, a child
-  "tests/durable-object/notifier.test.ts", // the notifier in Workers (`bun build`), on workerd, a child
-  "tests/examples/worker.test.ts", // examples/worker.ts bundled by `bun build`, on workerd, a child
-  "tests/boundaries.test.ts", // the sources' imports, read
+const ON_EACH_RUNTIME = [
+  [
+    "tests/runtime/",
+    "the runtime adapters themselves (src/runtime/): each runtime's listener, body reader, thread priority",
+  ],
+  ["tests/node/node-handler.test.ts", "nodeHandler() on the runtime's node:http (Deno's and Bun's are their own)"],
+  ["tests/node/node-handler-frameworks.test.ts", "nodeHandler() under Express and Fastify, on the runtime's node:http"],
+  ["tests/node/request-headers.test.ts", "request heads as the runtime's node:http hands them over"],
+  [
+    "tests/server/serve.test.ts",
+    "serve(): the runtime's own listener (Deno.serve, Bun.serve, node:http), in a child of it",
+  ],
+  ["tests/server/serve-node-http.test.ts", 'serve({ httpServer: "node:http" }) on Deno and Bun\'s node:http'],
+  ["tests/server/serve-port-in-use.test.ts", "the listener's bind error as each runtime reports it"],
+  ["tests/server/slow-sender.test.ts", "slow senders on each runtime's listener (caught Deno.serve's kept socket)"],
+  ["tests/server/deadlines.test.ts", "head and body deadlines on each runtime's listener (Deno.serve differs)"],
+  ["tests/server/drain.test.ts", "graceful shutdown of open streams, as each runtime's server closes"],
+  ["tests/server/cancellation.test.ts", "a client that goes away, as each runtime's listener signals it"],
+  ["tests/server/rebinding-socket.test.ts", "the socket's local address as each runtime's listener gives it"],
+  [
+    "tests/server/bad-input.test.ts",
+    "malformed, huge and streamed bodies, read by the runtime's Request (the Deno body reader)",
+  ],
+  ["tests/server/read-json.test.ts", "bodies with and without a length, read by the runtime's streams"],
+  ["tests/server/budgets.test.ts", "bodies held and refused on serve() in a child of each runtime"],
+  ["tests/bindings/grpc/node.test.ts", "serveGrpc() on the runtime's node:http2 (Deno's aborts: denoland/deno#36788)"],
+  ["tests/bindings/grpc/node-unary.test.ts", "the direct gRPC path's body reader on the runtime's node:http2"],
+  ["tests/bindings/grpc/node-guard.test.ts", "serveGrpc()'s guard on the runtime's node:http2"],
+  ["tests/bindings/mcp/stream-progress.test.ts", "SSE progress flushed by each runtime's listener, server in a child"],
+  ["tests/bindings/mcp/held-progress.test.ts", "held calls' SSE streams through each runtime's listener"],
+  ["tests/bindings/mcp/session-stream.test.ts", "a 2025 session's SSE stream through each runtime's listener"],
+  ["tests/bindings/mcp/sse-polling.test.ts", "SSE polling and resumption through each runtime's listener"],
+  ["tests/bindings/mcp/long-running-without-tasks.test.ts", "a held answer over a listener in a child of each runtime"],
+  ["tests/events/events-push.test.ts", "SEP-3415 push streams through each runtime's listener and fetch"],
+  ["tests/events/events-push-websocket.test.ts", "push over the runtime's WebSocket"],
+  ["tests/events/client-stream-stdio.test.ts", "an event stream over a child's stdio, as each runtime spawns it"],
+  ["tests/client/network.test.ts", "the client over the runtime's fetch and a real socket"],
+  ["tests/client/response-bound.test.ts", "the client's response bounds as the runtime's fetch and streams read"],
+  [
+    "tests/client/transports/stdio.test.ts",
+    "the stdio transport on the runtime's child_process (the stdio probe's timing)",
+  ],
+  [
+    "tests/client/transports/stdio-slow-start.test.ts",
+    "a slow child's start as the runtime's child_process reports it",
+  ],
+  ["tests/stdio/", "serveStdio() and its peers: the runtime's stdin, stdout and child processes"],
+  ["tests/websocket/websocket.test.ts", "the WebSocket binding on the runtime's own WebSocket server and client"],
+  ["tests/websocket/backpressure.test.ts", "WebSocket backpressure as each runtime's socket buffers"],
+  ["tests/deno-kv/", "Deno KV (its store runs on Deno only)"],
+  ["tests/auth/dpop-replay.test.ts", "DPoP replay marks in Deno KV shared by instances (and on Redis)"],
+  ["tests/code-mode/worker-executor.test.ts", "code mode's worker threads on each runtime"],
+  ["tests/code-mode/stopped-threads.test.ts", "stopping a program's worker thread, as each runtime terminates one"],
+  ["tests/code-mode/starved-threads.test.ts", "worker threads under a starved core, in a child of each runtime"],
+  [
+    "tests/code-mode/hostile-battery.test.ts",
+    "the server's thread beside hostile programs' threads (caught Deno's malloc_trim hold)",
+  ],
+  ["tests/internal/lazy-node-crypto.test.ts", "node:crypto loaded on first use: each runtime's cold start"],
+  ["tests/apps/apps-bundle-failure.test.ts", "the view's bundler: deno bundle on Deno, Bun.build on Bun"],
+  ["tests/apps/apps-stdio.test.ts", "the forecast example over stdio, bundled by each runtime's bundler"],
+  ["tests/apps/apps-preview.test.ts", "mcplite app started as a child of each runtime"],
+  ["tests/cli/cli-stdio.test.ts", "the CLI's stdio target, a child of each runtime"],
+  ["tests/cli/cli-worker.test.ts", "mcplite worker's command line, on each runtime"],
+  ["tests/cli/dev/dev-command.test.ts", "mcplite dev's file watching and restarts on each runtime"],
+  [
+    "tests/cli/dev/dev-live.test.ts",
+    "a WebSocket and a listen stream kept across mcplite dev's restart, on each runtime",
+  ],
+  ["tests/proxy/proxy-stdio-backoff.test.ts", "a proxied stdio server's child, restarted by each runtime"],
+  ["tests/proxy/proxy-stdio-restart.test.ts", "a proxied stdio server's child, restarted by each runtime"],
+  ["tests/proxy/proxy-follow.test.ts", "a proxied stdio server's child, as each runtime spawns it"],
+  ["tests/examples/gateway.test.ts", "the example run as its header says, by each runtime (and Node 22)"],
+  ["tests/examples/queue.test.ts", "the queue example's README command lines for each runtime"],
+  ["tests/examples/code-mode.test.ts", "the code mode example's worker threads, run by each runtime"],
+  ["tests/examples/auth.test.ts", "the example run as its header says, by each runtime"],
 ];
 
 const SERIAL = process.env.MCPLITE_TEST_SERIAL === "1";
 const UPDATE_TIMINGS = process.env.MCPLITE_UPDATE_TIMINGS === "1";
-const EVERY_RUNTIME = process.env.MCPLITE_EVERY_RUNTIME === "1";
+/** `--all` (`npm run test:all`) or MCPLITE_EVERY_RUNTIME=1: every file under Deno too, ONCE_PER_RUN lifted. */
+const EVERY_RUNTIME = process.env.MCPLITE_EVERY_RUNTIME === "1" || process.argv.includes("--all");
 const LIST = process.argv.includes("--list");
 /** Test files named on the command line: each lane runs those of its files only, without `--doc`. */
 const ONLY = process.argv.slice(2).filter((arg) => !arg.startsWith("--")).map((arg) => arg.replace(/^\.\//, ""));
@@ -147,10 +204,17 @@ const DOC_MS = 15_000;
 const ALL = testFiles("tests").filter((file) => ONLY.length === 0 || ONLY.includes(file));
 for (const file of ONLY) if (!ALL.includes(file)) throw new Error(`no test file ${file}`);
 const DOC = ONLY.length === 0 ? ["--doc"] : [];
-for (const file of new Set([...PACKAGING, ...ONCE])) {
+for (const file of new Set([...PACKAGING, ...ON_EACH_RUNTIME.map(([entry]) => entry)])) {
   if (!existsSync(file)) {
-    throw new Error(`tools/test.mjs lists ${file}, which is not there: update PACKAGING or ONCE`);
+    throw new Error(`tools/test.mjs lists ${file}, which is not there: update PACKAGING or ON_EACH_RUNTIME`);
   }
+}
+/** Why a file runs under Deno too (its entry in ON_EACH_RUNTIME), or undefined: it runs once, under Bun. */
+function onEachRuntime(file) {
+  return ON_EACH_RUNTIME.find(([entry]) => entry.endsWith("/") ? file.startsWith(entry) : file === entry)?.[1];
+}
+for (const file of PACKAGING) {
+  if (onEachRuntime(file)) throw new Error(`${file} is a packaging check: it runs once, so not in ON_EACH_RUNTIME`);
 }
 /** Slowest first, as `--timings` orders them, for the lists a process is given. */
 const slowestFirst = (ms) => (a, b) => ms(b) - ms(a) || (a < b ? -1 : 1);
@@ -191,7 +255,7 @@ const PACKAGING_LANE = evened(ALL);
 const LANES = {
   bun: ALL.filter((file) => !PACKAGING_LANE.includes(file)),
   packaging: ALL.filter((file) => PACKAGING_LANE.includes(file)),
-  deno: EVERY_RUNTIME ? ALL : ALL.filter((file) => !ONCE.includes(file)),
+  deno: EVERY_RUNTIME ? ALL : ALL.filter((file) => onEachRuntime(file) !== undefined),
 };
 for (const file of ALL) {
   if (!LANES.bun.includes(file) && !LANES.packaging.includes(file) && !LANES.deno.includes(file)) {
@@ -209,10 +273,10 @@ function hiddenFolders(dir) {
 
 /**
  * How many `deno test` processes run Deno's files at once. Its files mostly wait (on their children, servers and
- * timers), so a third process beside the other lanes' shortens Deno's lane by a third where two cores are not
- * both busy (two processes took about 460 s each in CI, the longest lane).
+ * timers), so a second process beside the other lanes' halves Deno's lane where two cores are not both busy; the
+ * whole matrix (`--all`, about 1,200 s of Deno's test time) takes a third (two took about 460 s each in CI).
  */
-const DENO_PROCESSES = 3;
+const DENO_PROCESSES = EVERY_RUNTIME ? 3 : 2;
 
 /**
  * Deno's files in DENO_PROCESSES processes at once, split by the time each file took (tests/timings-deno.json, from
@@ -386,16 +450,19 @@ if (LIST) {
   );
   denoParts().forEach((part, i) => {
     const tests = part.files.filter((file) => file !== "--doc");
-    show(
+    console.log(
       `== deno ${i + 1}/${DENO_PROCESSES} (${tests.length} files${part.files.includes("--doc") ? " and --doc" : ""}, ` +
-        `beside the type check: ${s(sum(tests, denoMs) + (part.files.includes("--doc") ? DOC_MS : 0))})`,
-      tests,
+        `beside the type check: ${s(sum(tests, denoMs) + (part.files.includes("--doc") ? DOC_MS : 0))}), each with ` +
+        `why it runs under Deno too\n${
+          tests.map((file) => `  ${file}\n      ${onEachRuntime(file) ?? "every file (--all)"}`).join("\n")
+        }\n`,
     );
   });
   const once = ALL.filter((file) => !LANES.deno.includes(file));
   console.log(
     `${ALL.length} test files: bun runs ${LANES.bun.length + LANES.packaging.length}, deno ${LANES.deno.length} ` +
-      `(${once.length} run under Bun only: ${s(sum(once, denoMs))} of Deno's test time not repeated)`,
+      `(${once.length} run once, under Bun only: ${s(sum(once, denoMs))} of Deno's test time not repeated; ` +
+      `npm run test:all runs every file under Deno too)`,
   );
   process.exit(0);
 }
@@ -419,7 +486,12 @@ const HIDDEN_BEFORE = new Set(hiddenFolders("tests"));
 // In the repository, not the system's temporary directory: the examples' bare specifiers (valibot) resolve through
 // its package.json and node_modules, as the documented files' do (gitignored).
 const SHARED_DIR = mkdtempSync(join(process.cwd(), ".deno-shared-"));
-const env = repoEnv({ MCPLITE_PACK_DIR: PACK_DIR, MCPLITE_SCRATCH_DIR: SCRATCH_DIR, TMPDIR: TEMP_DIR });
+const env = repoEnv({
+  MCPLITE_PACK_DIR: PACK_DIR,
+  MCPLITE_SCRATCH_DIR: SCRATCH_DIR,
+  TMPDIR: TEMP_DIR,
+  ...(EVERY_RUNTIME ? { MCPLITE_EVERY_RUNTIME: "1" } : {}),
+});
 
 // The docs' and the README's TypeScript blocks (tests/docs/code-blocks.test.ts), written where the type check reads
 // them beside the sources, in one program, with the repository's configuration (as the blocks' own project has it):
