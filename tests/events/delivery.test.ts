@@ -19,6 +19,7 @@ import {
   verifyCallback,
   writeSubscription,
 } from "../../src/events/delivery/mod.ts";
+import { type DeliveryOutcome, OBSERVES_DELIVERIES } from "../../src/events/delivery/delivery-observer.ts";
 import { eventually, newSecret, occurrence, storeWithSets, subscription } from "../helpers/delivery-fixtures.ts";
 import { type Receiver, startReceiver } from "../helpers/webhook-receiver.ts";
 
@@ -30,15 +31,29 @@ describe("webhook delivery in process", () => {
   let deliveries: Deliveries;
   /** What the server's reporter was told (onError). */
   const reported: string[] = [];
+  /** How each attempt of the current deliveries ended, in order, as telemetry hears it (the delivery observer). */
+  let outcomes: DeliveryOutcome[] = [];
+  /** Waits until the occurrence is done with: an attempt ended in an outcome not followed by another attempt. */
+  const ended = () => eventually(() => outcomes.some((outcome) => outcome !== "retried"), "the delivery's end");
   const open = (options: DeliveryOptions = {}) => {
     deliveries?.close();
     reported.length = 0;
+    const heard: DeliveryOutcome[] = []; // an earlier test's attempts, ending late, are not heard here
+    outcomes = heard;
+    const observing = {
+      [OBSERVES_DELIVERIES]: () => ({
+        current: () => undefined,
+        attempt: () => (end: { outcome: DeliveryOutcome }) => void heard.push(end.outcome),
+        suspended: () => {},
+      }),
+    };
     deliveries = new Deliveries({
       store,
       codec: createTokenCodec({ secret: SECRET }),
       allowCallbacks: [receiver.origin],
       retryDelaysMs: [30, 30],
       onError: (error) => void reported.push(String(error)),
+      middleware: () => [observing],
       ...options,
     });
     return deliveries;
@@ -110,7 +125,8 @@ describe("webhook delivery in process", () => {
     await receiver.until(2);
     assert.deepEqual(receiver.received.map((r) => r.headers["webhook-id"]), [occ.eventId, occ.eventId]);
     for (const { body, headers } of receiver.received) assert.ok(new Webhook(sub.secrets[0]).verify(body, headers));
-    await new Promise((resolve) => setTimeout(resolve, 100)); // a third attempt would have come by now
+    await ended(); // delivered: the occurrence is done with, no third attempt follows
+    assert.deepEqual(outcomes, ["retried", "delivered"]);
     assert.equal(receiver.received.length, 2);
     assert.equal((await readSubscription(store, sub.id))?.failures, 0);
   });
@@ -137,7 +153,8 @@ describe("webhook delivery in process", () => {
     const sub = await subscribed();
     await deliver(sub, occurrence(), deliveries);
     await receiver.until(1);
-    await new Promise((resolve) => setTimeout(resolve, 150)); // past two retry delays
+    await ended(); // dropped: the occurrence is done with, no retry follows
+    assert.deepEqual(outcomes, ["dropped"]);
     assert.equal(receiver.received.length, 1);
     assert.deepEqual(await readSubscription(store, sub.id), sub);
   });
@@ -177,6 +194,7 @@ describe("webhook delivery in process", () => {
       get: async (key: string) => {
         if (key.startsWith("evsub:")) {
           const mine = ++reads[me];
+          // Waits for the other's read of the same round; bounded (1 s), as the other may read no more.
           if (reads[1 - me] < mine) await new Promise<void>((go) => (waiting.push(go), setTimeout(go, 1_000)));
           else for (const go of waiting.splice(0)) go();
         }
@@ -284,9 +302,13 @@ describe("attempts in flight and time limits", () => {
     let running = 0;
     let most = 0;
     let answered = 0;
+    const held: (() => void)[] = [];
     const stub: typeof fetch = async () => {
       most = Math.max(most, ++running);
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      // Each answer waits for a second attempt in flight (or for being the last): attempts overlap however slow the
+      // machine, where a fixed delay would let one end before the next began.
+      if (running < 2 && answered + running < 6) await new Promise<void>((go) => held.push(go));
+      else for (const go of held.splice(0)) go();
       running--;
       answered++;
       return new Response(null, { status: 204 });
@@ -354,10 +376,14 @@ describe("attempts in flight and time limits", () => {
     });
     const sub = subscription(`${ORIGIN}/in`);
     await writeSubscription(store, sub, Date.now());
+    // The backoff's wait, as the delivery awaits it: close() must end it at once, as not waited out.
+    let backoff: Promise<boolean> | undefined;
+    const wait = deliveries.wait.bind(deliveries);
+    deliveries.wait = (ms) => backoff = wait(ms);
     await deliver(sub, occurrence(), deliveries);
-    await eventually(() => calls === 1, "the first attempt");
+    await eventually(() => calls === 1 && backoff !== undefined, "the first attempt, then its backoff");
     deliveries.close();
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.equal(await backoff, false, "the backoff cut short by close()");
     assert.equal(calls, 1);
     assert.equal((await readSubscription(store, sub.id))?.failures, 0, "not counted as failed for good");
   });
