@@ -52,6 +52,8 @@ for (const { on, missing, open } of QUEUES) {
     const setUp = (maxBytes?: number) => {
       const queue = open();
       const added: string[] = [];
+      /** What each run of a job resolved with, in order: `"done"` drops the job for good. */
+      const ran: unknown[] = [];
       const store = storeWithSets();
       const errors: unknown[] = [];
       const server = createServer({ name: "events", version: "1.0.0", secret: SECRET, resultStore: store, queue });
@@ -64,11 +66,18 @@ for (const { on, missing, open } of QUEUES) {
         onError: (error) => errors.push(error),
       });
       attachDeliveries(server, deliveries);
-      const worker = runWorker(server, { concurrency: 2 });
+      const worker = runWorker(server, {
+        concurrency: 2,
+        queue: {
+          ...queue,
+          take: (run, options) => queue.take((...job) => run(...job).then((end) => (ran.push(end), end)), options),
+        },
+      });
       return {
         store,
         deliveries,
         added,
+        ran,
         errors,
         close: async () => {
           await worker.close();
@@ -81,7 +90,7 @@ for (const { on, missing, open } of QUEUES) {
     it("is delivered by a worker, a 503 retried after its backoff with the same webhook-id", async () => {
       receiver.received.length = 0;
       receiver.answer({ status: 503 }, { status: 204 });
-      const { store, deliveries, added, close } = setUp();
+      const { store, deliveries, added, ran, close } = setUp();
       try {
         const sub = subscription(`${receiver.origin}/hook`);
         await writeSubscription(store, sub, Date.now());
@@ -101,7 +110,9 @@ for (const { on, missing, open } of QUEUES) {
           "ended",
         );
         assert.equal((await readSubscription(store, sub.id))?.failures, 0);
-        await new Promise((resolve) => setTimeout(resolve, 300)); // past another backoff: no third attempt
+        // Its job done with (the queue drops it for good): no third attempt.
+        await eventually(() => ran.includes("done"), "the job done with");
+        assert.deepEqual(ran, [{ delayMs: 200 }, "done"]);
         assert.equal(receiver.received.length, 2);
       } finally {
         await close();
