@@ -1,7 +1,7 @@
 /**
  * A webhook receiver for the events tests: an HTTP server on 127.0.0.1 (node:http, which Bun and Deno serve too)
  * that checks every POST's Standard Webhooks signature with `standardwebhooks`' `Webhook.verify`, echoes a
- * verification's challenge, and keeps what it received. For the durability tests it may hold events' requests open
+ * verification's challenge, and keeps what it received (`until` waits for what it receives or answers). For the durability tests it may hold events' requests open
  * unanswered (`hold`), and go down (`down()`: its listener and connections closed, its port kept; or
  * `downAfterAnswer()`, as it answers the next event, before any retry can reach it) and come back (`up()`).
  */
@@ -42,6 +42,11 @@ export interface Receiver {
   up(): Promise<void>;
   /** Waits (at most `ms`, 10 s by default) for the delivery of an event, by its id, and returns it. */
   delivered(eventId: string, ms?: number): Promise<Received>;
+  /**
+   * Waits until `check()` holds, checked now and again as each request arrives and each answer is sent; fails after
+   * `ms` (10 s by default: a bound for a loaded machine, not a measure) naming `what`.
+   */
+  until(check: () => boolean, what: string, ms?: number): Promise<void>;
   /** Stops it. */
   close(): Promise<void>;
 }
@@ -62,6 +67,26 @@ export async function startReceiver(secrets: () => readonly string[]): Promise<R
   const state = { status: 204, echo: true, hold: false };
   const held: (() => void)[] = [];
   let afterAnswer: (() => void) | undefined;
+  /** Who waits for a request or an answer (`until`): woken at each. */
+  const waiting = new Set<() => void>();
+  const changed = () => {
+    for (const wake of waiting) wake();
+  };
+  const until = (check: () => boolean, what: string, ms = 10_000) =>
+    new Promise<void>((resolve, reject) => {
+      const wake = () => {
+        if (!check()) return;
+        clearTimeout(timer);
+        waiting.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        waiting.delete(wake);
+        reject(new Error(`not within ${ms} ms: ${what}`));
+      }, ms);
+      waiting.add(wake);
+      wake();
+    });
   const server: HttpServer = createHttpServer((request, response) => {
     const chunks: Uint8Array[] = [];
     request.on("data", (chunk: Uint8Array) => chunks.push(chunk));
@@ -82,6 +107,7 @@ export async function startReceiver(secrets: () => readonly string[]): Promise<R
       const body = JSON.parse(text) as Record<string, unknown>;
       const record: Received = { headers, body, verified };
       received.push(record);
+      changed();
       if (body.type === "verification" && state.echo) {
         response.writeHead(200, { "content-type": "application/json" });
         response.end(JSON.stringify({ challenge: body.challenge }));
@@ -92,12 +118,16 @@ export async function startReceiver(secrets: () => readonly string[]): Promise<R
         record.answered = body.type === "verification" ? 200 : state.status;
         response.writeHead(record.answered);
         response.end(body.type === "verification" ? "{}" : undefined);
+        changed();
         if (body.type === "verification" || afterAnswer === undefined) return;
         response.once("finish", afterAnswer); // the answer is sent before the connections close
         afterAnswer = undefined;
       };
       if (body.type !== "verification" && state.hold) {
-        response.once("close", () => record.cut = record.answered === undefined);
+        response.once("close", () => {
+          record.cut = record.answered === undefined;
+          changed();
+        });
         held.push(answer); // its sender waits
       } else answer();
     });
@@ -113,14 +143,11 @@ export async function startReceiver(secrets: () => readonly string[]): Promise<R
     url: `http://127.0.0.1:${port}`,
     received,
     delivered: async (eventId: string, ms = 10_000) => {
-      const end = Date.now() + ms;
-      for (;;) {
-        const found = received.find((r) => r.body.eventId === eventId);
-        if (found !== undefined) return found;
-        if (Date.now() > end) throw new Error(`no delivery of ${eventId} within ${ms} ms`);
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
+      const of = () => received.find((r) => r.body.eventId === eventId);
+      await until(() => of() !== undefined, `a delivery of ${eventId}`, ms);
+      return of()!;
     },
+    until,
     release: () => {
       for (const answer of held.splice(0)) answer();
     },

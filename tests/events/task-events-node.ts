@@ -7,6 +7,7 @@ import process from "node:process";
 import * as v from "valibot";
 import { createServer, defineTool } from "../../mod.ts";
 import { defineEvent } from "../../src/events/mod.ts";
+import { waitFor } from "../helpers/long-running.ts";
 import { modernMeta, modernRequest, post } from "../helpers/request.ts";
 
 const taskEnded = defineEvent("report.ended").payload(v.object({
@@ -18,9 +19,10 @@ const taskEnded = defineEvent("report.ended").payload(v.object({
 const report = defineTool("report").describe("Makes a report").input(v.object({ rows: v.number() }))
   .longRunning({ endEvent: taskEnded })
   .defer(async ({ rows }: { rows: number }) => {
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await called.promise; // its end after the caller got its task id, as work that takes a while
     return { rows };
   });
+const called = Promise.withResolvers<void>();
 const server = createServer({ name: "reports", version: "1.0.0", secret: "task events on Node: 32+ bytes of secret" })
   .event(taskEnded).tool(report);
 
@@ -36,14 +38,14 @@ const start = (await poll(null)).cursor;
 const meta = modernMeta({
   "io.modelcontextprotocol/clientCapabilities": { extensions: { "io.modelcontextprotocol/tasks": {} } },
 });
-const called =
+const answer =
   await (await server.fetch(modernRequest("tools/call", { name: "report", arguments: { rows: 3 }, _meta: meta })))
     .json();
-const taskId: string = called.result.taskId;
+const taskId: string = answer.result.taskId;
+called.resolve();
 let events: unknown[] = [];
-for (const deadline = Date.now() + 15_000; events.length === 0 && Date.now() < deadline;) {
-  await new Promise((resolve) => setTimeout(resolve, 50));
-  events = (await poll(start)).events.map((event: { data: unknown }) => event.data);
-}
+const found = async () =>
+  (events = (await poll(start)).events.map((event: { data: unknown }) => event.data)).length > 0;
+await waitFor(found, 15_000).catch(() => {}); // none within the bound: printed empty, which the test names
 process.stdout.write(JSON.stringify({ runtime: process.version, taskId, events }));
 process.exit(0);

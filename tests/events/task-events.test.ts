@@ -18,6 +18,7 @@ import {
   runWorker,
 } from "../../mod.ts";
 import { defineEvent, type TaskEnded } from "../../src/events/mod.ts";
+import { waitFor } from "../helpers/long-running.ts";
 import { queueBackends } from "../helpers/queue-backends.ts";
 import { queueAndStore } from "../helpers/queue-store.ts";
 import { REDIS_MISSING } from "../helpers/redis-server.ts";
@@ -41,15 +42,28 @@ const taskEnded = defineEvent("report.ended")
     error: v.optional(v.string()),
   }));
 
-/** What the tests' work does: answers, throws, or waits for its signal (to be cancelled). */
-type Plan = { readonly mode: "answer" | "throw" | "wait"; readonly ms?: number };
+/**
+ * What the tests' work does: answers, throws, or waits for its signal (to be cancelled); with `hold`, only once the
+ * test lets it go ({@link held}), so that its end surely comes after the caller got its id.
+ */
+type Plan = { readonly mode: "answer" | "throw" | "wait"; readonly hold?: string };
+
+/** The gates of held work, by key: opened by the test, awaited by the work (in this process: web side or worker). */
+const gates = new Map<string, PromiseWithResolvers<void>>();
+const gate = (key: string) => gates.get(key) ?? gates.set(key, Promise.withResolvers<void>()).get(key)!;
+
+/** A key for work held until `release()`. */
+function held(): { readonly hold: string; release(): void } {
+  const hold = crypto.randomUUID();
+  return { hold, release: () => gate(hold).resolve() };
+}
 
 function reportTool() {
   return defineTool("report")
-    .input(v.object({ mode: v.picklist(["answer", "throw", "wait"]), ms: v.optional(v.number()) }))
+    .input(v.object({ mode: v.picklist(["answer", "throw", "wait"]), hold: v.optional(v.string()) }))
     .longRunning({ endEvent: taskEnded })
-    .defer(async ({ mode, ms }: Plan, work) => {
-      if (ms !== undefined) await new Promise((resolve) => setTimeout(resolve, ms));
+    .defer(async ({ mode, hold }: Plan, work) => {
+      if (hold !== undefined) await gate(hold).promise;
       if (mode === "throw") throw new Error("no data for this quarter");
       if (mode === "wait") {
         await new Promise((_, reject) => work.signal.addEventListener("abort", () => reject(work.signal.reason)));
@@ -99,11 +113,9 @@ async function callAsTask(server: AnyServer, args: Record<string, unknown>, name
 async function endsOf(taskIds: readonly string[], ms = 20_000): Promise<Received[][]> {
   const of = (taskId: string) =>
     receiver.received.filter((r) => (r.body.data as TaskEnded | undefined)?.taskId === taskId);
-  for (const deadline = Date.now() + ms; taskIds.some((taskId) => of(taskId).length === 0);) {
-    if (Date.now() > deadline) throw new Error(`not every end event came within ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  await new Promise((resolve) => setTimeout(resolve, 300)); // a second one would have come by now
+  await receiver.until(() => taskIds.every((taskId) => of(taskId).length > 0), "an end event of every task", ms);
+  // About time: that no second one comes is seen only over a while (each raise is its own delivery).
+  await new Promise((resolve) => setTimeout(resolve, 300));
   return taskIds.map(of);
 }
 
@@ -160,14 +172,18 @@ describe("task events, in process", () => {
   it("reach a webhook once with the MCP task id the caller holds: completed", async () => {
     const server = inProcessServer();
     await subscribe(server);
-    const taskId = await callAsTask(server, { mode: "answer", ms: 50 });
+    const work = held();
+    const taskId = await callAsTask(server, { mode: "answer", hold: work.hold });
+    work.release();
     assert.deepEqual(await oneEndOf(taskId), [{ taskId, tool: "report", status: "completed" }]);
   });
 
   it("report a failed work as failed, with its error's message, and a cancelled one as cancelled", async () => {
     const server = inProcessServer();
     await subscribe(server);
-    const failing = await callAsTask(server, { mode: "throw", ms: 20 });
+    const work = held();
+    const failing = await callAsTask(server, { mode: "throw", hold: work.hold });
+    work.release();
     const [failed] = await oneEndOf(failing);
     assert.equal(failed.status, "failed");
     assert.match(failed.error ?? "", /no data for this quarter/);
@@ -182,13 +198,15 @@ describe("task events, in process", () => {
   it("carry the promise token an MCP-lite caller got", async () => {
     const server = inProcessServer();
     await subscribe(server);
+    const work = held();
     const response = await server.fetch(post("/mcp-lite/v1/calltools", {
       jsonrpc: "2.0",
       id: 1,
       method: "tools/call",
-      params: { name: "report", arguments: { mode: "answer", ms: 50 } },
+      params: { name: "report", arguments: { mode: "answer", hold: work.hold } },
     }));
     const { result } = await response.json();
+    work.release();
     const token = result?._meta?.promise_token;
     assert.equal(typeof token, "string", JSON.stringify(result));
     assert.deepEqual(await oneEndOf(token), [{ taskId: token, tool: "report", status: "completed" }]);
@@ -241,7 +259,9 @@ describe("task events, in process", () => {
     const server = inProcessServer(flaky, () => {}); // the outage, told once
     await subscribe(server);
     const quick = await callAsTask(server, { mode: "answer" }); // its end may come before the caller's id
-    const slow = await callAsTask(server, { mode: "answer", ms: 100 }); // after it
+    const work = held();
+    const slow = await callAsTask(server, { mode: "answer", hold: work.hold }); // after it
+    work.release();
     const waiting = await callAsTask(server, { mode: "wait" });
     const meta = modernMeta({ "io.modelcontextprotocol/clientCapabilities": TASKS });
     const cancelled = await server.fetch(modernRequest("tasks/cancel", { taskId: waiting, _meta: meta }));
@@ -262,7 +282,9 @@ describe("task events, in process", () => {
       events: { allowCallbacks: ["http://127.0.0.1"] },
     }).group("shop", inProcessServer());
     await subscribe(group, "shop.report.ended");
-    const taskId = await callAsTask(group, { mode: "answer", ms: 20 }, "shop.report");
+    const work = held();
+    const taskId = await callAsTask(group, { mode: "answer", hold: work.hold }, "shop.report");
+    work.release();
     assert.deepEqual(await oneEndNamed("shop.report.ended", taskId), [{
       taskId,
       tool: "shop.report",
@@ -284,9 +306,7 @@ describe("task events, in process", () => {
     );
     const called = await server.call("strict_report", {});
     assert.equal(called.kind, "promise");
-    for (const deadline = Date.now() + 10_000; errors.length === 0 && Date.now() < deadline;) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await waitFor(() => errors.length > 0);
     assert.match(String(errors[0]), /payload does not match the event's schema/);
     if (called.kind === "promise") {
       assert.deepEqual((await server.call("redeem", { promise: called.token })).kind, "answer");
@@ -319,9 +339,19 @@ describe("task events, in process", () => {
         .longRunning({ endEvent: taskEnded })
         .defer(() => ({ rows: ++ran }));
       const onError = (e: unknown) => void errors.push(e);
-      const own = createServer({ name: "reports", version: "1.0.0", secret: SECRET, onError }).tool(tool);
+      // Work starts only once its job's entry is written as working (the server's start of deferred work): the ids of
+      // those written, none of which may be.
+      const store = createMemoryResultStore();
+      const started: string[] = [];
+      const resultStore: ResultStore = Object.assign(Object.create(store), {
+        set: (id: string, entry: Parameters<ResultStore["set"]>[1], ttlMs: number) => {
+          if (entry.status === "working") started.push(id);
+          return store.set(id, entry, ttlMs);
+        },
+      });
+      const own = createServer({ name: "reports", version: "1.0.0", secret: SECRET, onError, resultStore }).tool(tool);
       const app = createServer({ name: "app", version: "1.0.0", secret: SECRET, onError })
-        .group("reports", createServer({ name: "reports", version: "1.0.0", secret: SECRET }).tool(tool));
+        .group("reports", createServer({ name: "reports", version: "1.0.0", secret: SECRET, resultStore }).tool(tool));
       const outcome = await (grouped ? app.call("reports.report", {}) : own.call("report", {}));
       assert.equal(outcome.kind, "failure"); // the server's own error, masked to the caller
       const named = served.replace(".", "\\.");
@@ -329,7 +359,7 @@ describe("task events, in process", () => {
         String(errors[0]),
         new RegExp(`TypeError: tool "${named}": its endEvent "report\\.ended" is not served`),
       );
-      await new Promise((resolve) => setTimeout(resolve, 50)); // work started in the background would have run by now
+      assert.deepEqual(started, [], "no job started, so none runs later in the background");
       assert.equal(ran, 0);
     });
   }
@@ -369,9 +399,11 @@ for (const { on, missing, url } of backends) {
         await subscribe(web);
         // Work that outlasts the call's answer: the caller's id is handed over first, so the worker, seeing the end,
         // raises it (the web side never sees the end).
-        const taskId = await callAsTask(web, { mode: "answer", ms: 300 });
-        const failing = await callAsTask(web, { mode: "throw", ms: 300 });
+        const work = held();
+        const taskId = await callAsTask(web, { mode: "answer", hold: work.hold });
+        const failing = await callAsTask(web, { mode: "throw", hold: work.hold });
         const quick = await callAsTask(web, { mode: "answer" }); // and one whose end may come first
+        work.release();
         const [completed, failed, quickly] = await oneEndOf(taskId, failing, quick);
         assert.deepEqual(completed, { taskId, tool: "report", status: "completed" });
         assert.deepEqual(failed, {
