@@ -2,8 +2,8 @@
  * BullMQ's own counts of a queue's jobs, read from its backend (Redis or PostgreSQL) the way Bull Board reads them,
  * for the worker tests: what the queue holds, not what our server says of it.
  */
-import assert from "node:assert/strict";
 import { createPostgresBackend, Queue, withBackend } from "bullmq";
+import { readUntil } from "./wait.ts";
 
 /** BullMQ's states a job of the queue can be in until it is done (a done one is kept a while, completed or failed). */
 const UNFINISHED = ["waiting", "active", "delayed", "prioritized"] as const;
@@ -42,13 +42,11 @@ export async function openCounts(url: string, name: string): Promise<{
   }
   return {
     async until(done, timeoutMs) {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const counts = await queue.getJobCounts(...UNFINISHED, "failed");
-        if (done(counts)) return;
-        if (Date.now() > deadline) assert.fail(`after ${timeoutMs} ms, BullMQ counts ${JSON.stringify(counts)}`);
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+      // BullMQ's QueueEvents tell of jobs, not of counts: the counts are read, as Bull Board reads them.
+      await readUntil(() => queue.getJobCounts(...UNFINISHED, "failed"), done, `BullMQ's counts of ${name}`, {
+        timeoutMs,
+        everyMs: 50,
+      });
     },
     close: () => queue.close(),
   };
@@ -87,15 +85,15 @@ export async function jobUntil(
 ): Promise<JobSeen> {
   const queue = openQueue(url, name);
   try {
-    const deadline = Date.now() + timeoutMs;
-    let seen: JobSeen | undefined;
-    for (;;) {
+    const read = async (): Promise<JobSeen | undefined> => {
       const [job] = await queue.getJobs([...UNFINISHED]);
-      seen = job === undefined ? undefined : { state: await job.getState(), starts: job.attemptsStarted };
-      if (seen !== undefined && done(seen)) return seen;
-      if (Date.now() > deadline) assert.fail(`after ${timeoutMs} ms, BullMQ's job: ${JSON.stringify(seen)}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+      return job === undefined ? undefined : { state: await job.getState(), starts: job.attemptsStarted };
+    };
+    const seen = await readUntil(read, (seen) => seen !== undefined && done(seen), `BullMQ's job of ${name}`, {
+      timeoutMs,
+      everyMs: 50,
+    });
+    return seen!;
   } finally {
     await queue.close();
   }

@@ -10,8 +10,8 @@ import process from "node:process";
 import * as v from "valibot";
 import { createServer, defineTool, mcpBinding, mcpLiteBinding } from "../../mod.ts";
 import { codeMode } from "../../src/code-mode/mod.ts";
-import { sleep } from "../../src/internal/sleep.ts";
 import { countedQueueAndStore, fromEnvironment, type QueueStoreOptions } from "./queue-store.ts";
+import { readUntil } from "./wait.ts";
 
 const SECRET = "code mode's jobs' secret: thirty-two bytes or more";
 
@@ -44,10 +44,12 @@ export function codeModeServer(options: CodeModeServerOptions) {
       .annotations({ destructiveHint: name === "d" })
       .handle(async ({ n }, ctx) => {
         process.stderr.write(`program ${n} called ${name}\n`); // on the worker: the tests wait for these lines
-        const deadline = Date.now() + GATE_MS;
-        while (gated && (await counters.exists(openKey(options.queue))) === 0) {
-          if (Date.now() > deadline) throw new Error(`program ${n}: the gate stayed shut ${GATE_MS} ms`);
-          await sleep(50, ctx.signal);
+        if (gated) {
+          await readUntil(() => counters.exists(openKey(options.queue)), (set) => set > 0, `program ${n}: the gate`, {
+            timeoutMs: GATE_MS,
+            everyMs: 50,
+            signal: ctx.signal,
+          });
         }
         return await counters.incr(countKey(options.queue, n, name));
       });

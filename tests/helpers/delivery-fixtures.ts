@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { createMemoryResultStore } from "../../mod.ts";
 import type { Occurrence, Subscription, SubscriptionStore } from "../../src/events/delivery/mod.ts";
-import { LOADED_MS } from "./long-running.ts";
+import { LOADED_MS, waitFor } from "./wait.ts";
 
 /** A Standard Webhooks secret: `whsec_` + base64 of 32 random bytes. */
 export function newSecret(): string {
@@ -58,11 +58,7 @@ export function occurrence(): Occurrence {
   };
 }
 
-/** Polls until `check` holds (at most {@link LOADED_MS}: a bound for a loaded machine). */
-export async function eventually(check: () => Promise<boolean> | boolean, what: string): Promise<void> {
-  const deadline = Date.now() + LOADED_MS;
-  while (!await check()) {
-    assert.ok(Date.now() < deadline, `not within ${LOADED_MS} ms: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+/** Polls until `check` holds (at most {@link LOADED_MS}: a bound for a loaded machine), failing with `what`. */
+export function eventually(check: () => Promise<boolean> | boolean, what: string): Promise<void> {
+  return waitFor(check, LOADED_MS, what);
 }

@@ -10,6 +10,7 @@ import * as v from "valibot";
 import { createServer, defineTool } from "../../mod.ts";
 import { sleep } from "../../src/internal/sleep.ts";
 import { countedQueueAndStore, fromEnvironment, type QueueStoreOptions } from "./queue-store.ts";
+import { readUntil } from "./wait.ts";
 
 const SECRET = "flow control's secret: thirty-two bytes or more";
 
@@ -66,11 +67,11 @@ export function flowServer(options: FlowServerOptions) {
         .longRunning({ concurrency: { limit: 1, key: ({ key }) => key }, retry: { attempts: 3 } })
         .defer(async ({ n }, work) => {
           say(`job ${n} holds its key`);
-          const deadline = Date.now() + GATE_MS;
-          while ((await counters.exists(key("gate"))) === 0) {
-            if (Date.now() > deadline) throw new Error(`job ${n}: the gate stayed shut ${GATE_MS} ms`);
-            await sleep(50, work.signal);
-          }
+          await readUntil(() => counters.exists(key("gate")), (set) => set > 0, `job ${n}: the gate's opening`, {
+            timeoutMs: GATE_MS,
+            everyMs: 50,
+            signal: work.signal,
+          });
           return { n, pid: process.pid };
         }),
     );

@@ -12,6 +12,7 @@ import type { PromiseRetry, WorkContext } from "../../src/types.ts";
 import { NonRetryableError } from "../../src/errors/mod.ts";
 import { sleep } from "../../src/internal/sleep.ts";
 import { countedQueueAndStore, fromEnvironment, type QueueStoreOptions } from "./queue-store.ts";
+import { readUntil } from "./wait.ts";
 
 const SECRET = "declared jobs' secret: thirty-two bytes or more";
 
@@ -57,6 +58,13 @@ export function jobsServer(options: JobsServerOptions) {
   const { resultStore, queue, counters, close, ready } = countedQueueAndStore(options);
   const say = (line: string) => process.stderr.write(`${line}\n`); // on the worker: the tests wait for these lines
   const count = (n: number, what: string) => counters.incr(counterKey(options.queue, n, what));
+  /** Waits until the test opens the gate (a key it sets in Redis), or `signal` aborts; `GATE_MS` at most. */
+  const gateOpened = (who: string, signal: AbortSignal) =>
+    readUntil(() => counters.exists(gateKey(options.queue)), (set) => set > 0, `${who}: the gate's opening`, {
+      timeoutMs: GATE_MS,
+      everyMs: 50,
+      signal,
+    });
 
   /**
    * Step `a`, a durable wait of `ms`, step `b`, each step's effect an INCR: `b` first says it is in (`job N at b`),
@@ -68,11 +76,7 @@ export function jobsServer(options: JobsServerOptions) {
     await work.sleep(ms);
     const b = await work.step("b", async () => {
       say(`job ${n} at b`);
-      const deadline = Date.now() + GATE_MS;
-      while ((await counters.exists(gateKey(options.queue))) === 0) {
-        if (Date.now() > deadline) throw new Error(`job ${n}: the gate stayed shut ${GATE_MS} ms`);
-        await sleep(50, work.signal);
-      }
+      await gateOpened(`job ${n}`, work.signal);
       return await count(n, "b");
     });
     say(`job ${n} finished`);
@@ -91,12 +95,8 @@ export function jobsServer(options: JobsServerOptions) {
     .defer(async ({ n, k }, work) => {
       const made = await work.step("effect", async () => {
         say(`child ${n}.${k} at gate`);
-        const deadline = Date.now() + GATE_MS;
         try {
-          while ((await counters.exists(gateKey(options.queue))) === 0) {
-            if (Date.now() > deadline) throw new Error(`child ${n}.${k}: the gate stayed shut ${GATE_MS} ms`);
-            await sleep(50, work.signal);
-          }
+          await gateOpened(`child ${n}.${k}`, work.signal);
         } catch (error) {
           if (work.signal.aborted) say(`child ${n}.${k} stopped`);
           throw error;

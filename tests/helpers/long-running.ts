@@ -104,17 +104,5 @@ export function jobServer(options: Partial<ServerOptions> = {}, tools = createJo
   return { server, ...tools };
 }
 
-/** The longest a test waits for something that must come, on a loaded machine (a bound, not a measure). */
-export const LOADED_MS = 60_000;
-
-/**
- * Waits until `check()` holds, polling every few ms, failing after `timeoutMs` with the check's source
- * ({@link LOADED_MS} by default: CI runs each test at about a sixth of a core).
- */
-export async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = LOADED_MS): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`waitFor: not within ${timeoutMs} ms: ${String(check).slice(0, 300)}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
+/** The bounded wait for a state (tests/helpers/wait.ts), where the job tests have long imported it from. */
+export { LOADED_MS, waitFor } from "./wait.ts";

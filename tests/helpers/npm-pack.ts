@@ -19,6 +19,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import process from "node:process";
 import { ROOT, type Run, run } from "./process.ts";
+import { waitFor } from "./wait.ts";
 
 /** The repository's programs (npm's, Deno, Bun, tsc). */
 export const BIN = `${ROOT}node_modules/.bin`;
@@ -95,11 +96,7 @@ async function shared<T extends object>(
     if (typeof result === "object" && "error" in result) throw new Error(result.error);
     return result;
   }
-  const deadline = Date.now() + 300_000;
-  while (!existsSync(report)) {
-    if (Date.now() > deadline) throw new Error(`no ${name} in ${dir} after 300 s (another test process makes it)`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
+  await waitFor(() => existsSync(report), 300_000, `${name} in ${dir}, which another test process makes`);
   const result = JSON.parse(readFileSync(report, "utf8")) as T | string | { error: string };
   if (typeof result === "object" && "error" in result) throw new Error(result.error);
   return result;

@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import type { CallOutcome, Server } from "../../mod.ts";
 import type { ServerCallOptions } from "../../src/types.ts";
 import type { FinalOutcome, InputRequiredOutcome, PromiseOutcome } from "../../src/core/call/outcome.ts";
+import { readUntil } from "./wait.ts";
 
 /** Asserts a complete outcome (`answer` or `failure`) and returns it. */
 export function final(outcome: CallOutcome): FinalOutcome {
@@ -47,18 +48,13 @@ export function callAny(
  * Redeems `token` on `server` until its job ends (every 50 ms, as a client sends `redeem` again, at most
  * `timeoutMs`), and returns the end.
  */
-export async function redeemedWithin(
+export function redeemedWithin(
   server: { call(name: string, args: unknown): Promise<CallOutcome> },
   token: string,
   timeoutMs: number,
 ): Promise<CallOutcome> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const outcome = await server.call("redeem", { promise: token });
-    if (outcome.kind !== "promise") return outcome;
-    if (Date.now() > deadline) assert.fail(`the job did not end in ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  const redeem = () => server.call("redeem", { promise: token });
+  return readUntil(redeem, (outcome) => outcome.kind !== "promise", "the job's end", { timeoutMs, everyMs: 50 });
 }
 
 /**

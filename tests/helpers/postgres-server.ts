@@ -16,6 +16,7 @@ import pg from "pg";
 import { missingOutsideCi } from "./once-per-run.ts";
 import { freePort } from "./process.ts";
 import type { ServerProcess } from "./server-process.ts";
+import { readUntil, waitFor } from "./wait.ts";
 import { startWatched, type WatchedProcess } from "./watched-process.ts";
 
 /** The folder of `initdb` and `postgres`: `POSTGRES_BIN`, else Debian's newest, else the PATH's. */
@@ -173,23 +174,25 @@ export async function startPostgres(port?: number): Promise<PostgresServer> {
     ]);
     // Stopped as an immediate shutdown (SIGQUIT) when the test process has ended.
     const started = server = await startWatched(command, args, { stopWith: "SIGQUIT", remove: join(data, "..") });
-    const deadline = Date.now() + 60_000; // a bound for a loaded machine
-    for (;;) {
+    // Its readiness probe: a query answered (a bound of 60 s, for a loaded machine).
+    const ready = async () => {
+      if (started.child.exitCode !== null) throw new Error(`it exited with ${started.child.exitCode}`);
       const probe = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1_000 });
       probe.on("error", () => {});
       try {
         await probe.connect();
         await probe.query("SELECT 1");
-        await probe.end();
-        return;
+        return true;
       } catch {
+        return false;
+      } finally {
         await probe.end().catch(() => {});
-        if (Date.now() > deadline || started.child.exitCode !== null) {
-          throw new Error(`postgres did not start on port ${chosen}: ${started.stderr()}`);
-        }
-        await new Promise((resolve) => setTimeout(resolve, 100));
       }
-    }
+    };
+    await readUntil(ready, (answered) => answered, `postgres's answer to a query on port ${chosen}`, { everyMs: 100 })
+      .catch((error) => {
+        throw new Error(`postgres did not start on port ${chosen}: ${error.message}; ${started.stderr()}`);
+      });
   };
   const running = () => server !== undefined && server.child.exitCode === null && server.child.signalCode === null;
   /** SIGINT (a fast shutdown) to the postmaster, which stops its backends; SIGKILL to every process. */
@@ -204,8 +207,7 @@ export async function startPostgres(port?: number): Promise<PostgresServer> {
     }
     await server!.exited;
     // Every process gone (backends included), so that a start on the same cluster finds no live postmaster.
-    const deadline = Date.now() + 10_000;
-    while (tree.some(alive) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    await waitFor(() => !tree.some(alive), 10_000, `the end of postgres's processes ${tree.join(", ")}`);
   };
   const stop = async () => {
     if (running()) signalTree(server!.pid, "SIGCONT"); // a frozen server would not see the SIGINT

@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { ROOT } from "./process.ts";
 import { scratchDir } from "./scratch-dir.ts";
 import { runtimeCommand } from "./stdio.ts";
+import { changes } from "./wait.ts";
 
 /** How long a process may take to start (a runtime loading the SDK, on a loaded machine). */
 const START_MS = 60_000;
@@ -40,6 +41,8 @@ export interface QueueProcess {
 }
 
 const processes = new Set<QueueProcess>();
+/** Told of every line the processes write (and of each exit): what {@link logged} waits on. */
+const output = changes();
 
 /** Starts `mcplite worker` (with `options`, e.g. `--drain-ms`); resolves once it takes jobs. */
 export function startWorker(backend: QueueBackend, ...options: string[]): Promise<QueueProcess> {
@@ -102,6 +105,7 @@ async function start(
     };
     child.stderr!.on("data", (chunk) => {
       log += String(chunk);
+      output.changed();
       if (log.includes("taking jobs")) ready();
     });
     child.stdout!.once("data", (chunk) => {
@@ -115,7 +119,7 @@ async function start(
   });
   const made: QueueProcess = { pid: child.pid!, url, exited, log: () => log, kill: (signal) => child.kill(signal) };
   processes.add(made);
-  exited.then(() => processes.delete(made));
+  exited.then(() => (processes.delete(made), output.changed()));
   return made;
 }
 
@@ -145,8 +149,9 @@ export function started(workers: readonly QueueProcess[], jobs: number): Promise
 }
 
 /**
- * Waits until the processes' logs hold `count` lines matching `line` (a global, multiline pattern). At most 60 s;
- * at once when a log matches `failure` (what can never lead there, such as a job that failed).
+ * Waits until the processes' logs hold `count` lines matching `line` (a global, multiline pattern), checked as each
+ * line comes. At most 60 s; fails at once when a log matches `failure` (what can never lead there, such as a job that
+ * failed).
  */
 export async function logged(
   processes: readonly QueueProcess[],
@@ -155,15 +160,14 @@ export async function logged(
   failure?: RegExp,
 ): Promise<void> {
   const seen = () => processes.reduce((sum, each) => sum + (each.log().match(line)?.length ?? 0), 0);
-  const deadline = Date.now() + 60_000;
-  while (seen() < count) {
-    const failed = failure && processes.find((each) => failure.test(each.log()));
-    if (failed) assert.fail(`${seen()} of ${count} lines ${line}, and ${failure}:\n${failed.log()}`);
-    if (Date.now() > deadline) {
-      assert.fail(`${seen()} of ${count} lines ${line} in 60 s:\n${processes.map((each) => each.log()).join("\n")}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  const failed = () => failure && processes.find((each) => failure.test(each.log()));
+  const logs = () => processes.map((each) => each.log()).join("\n");
+  await output.until(
+    () => seen() >= count || failed() !== undefined,
+    () => `${seen()} of ${count} lines ${line}:\n${logs()}`,
+  );
+  const failing = seen() < count && failed();
+  if (failing) assert.fail(`${seen()} of ${count} lines ${line}, and ${failure}:\n${failing.log()}`);
 }
 
 /** A gate the jobs of `tests/helpers/queued-server.ts` wait at (`{ gate: path }`), until the test opens it. */

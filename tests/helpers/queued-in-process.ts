@@ -3,11 +3,11 @@
  * memory, which its web side and a worker in the same process share, the ids of its jobs as they start, tools that
  * fail (`ledger` throws, `hang` runs past its `timeoutMs` of 300), and a wait on BullMQ's own view of a job.
  */
-import assert from "node:assert/strict";
 import type { Job, Queue } from "bullmq";
 import * as v from "valibot";
 import { createMemoryResultStore, createServer, defineTool, type ServerOptions } from "../../mod.ts";
 import type { WorkQueue } from "../../src/types.ts";
+import { readUntil } from "./wait.ts";
 
 /**
  * A server called `name` on `queue`, with `options`, and the ids of its jobs in the order their calls came.
@@ -46,16 +46,10 @@ export const hang = defineTool("hang").describe("Never ends").input(v.object({})
   .defer(() => new Promise<never>(() => {}));
 
 /** Reads BullMQ's job until `done` holds of it (at most 20 s, a bound for a loaded machine). */
-export async function jobUntil(
+export function jobUntil(
   board: Queue,
   id: string,
   done: (job: Job | undefined) => boolean,
 ): Promise<Job | undefined> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const job = await board.getJob(id);
-    if (done(job)) return job;
-    assert.ok(Date.now() < deadline, `BullMQ's job ${id}: ${JSON.stringify(job?.toJSON())}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  return readUntil(() => board.getJob(id), done, `BullMQ's job ${id}`, { timeoutMs: 20_000, everyMs: 50 });
 }

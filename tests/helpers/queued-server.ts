@@ -36,8 +36,8 @@ const work = async ({ n, ms, gate }: v.InferOutput<typeof args>, { signal }: { s
  * when its running jobs end, once what it checks has happened, rather than a timer long enough for a loaded machine.
  */
 async function opened(gate: string, ms: number, signal: AbortSignal): Promise<void> {
-  const end = Date.now() + ms;
-  while (!existsSync(gate) && Date.now() < end) await sleep(20, signal);
+  const timeUp = AbortSignal.timeout(ms); // the job's own length: it ends then, gate or not
+  while (!existsSync(gate) && !timeUp.aborted) await sleep(20, signal);
 }
 
 /** What an order's shipping carries, and whom it is for. */

@@ -7,6 +7,7 @@ import { spawnSync } from "node:child_process";
 import { missingOutsideCi } from "./once-per-run.ts";
 import { freePort } from "./process.ts";
 import type { ServerProcess } from "./server-process.ts";
+import { readUntil } from "./wait.ts";
 import { startWatched } from "./watched-process.ts";
 import { createClient } from "redis";
 
@@ -68,29 +69,26 @@ export async function startRedis(portOrOptions?: number | RedisServerOptions): P
     signal("SIGKILL");
     await exited;
   };
-  const deadline = Date.now() + 60_000;
-  for (;;) {
+  // Its readiness probe: a PING answered (a bound of 60 s, for a loaded machine).
+  const ready = async () => {
+    if (server.child.exitCode !== null) throw new Error(`it exited with ${server.child.exitCode}`);
     const probe = createClient({ url, socket: { reconnectStrategy: false } });
     probe.on("error", () => {});
     try {
       await probe.connect();
       await probe.ping();
-      if (probe.isOpen) probe.destroy();
-      return {
-        url,
-        port,
-        stop,
-        kill,
-        pause: () => signal("SIGSTOP"),
-        resume: () => signal("SIGCONT"),
-      };
+      return true;
     } catch {
+      return false;
+    } finally {
       if (probe.isOpen) probe.destroy();
-      if (Date.now() > deadline || server.child.exitCode !== null) {
-        await stop();
-        throw new Error(`redis-server did not start on port ${port}`);
-      }
-      await new Promise((resolve) => setTimeout(resolve, 50));
     }
+  };
+  try {
+    await readUntil(ready, (answered) => answered, `redis-server's answer to PING on port ${port}`, { everyMs: 50 });
+  } catch (error) {
+    await stop();
+    throw new Error(`redis-server did not start on port ${port}: ${(error as Error).message}`);
   }
+  return { url, port, stop, kill, pause: () => signal("SIGSTOP"), resume: () => signal("SIGCONT") };
 }

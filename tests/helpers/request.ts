@@ -1,6 +1,7 @@
 /**
  * Request builders for calling a server's `fetch` directly, without sockets.
  */
+import { readUntil } from "./wait.ts";
 
 /** The base every in-process request uses (a loopback host passes the default Host check). */
 export const BASE = "http://localhost";
@@ -100,13 +101,15 @@ export async function postWithTasks(endpoint: string, method: string, params: Re
   return await response.json();
 }
 
-/** Follows a task with `tasks/get` at `endpoint` until it is no longer working (every 100 ms, at most `timeoutMs`). */
-export async function taskEnded(endpoint: string, taskId: string, timeoutMs = 30_000): Promise<TaskState> {
-  let task: TaskState = { status: "working" };
-  const deadline = Date.now() + timeoutMs;
-  while (task.status === "working" && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    task = (await postWithTasks(endpoint, "tasks/get", { taskId })).result;
-  }
-  return task;
+/**
+ * Follows a task with `tasks/get` at `endpoint`, as a client polls it (every 100 ms), until it is no longer working;
+ * fails after `timeoutMs`.
+ */
+export function taskEnded(endpoint: string, taskId: string, timeoutMs = 30_000): Promise<TaskState> {
+  return readUntil(
+    async (): Promise<TaskState> => (await postWithTasks(endpoint, "tasks/get", { taskId })).result,
+    (task) => task.status !== "working",
+    `the end of task ${taskId}`,
+    { timeoutMs, everyMs: 100 },
+  );
 }

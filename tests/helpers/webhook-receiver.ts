@@ -3,6 +3,7 @@
  * with what the test scripts, one answer per request in order (the last repeated), started and stopped by the test.
  */
 import { createServer as createHttpServer } from "node:http";
+import { changes } from "./wait.ts";
 
 /** One request the receiver got. */
 export interface Received {
@@ -34,6 +35,7 @@ export interface Receiver {
 export async function startReceiver(): Promise<Receiver> {
   const received: Received[] = [];
   let answers: Answer[] = [{ status: 204 }];
+  const arrivals = changes();
   const http = createHttpServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -46,6 +48,7 @@ export async function startReceiver(): Promise<Receiver> {
       const text = typeof answer.body === "function" ? answer.body(body) : answer.body;
       response.writeHead(answer.status, answer.headers ?? {});
       response.end(text);
+      arrivals.changed();
     });
   });
   await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
@@ -54,13 +57,8 @@ export async function startReceiver(): Promise<Receiver> {
     origin: `http://127.0.0.1:${port}`,
     received,
     answer: (...next) => void (answers = next),
-    async until(count) {
-      const deadline = Date.now() + 10_000;
-      while (received.length < count) {
-        if (Date.now() > deadline) throw new Error(`${received.length} requests arrived, not ${count}, in 10 s`);
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
-    },
+    until: (count) =>
+      arrivals.until(() => received.length >= count, () => `${count} requests (${received.length} arrived)`, 10_000),
     close: () =>
       new Promise<void>((resolve) => {
         http.closeAllConnections();
