@@ -1,7 +1,7 @@
 /**
  * `@modelcontextprotocol/server-everything` (the MCP reference server, on the official SDK 1.x) as a remote
- * for the proxy's tests: the command that runs it over stdio, or a child process serving it over HTTP on a port
- * the test names: Streamable HTTP at `/mcp` (a session per client, whose tasks are its own; a session it does
+ * for the proxy's tests: the command that runs it over stdio, or a child process serving it over HTTP on the port
+ * the system gives it: Streamable HTTP at `/mcp` (a session per client, whose tasks are its own; a session it does
  * not know is answered 400, not 404), or the 2024-11-05 HTTP+SSE transport at `/sse`.
  */
 import { ROOT } from "../helpers/process.ts";
@@ -13,15 +13,16 @@ const SCRIPT = `${ROOT}node_modules/@modelcontextprotocol/server-everything/dist
 export const everythingStdio = { command: "node", args: [SCRIPT, "stdio"], stderr: "pipe" as const };
 
 /**
- * server-everything over HTTP in a child process (Node; it listens on every interface of the port).
+ * server-everything over HTTP in a child process (Node; it listens on every interface of its port, which
+ * `report-listening.mjs` makes it print).
  *
- * @param port The port, the same after a restart.
  * @param transport `streamableHttp` (default, at `/mcp`) or `sse` (at `/sse`).
  * @returns The process, not started yet.
  */
-export function everythingHttp(port: number, transport: "streamableHttp" | "sse" = "streamableHttp"): RemoteProcess {
-  const path = transport === "sse" ? "/sse" : "/mcp";
-  return new RemoteProcess(`http://127.0.0.1:${port}${path}`, "node", [SCRIPT, transport], {
+export function everythingHttp(transport: "streamableHttp" | "sse" = "streamableHttp"): RemoteProcess {
+  return new RemoteProcess((port) => ({
+    command: "node",
+    args: ["--import", `${ROOT}tests/proxy/report-listening.mjs`, SCRIPT, transport],
     env: { PORT: String(port) },
-  });
+  }), transport === "sse" ? "/sse" : "/mcp");
 }

@@ -1,6 +1,6 @@
 /**
  * FastMCP (Python, `tests/proxy/python/peer.py`) as a remote for the proxy's tests: the command that
- * runs it over stdio, and a child process serving it over HTTP on a port the test names, which the test
+ * runs it over stdio, and a child process serving it over HTTP on the port the system gives it, which the test
  * can kill and start again. Without `.venv-py`, `missing` says why the tests skip.
  */
 import { fastmcpMissing, PYTHON } from "../helpers/fastmcp.ts";
@@ -15,13 +15,14 @@ export const missing: string | false = fastmcpMissing("proxy FastMCP tests");
 /** The stdio command of the FastMCP peer. */
 export const fastmcpStdio = { command: PYTHON, args: [SCRIPT, "stdio"], stderr: "pipe" as const };
 
-/** The FastMCP peer over HTTP (Streamable HTTP at `/mcp`), in a child process. */
+/** The FastMCP peer over HTTP (Streamable HTTP at `/mcp` on 127.0.0.1), in a child process. */
 export class FastMcpHttp extends RemoteProcess {
-  /**
-   * @param port The port it listens on (127.0.0.1), the same after a restart.
-   */
-  constructor(port: number) {
-    // Python starts it in seconds on a quiet machine, in tens of them on a busy one (its first run compiles).
-    super(`http://127.0.0.1:${port}/mcp`, PYTHON, [SCRIPT, "http", String(port)], { startMs: 120_000 });
+  constructor() {
+    // Python starts it in seconds on a quiet machine, in tens of them on a busy one (its first run compiles). Uvicorn
+    // says where it listens once its application has started, with the port the system gave it.
+    super((port) => ({ command: PYTHON, args: [SCRIPT, "http", String(port)] }), "/mcp", {
+      startMs: 120_000,
+      listening: /Uvicorn running on http:\/\/[\w.]+:(\d+)/,
+    });
   }
 }

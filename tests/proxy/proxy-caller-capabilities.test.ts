@@ -11,7 +11,6 @@ import { createClient } from "../../src/client/mod.ts";
 import type { CallResult } from "../../src/client/read-result.ts";
 import type { Server } from "../../src/server/server.ts";
 import { proxy } from "../../src/proxy/mod.ts";
-import { freePort } from "../helpers/process.ts";
 import { runCli } from "../cli/cli-helpers.ts";
 import { everythingHttp, everythingStdio } from "./everything-peer.ts";
 import type { RemoteProcess } from "./remote-process.ts";
@@ -77,7 +76,7 @@ for (const carrier of ["stdio", "http"] as const) {
     let front: Front;
     before(async () => {
       if (carrier === "http") {
-        http = everythingHttp(await freePort());
+        http = everythingHttp();
         await http.start();
       }
       remote = http?.url ?? everythingStdio;

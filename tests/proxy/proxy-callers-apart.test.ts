@@ -16,7 +16,6 @@ import { createServer } from "../../mod.ts";
 import { createClient } from "../../src/client/mod.ts";
 import type { AuthInfo } from "../../src/core/call/host.ts";
 import { proxy } from "../../src/proxy/mod.ts";
-import { freePort } from "../helpers/process.ts";
 import { type PipedServer, pipeServer } from "../helpers/stdio.ts";
 import { everythingHttp } from "./everything-peer.ts";
 import { gatewayServer, served, waitFor } from "./gateway.ts";
@@ -45,7 +44,7 @@ describe("proxy() of server-everything over HTTP: two callers kept apart", () =>
     return await globalThis.fetch(request);
   };
   before(async () => {
-    remote = everythingHttp(await freePort());
+    remote = everythingHttp();
     await remote.start();
   });
   after(async () => {

@@ -8,7 +8,6 @@ import { after, describe, it } from "node:test";
 import { createClient } from "../../src/client/mod.ts";
 import { type GrpcListener, serveGrpc } from "../../src/bindings/grpc/mod.ts";
 import { proxy } from "../../src/proxy/mod.ts";
-import { freePort } from "../helpers/process.ts";
 import { legacyRequest, modernRequest, post, toolsCall } from "../helpers/request.ts";
 import { FastMcpHttp, fastmcpStdio, missing } from "./fastmcp-peer.ts";
 import { callGrpcJs, gatewayServer } from "./gateway.ts";
@@ -50,7 +49,7 @@ describe("proxy() of FastMCP over HTTP, killed and started again", { skip: missi
   });
 
   it("answers 503 with Retry-After while it is down, and recovers when it returns", STARTS, async () => {
-    peer = new FastMcpHttp(await freePort());
+    peer = new FastMcpHttp();
     await peer.start();
     const gateway: Gateway = gatewayServer().group("py", await proxy(peer.url));
     grpc = await serveGrpc(gateway, { port: 0, closeGraceMs: 200 });

@@ -9,7 +9,6 @@ import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
 import { createClient } from "../../src/client/mod.ts";
 import { proxy } from "../../src/proxy/mod.ts";
-import { freePort } from "../helpers/process.ts";
 import { modernRequest, post, toolsCall } from "../helpers/request.ts";
 import { everythingHttp } from "./everything-peer.ts";
 import { gatewayServer } from "./gateway.ts";
@@ -27,7 +26,7 @@ describe("proxy() of server-everything over HTTP, killed and started again", () 
   });
 
   it("answers unavailable with Retry-After while it is down, and recovers once it is back", async () => {
-    remote = everythingHttp(await freePort());
+    remote = everythingHttp();
     await remote.start();
     const gateway: Gateway = gatewayServer().group(
       "everything",

@@ -11,7 +11,6 @@ import { createClient } from "../../src/client/mod.ts";
 import type { LogEntry } from "../../src/client/transport.ts";
 import type { Server } from "../../src/server/server.ts";
 import { proxy } from "../../src/proxy/mod.ts";
-import { freePort } from "../helpers/process.ts";
 import { legacyRequest, modernMeta, modernRequest, post, toolsCall } from "../helpers/request.ts";
 import { everythingHttp, everythingStdio } from "./everything-peer.ts";
 import type { RemoteProcess } from "./remote-process.ts";
@@ -116,7 +115,7 @@ for (const carrier of ["stdio", "http"] as const) {
     let urls = 0; // server-everything takes a second `-32042` call with the same arguments as the retry of the first
     before(async () => {
       if (carrier === "http") {
-        http = everythingHttp(await freePort());
+        http = everythingHttp();
         await http.start();
       }
       gateway = gatewayServer().group("all", await proxy(http?.url ?? everythingStdio, { signal: closed.signal }));

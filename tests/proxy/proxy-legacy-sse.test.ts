@@ -8,7 +8,6 @@ import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
 import { createClient } from "../../src/client/mod.ts";
 import { proxy } from "../../src/proxy/mod.ts";
-import { freePort } from "../helpers/process.ts";
 import { post, toolsCall } from "../helpers/request.ts";
 import { everythingHttp } from "./everything-peer.ts";
 import { gatewayServer } from "./gateway.ts";
@@ -26,7 +25,7 @@ describe("proxy() of server-everything on the 2024-11-05 HTTP+SSE transport", ()
   });
 
   it("serves its tools and prompts, and reaches it again after a restart", async () => {
-    remote = everythingHttp(await freePort(), "sse");
+    remote = everythingHttp("sse");
     await remote.start();
     const gateway: Gateway = gatewayServer().group(
       "everything",

@@ -12,7 +12,6 @@ import { LOG_LEVELS, type LogLevel } from "../../src/core/call/call-sink.ts";
 import { proxy, type ProxyOptions } from "../../src/proxy/mod.ts";
 import type { StdioTransportOptions } from "../../src/client/transports/stdio.ts";
 import { defineTool } from "../../mod.ts";
-import { freePort } from "../helpers/process.ts";
 import { modernRequest } from "../helpers/request.ts";
 import { SseReader } from "../bindings/mcp/mcp-helpers.ts";
 import { initializedSession, type PipedServer } from "../helpers/stdio.ts";
@@ -87,7 +86,7 @@ describe("proxy() of server-everything: its logs outside requests", () => {
   });
 
   it("over Streamable HTTP, from its standalone GET stream", async () => {
-    remote = everythingHttp(await freePort());
+    remote = everythingHttp();
     await remote.start();
     // One session at the remote for every caller, as asked: each caller's own is proxy-callers-apart.test.ts's.
     await logsThrough(remote.url, { transport: "mcp", sessions: "shared" });

@@ -18,7 +18,7 @@ import { createClient } from "../../src/client/mod.ts";
 import { createServer, defineResource } from "../../mod.ts";
 import { serve } from "../../src/server/serve.ts";
 import { proxy, type ProxyOptions } from "../../src/proxy/mod.ts";
-import { freePort, ROOT } from "../helpers/process.ts";
+import { ROOT } from "../helpers/process.ts";
 import { modernRequest } from "../helpers/request.ts";
 import { scratchDir } from "../helpers/scratch-dir.ts";
 import { initializedSession } from "../helpers/stdio.ts";
@@ -112,7 +112,7 @@ describe("proxy() of server-everything: resource subscriptions made at the remot
   });
 
   it("over Streamable HTTP", async () => {
-    remote = everythingHttp(await freePort());
+    remote = everythingHttp();
     await remote.start();
     const sent: Sent[] = [];
     // The gateway's own fetch to the remote: each message it posts is read off it.

@@ -11,7 +11,6 @@ import { createClient } from "../../src/client/mod.ts";
 import type { AuthInfo } from "../../src/core/call/host.ts";
 import { proxy } from "../../src/proxy/mod.ts";
 import { SECRET } from "../helpers/long-running.ts";
-import { freePort } from "../helpers/process.ts";
 import { readJsonRpc } from "../helpers/sse.ts";
 import { everythingHttp } from "./everything-peer.ts";
 import type { RemoteProcess } from "./remote-process.ts";
@@ -46,7 +45,7 @@ describe("proxy() cancelling a remote task started with the caller's credentials
   let remote: RemoteProcess;
   const stop = new AbortController();
   before(async () => {
-    remote = everythingHttp(await freePort());
+    remote = everythingHttp();
     await remote.start();
   });
   after(async () => {

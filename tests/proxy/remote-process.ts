@@ -1,45 +1,50 @@
 /**
- * A remote server the proxy's tests run in a child process over HTTP, on a port the test names, so that the
- * test can kill it and start it again at the same URL (FastMCP, server-everything).
+ * A remote server the proxy's tests run in a child process over HTTP (FastMCP, server-everything): started on port 0,
+ * it says where it listens (`Listening on <url>` unless told otherwise), and a test can kill it and start it again at
+ * the same URL.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import process from "node:process";
 import { ROOT } from "../helpers/process.ts";
-import { waitFor } from "./gateway.ts";
+
+/** How to run the remote on a port (0: any the system gives it). */
+export type Launch = (port: number) => { command: string; args: string[]; env?: Record<string, string> };
 
 /** A remote in a child process, listening at {@link RemoteProcess.url} once started. */
 export class RemoteProcess {
-  readonly #command: string;
-  readonly #args: string[];
-  readonly #env: Record<string, string>;
+  readonly #launch: Launch;
+  readonly #path: string;
   readonly #startMs: number;
+  readonly #listening: RegExp;
   #child: ChildProcess | undefined;
-  /** Its endpoint. */
-  readonly url: string;
+  #port = 0;
 
   /**
-   * @param url Its endpoint (the same after a restart).
-   * @param command The program.
-   * @param args Its arguments.
-   * @param options Its extra environment, and how long it may take to answer after starting (default 60 s).
+   * @param launch Its program, arguments and extra environment, for a port.
+   * @param path Its endpoint's path (e.g. `/mcp`).
+   * @param options How long it may take to say where it listens after starting (default 60 s), and the line that
+   *   says so, whose first group is the port (default `Listening on http://<host>:<port>`, as `serve()` prints).
    */
-  constructor(
-    url: string,
-    command: string,
-    args: string[],
-    options: { env?: Record<string, string>; startMs?: number } = {},
-  ) {
-    this.url = url;
-    this.#command = command;
-    this.#args = args;
-    this.#env = options.env ?? {};
+  constructor(launch: Launch, path: string, options: { startMs?: number; listening?: RegExp } = {}) {
+    this.#launch = launch;
+    this.#path = path;
     this.#startMs = options.startMs ?? 60_000;
+    this.#listening = options.listening ?? /Listening on http:\/\/[\w.]+:(\d+)/i;
+  }
+
+  /** Its endpoint, the same after a restart; known once started. */
+  get url(): string {
+    if (this.#port === 0) throw new Error("the remote has not started");
+    return `http://127.0.0.1:${this.#port}${this.#path}`;
   }
 
   /**
-   * Starts it, and waits until its endpoint answers anything over HTTP. A process that exits before it listens is
-   * started once more (CI saw server-everything's SSE server exit 0 at its start, once in hundreds); a second early
-   * exit fails, with the end of what it wrote to stderr.
+   * Starts it, and waits until it says where it listens: on port 0 the first time, then on the port it got then
+   * (free from the kill until this restart: the test is about a remote back at its URL; Linux hands ports to
+   * `connect()` from the even ones first and to a bind to port 0 from the odd ones, so an outgoing connection of
+   * another process seldom takes it meanwhile). A process that exits before it listens is started once more (CI saw
+   * server-everything's SSE server exit 0 at its start, once in hundreds); a second early exit fails, with the end
+   * of its output.
    */
   async start(): Promise<void> {
     for (let attempt = 1;; attempt++) {
@@ -52,28 +57,35 @@ export class RemoteProcess {
   }
 
   async #startOnce(): Promise<void> {
-    const child = spawn(this.#command, this.#args, {
+    const { command, args, env } = this.#launch(this.#port);
+    const child = spawn(command, args, {
       cwd: ROOT,
-      env: { ...process.env, ...this.#env },
-      stdio: ["ignore", "ignore", "pipe"],
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
     });
-    let stderr = "";
-    child.stderr!.setEncoding("utf8").on("data", (chunk: string) => stderr = (stderr + chunk).slice(-2_000));
     this.#child = child;
-    let exited: number | null | undefined;
-    child.once("exit", (code) => exited = code);
-    await waitFor(`${this.#command} to listen`, async () => {
-      if (exited !== undefined) {
-        throw new EarlyExit(`${this.#command} ${this.#args.join(" ")} exited with ${exited}; its stderr: ${stderr}`);
-      }
-      try {
-        const response = await fetch(this.url, { method: "GET", signal: AbortSignal.timeout(2_000) });
-        await response.body?.cancel();
-        return true;
-      } catch {
-        return false;
-      }
-    }, this.#startMs);
+    let output = "";
+    const port = await new Promise<number>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        child.kill("SIGKILL");
+        reject(new Error(`${command} did not listen in ${this.#startMs} ms; its output: ${output}`));
+      }, this.#startMs);
+      // Read on after it listened too, so that a chatty remote never fills its pipes.
+      const read = (chunk: string) => {
+        output = (output + chunk).slice(-4_000);
+        const found = this.#listening.exec(output)?.[1];
+        if (found === undefined) return;
+        clearTimeout(timer);
+        resolve(Number(found));
+      };
+      child.stdout!.setEncoding("utf8").on("data", read);
+      child.stderr!.setEncoding("utf8").on("data", read);
+      child.once("exit", (code) => {
+        clearTimeout(timer);
+        reject(new EarlyExit(`${command} ${args.join(" ")} exited with ${code}; its output: ${output}`));
+      });
+    });
+    this.#port = port;
   }
 
   /** Kills it (SIGKILL) and waits until it exited. */

@@ -1,4 +1,4 @@
-"""A FastMCP server for the proxy's tests: `peer.py stdio` or `peer.py http PORT`."""
+"""A FastMCP server for the proxy's tests: `peer.py stdio` or `peer.py http PORT` (0: any free port, which uvicorn prints)."""
 import sys
 from fastmcp import FastMCP
 
