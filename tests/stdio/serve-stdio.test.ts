@@ -9,6 +9,7 @@ import { createServer, definePrompt, defineResource, defineTool } from "../../mo
 import { pipeServer } from "../helpers/stdio.ts";
 import { connectionTools } from "../helpers/connection-tools.ts";
 import { modernMeta } from "../helpers/request.ts";
+import { waitFor } from "../helpers/wait.ts";
 
 function fixture() {
   const aborted: string[] = [];
@@ -96,14 +97,14 @@ describe("serveStdio", () => {
     await piped.answer(0);
     piped.send({ jsonrpc: "2.0", method: "notifications/initialized" });
     piped.send({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "slow", arguments: { ms: 5000 } } });
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    piped.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1, reason: "user stop" } });
+    // In flight once a ping sent after it is answered (the server starts requests in the order it reads them).
     piped.send({ jsonrpc: "2.0", id: 2, method: "ping" });
     await piped.answer(2);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    piped.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1, reason: "user stop" } });
+    await waitFor(() => aborted.length > 0, 10_000);
     assert.deepEqual(aborted, ["cancelled by the client: user stop"]); // the words of every carrier
+    await piped.end(); // every answer written: none for the cancelled call, even at the close
     assert.equal(piped.messages.some((m) => m.id === 1), false);
-    await piped.end();
   });
 
   it("speaks the 2025 revisions: handshake, progress, a server→client request answered on stdin", async () => {
@@ -207,7 +208,9 @@ describe("serveStdio", () => {
     const { server, aborted } = fixture();
     const piped = pipeServer(server);
     piped.send({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "slow", arguments: { ms: 10_000 } } });
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    // In flight once a ping sent after it is answered (the server starts requests in the order it reads them).
+    piped.send({ jsonrpc: "2.0", id: 2, method: "ping" });
+    await piped.answer(2);
     await piped.end();
     // The 10 s call was aborted (its signal's reason), not waited for; its answer came before the end.
     assert.deepEqual(aborted, ["stdin closed"]);
