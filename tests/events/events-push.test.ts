@@ -15,6 +15,7 @@ import { createMemoryResultStore, createServer, type ResultStore, serve } from "
 import { defineEvent } from "../../src/events/mod.ts";
 import { EXT, SECRET, shipped } from "./shipped-event.ts";
 import { legacyRequest, modernMeta, modernRequest, post } from "../helpers/request.ts";
+import { waitFor } from "../helpers/long-running.ts";
 import { pipeServer } from "../helpers/stdio.ts";
 import { redisResultStore } from "../../src/redis/mod.ts";
 import { REDIS_CLIENTS, type TestRedisClient } from "../helpers/redis-clients.ts";
@@ -51,6 +52,8 @@ class PushStream {
   id: string | number = 0;
   readonly #abort = new AbortController();
   #ended = false;
+  /** Who waits for a message (`next`): woken as each arrives, and as the stream ends. */
+  readonly #waiting = new Set<() => void>();
   #reading: Promise<void> = Promise.resolve();
   #reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
 
@@ -69,7 +72,7 @@ class PushStream {
     });
     if (!(response.headers.get("content-type") ?? "").startsWith("text/event-stream")) {
       stream.messages.push(await response.json());
-      stream.#ended = true;
+      stream.#end();
       return stream;
     }
     stream.#reading = stream.#read(response.body!);
@@ -87,21 +90,36 @@ class PushStream {
           const data = buffer.slice(0, end).split("\n").filter((l) => l.startsWith("data:")).map((l) => l.slice(5));
           buffer = buffer.slice(end + 2);
           if (data.length > 0) this.messages.push(JSON.parse(data.join("\n")));
+          for (const wake of this.#waiting) wake();
         }
       }
     } catch { /* aborted */ }
-    this.#ended = true;
+    this.#end();
   }
 
-  /** The first message that `test` takes, within 10 s. */
-  async next(test: (message: Message) => boolean, from = 0): Promise<Message> {
-    for (const deadline = Date.now() + 10_000; Date.now() < deadline;) {
-      const found = this.messages.slice(from).find(test);
-      if (found !== undefined) return found;
-      if (this.#ended) break;
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-    throw new Error(`no such message; got ${JSON.stringify(this.messages)}`);
+  #end() {
+    this.#ended = true;
+    for (const wake of this.#waiting) wake();
+  }
+
+  /** The first message that `test` takes, as it arrives (at most 10 s: a bound for a loaded machine). */
+  next(test: (message: Message) => boolean, from = 0): Promise<Message> {
+    return new Promise((resolve, reject) => {
+      const wake = () => {
+        const found = this.messages.slice(from).find(test);
+        if (found === undefined && !this.#ended) return;
+        clearTimeout(timer);
+        this.#waiting.delete(wake);
+        if (found !== undefined) resolve(found);
+        else reject(new Error(`no such message; got ${JSON.stringify(this.messages)}`));
+      };
+      const timer = setTimeout(() => {
+        this.#waiting.delete(wake);
+        reject(new Error(`no such message within 10 s; got ${JSON.stringify(this.messages)}`));
+      }, 10_000);
+      this.#waiting.add(wake);
+      wake();
+    });
   }
 
   /** The occurrences' order ids received so far. */
@@ -225,7 +243,8 @@ describe("events/stream over MCP 2026-07-28 HTTP", () => {
         await streams[i].next(method("active"));
       }
       reads.clear();
-      await new Promise((resolve) => setTimeout(resolve, 500)); // at most ten polls
+      // About time: what idle streams read over 500 ms, ten poll intervals (one read each at most, not one per stream).
+      await new Promise((resolve) => setTimeout(resolve, 500));
       assert.equal(reads.get("evocc") ?? 0, 0); // no stream read the log: its head did not move
       assert.ok((reads.get("evhead") ?? 0) <= 11, `evhead read ${reads.get("evhead")} times`); // one per poll
       // A move of the head (an emit on another instance sharing the store) wakes every stream.
@@ -297,11 +316,10 @@ describe("events/stream over MCP 2026-07-28 HTTP", () => {
       // Aborting one ends the server's side: its place is free again (within a bounded wait).
       await streams.shift()!.abort();
       let again: PushStream | undefined;
-      for (const deadline = Date.now() + 10_000; Date.now() < deadline;) {
+      await waitFor(async () => {
         again = await PushStream.open(listening.url, { ...params, cursor: null });
-        if (again.messages[0]?.error === undefined) break;
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+        return again.messages[0]?.error === undefined;
+      }, 10_000);
       await again!.next(method("active"));
       streams.push(again!);
     } finally {
@@ -389,8 +407,9 @@ describe("events/stream on stdio (MCP 2026-07-28 messages)", () => {
       assert.equal(((await piped.answer(3)).error as { code: number }).code, -32013);
       piped.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1 } });
       const actives = () => piped.messages.filter((m) => m.method === "notifications/events/active").length;
-      for (let id = 4, deadline = Date.now() + 10_000; actives() < 2; id++) {
-        assert.ok(Date.now() < deadline, "the cancelled stream's place was not freed");
+      let id = 4;
+      // Opens another stream until one is active (the cancelled one's place freed), each refused one -32013.
+      await waitFor(async () => {
         piped.send(stream(id));
         const quiet = () => undefined; // the race's loser times out later, unheard
         const answer = await Promise.race([
@@ -398,8 +417,9 @@ describe("events/stream on stdio (MCP 2026-07-28 messages)", () => {
           piped.next(() => actives() === 2).catch(quiet),
         ]);
         if (actives() < 2) assert.equal((answer?.error as { code: number }).code, -32013);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+        id++;
+        return actives() >= 2;
+      }, 10_000);
     } finally {
       await piped.end();
     }
