@@ -13,6 +13,7 @@ import type { EventSourceMessage } from "eventsource-parser";
 import { createMemoryResultStore, createServer, defineTool } from "../../mod.ts";
 import { createClient } from "../../src/client/mod.ts";
 import { readSse } from "../helpers/sse.ts";
+import { waitFor } from "../helpers/long-running.ts";
 import { SECRET, shipped } from "./shipped-event.ts";
 
 const SUBSCRIPTION_ID = "io.modelcontextprotocol/subscriptionId";
@@ -88,17 +89,14 @@ describe("events/stream over MCP-lite (SSE at /rpc)", () => {
     const cursor = messages.findLast((m) => m.method === "notifications/events/heartbeat")!.params!.cursor as string;
     const again = new AbortController();
     // Refused ResourceExhausted (-32013) until the server has seen the first stream's client leave, as a client retries.
-    let reopened = await server.fetch(streamRequest(8, cursor, again.signal));
-    for (
-      const deadline = Date.now() + 10_000;
-      !reopened.headers.get("content-type")?.startsWith("text/event-stream");
-    ) {
-      assert.equal((await reopened.json()).error.code, -32013);
-      assert.ok(Date.now() < deadline, "the first stream's place was never freed");
-      await new Promise((resolve) => setTimeout(resolve, 20));
+    let reopened: Response | undefined;
+    await waitFor(async () => {
       reopened = await server.fetch(streamRequest(8, cursor, again.signal));
-    }
-    const resumed = await read(reopened, again, (m) => m.method === "notifications/events/event");
+      if (reopened.headers.get("content-type")?.startsWith("text/event-stream")) return true;
+      assert.equal((await reopened.json()).error.code, -32013);
+      return false;
+    }, 10_000);
+    const resumed = await read(reopened!, again, (m) => m.method === "notifications/events/event");
     assert.deepEqual(
       resumed.filter((m) => m.method === "notifications/events/event").map((m) => m.params!.eventId),
       [meanwhile.eventId],
