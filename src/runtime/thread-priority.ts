@@ -65,12 +65,16 @@ export function threadCpuClock(tid: number | undefined): (() => number) | undefi
 }
 
 /**
- * Lowers the calling thread's priority, on Linux; never throws (no `node:os`, no permission: nothing changes). An
- * unprivileged thread cannot raise it back: a lowered thread serves no further program.
+ * Lowers the calling thread's priority, on Linux, but not on Deno; never throws (no `node:os`, no permission: nothing
+ * changes). An unprivileged thread cannot raise it back: a lowered thread serves no further program. Deno's threads
+ * keep the process's priority: a Deno thread calls malloc_trim(0) as it exits, which locks each of glibc's arenas in
+ * turn, the server thread's too, and a thread at nice 10 waiting for a core held that lock while the server's thread
+ * waited on it (0.2-1.2 s in a futex wait on a busy machine: priority inversion).
  *
  * @param tid The calling thread's id, from {@link threadId}.
  */
 export function lowerThreadPriority(tid: number | undefined): void {
+  if ("Deno" in globalThis) return;
   const process = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
   try {
     const os = process?.getBuiltinModule?.("node:os") as

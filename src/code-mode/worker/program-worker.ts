@@ -2,8 +2,8 @@
  * The script of a program's thread (worker-executor.ts starts it): QuickJS loaded once, when the thread starts,
  * then one program at a time, each `__call` sent to the parent as a message and answered by one. Its limits are
  * measured here, on this thread, `cpu` by its CPU clock where it can be read, so that neither the parent's load nor
- * a wait for a core counts against them. A long program lowers the thread's priority (not on Deno), and the thread
- * then retires.
+ * a wait for a core counts against them. A long program lowers the thread's priority (not on Deno: see
+ * src/runtime/thread-priority.ts), and the thread then retires.
  *
  * @module
  */
@@ -18,17 +18,14 @@ import type { FromThread, ToThread } from "./thread-messages.ts";
 function serveParent(): void {
   // QuickJS compiles, and short programs run, at the process's priority: on a busy machine a thread at nice 10 gets
   // a few percent of a core, and a trivial program took seconds. A program past LONG_MS of CPU (sandbox-meter.ts)
-  // lowers it for the rest of its run, so that hogs yield to the server's thread; the parent then retires the thread.
-  // Not lowered on Deno (retired all the same): its thread calls malloc_trim(0) as it exits, which locks each of
-  // glibc's arenas in turn, the server thread's too, and a thread at nice 10 waiting for a core held that lock while
-  // the server's thread waited on it (0.2-1.2 s in a futex wait on a busy machine: priority inversion).
+  // lowers it for the rest of its run, so that hogs yield to the server's thread; the parent then retires the thread
+  // (on Deno too, where the priority stays: lowerThreadPriority() says why).
   const tid = threadId();
   const cpuMs = threadCpuClock(tid);
-  const lowers = !("Deno" in globalThis);
   let long = false;
   const thread: ThreadCpu | undefined = cpuMs && {
     cpuMs,
-    long: () => void (long = true, lowers && lowerThreadPriority(tid)),
+    long: () => void (long = true, lowerThreadPriority(tid)),
   };
   const executor: Promise<CodeExecutor> = import("../quickjs/quickjs-executor.ts").then((m) =>
     m.sandboxExecutor(undefined, thread)
