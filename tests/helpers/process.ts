@@ -59,6 +59,70 @@ export function listening(child: ChildProcess, timeoutMs = 30_000): Promise<stri
   });
 }
 
+/** What a child process prints, read as it comes (see {@link output}). */
+export interface Output {
+  /** What it printed so far. */
+  text(): string;
+  /**
+   * The first match of `pattern` (no `g` flag) in what it printed, once printed; rejects, with what it printed,
+   * when the child ends first or after `timeoutMs` (a bound for a loaded machine, not a measure).
+   */
+  until(pattern: RegExp, timeoutMs?: number): Promise<RegExpExecArray>;
+}
+
+/**
+ * Reads what `child` prints on `streams` (both by default, as one text in the order it came), from now on: the lines
+ * a test waits for are events (a server's address, a worker's readiness, a delivery), not a time that passed.
+ */
+export function output(
+  child: ChildProcess,
+  streams: readonly ("stdout" | "stderr")[] = ["stdout", "stderr"],
+): Output {
+  let text = "";
+  let ended = false;
+  const checks = new Set<() => void>();
+  const changed = () => {
+    for (const check of checks) check();
+  };
+  for (const name of streams) {
+    child[name]!.setEncoding("utf8").on("data", (chunk: string) => {
+      text += chunk;
+      changed();
+    });
+  }
+  // "close": its streams have ended too, so that nothing it printed is still to be read.
+  child.once("close", () => {
+    ended = true;
+    changed();
+  });
+  return {
+    text: () => text,
+    until: (pattern, timeoutMs = 60_000) =>
+      new Promise((resolve, reject) => {
+        const settle = (error: Error | undefined, found?: RegExpExecArray) => {
+          clearTimeout(timer);
+          checks.delete(check);
+          if (error === undefined) resolve(found!);
+          else reject(error);
+        };
+        const check = () => {
+          const found = pattern.exec(text);
+          if (found !== null) settle(undefined, found);
+          else if (ended) {
+            const end = child.exitCode ?? child.signalCode;
+            settle(new Error(`it ended (${end}) before printing ${pattern}; it printed:\n${text}`));
+          }
+        };
+        const timer = setTimeout(
+          () => settle(new Error(`${pattern} not printed within ${timeoutMs} ms; it printed:\n${text}`)),
+          timeoutMs,
+        );
+        checks.add(check);
+        check();
+      }),
+  };
+}
+
 /**
  * A free TCP port on 127.0.0.1, for a child server that must be told its port: one below Linux's ephemeral range
  * (ip(7), ip_local_port_range: 32768 and up), where the port a probe found free could be taken, before the child binds
