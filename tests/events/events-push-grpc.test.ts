@@ -20,6 +20,7 @@ import { grpcTransport } from "../../src/client/transports/grpc.ts";
 import { SECRET, shipped } from "./shipped-event.ts";
 import { closeClientSessions, grpcOverH2 } from "../helpers/h2-sessions.ts";
 import { grpcJs } from "../bindings/grpc/grpc-fixtures.ts";
+import { waitFor } from "../helpers/long-running.ts";
 import { ErrorInfoSchema } from "../../src/gen/google/rpc/error_details_pb.ts";
 
 /** What a test waits for at most: room for a loaded machine, not a measure. */
@@ -52,6 +53,8 @@ class GrpcPush {
   readonly #abort = new AbortController();
   readonly #reading: Promise<void>;
   #ended = false;
+  /** Who waits for a notification or the end (`next`, `ended`): woken at each. */
+  readonly #waiting = new Set<() => void>();
 
   constructor(client: ConnectClient<typeof MCPLite>, cursor: string | null = null) {
     const stream = client.callMethodStream(
@@ -63,31 +66,51 @@ class GrpcPush {
         for await (const { kind } of stream) {
           if (kind.case === "notification") this.notifications.push(kind.value as unknown as Notification);
           if (kind.case === "result") this.result = kind.value;
+          this.#wake();
         }
       } catch (error) {
         this.error = ConnectError.from(error);
       }
       this.#ended = true;
+      this.#wake();
     })();
   }
 
+  #wake() {
+    for (const wake of this.#waiting) wake();
+  }
+
+  /** Resolves what `found()` finds, once it does, as notifications come (at most {@link WAIT_MS}). */
+  #until<T>(found: () => T | undefined, failure: () => string): Promise<T> {
+    return new Promise((resolve, reject) => {
+      const wake = () => {
+        const value = found();
+        if (value === undefined && !this.#ended) return;
+        clearTimeout(timer);
+        this.#waiting.delete(wake);
+        if (value !== undefined) resolve(value);
+        else reject(new Error(failure()));
+      };
+      const timer = setTimeout(() => {
+        this.#waiting.delete(wake);
+        reject(new Error(`within ${WAIT_MS} ms: ${failure()}`));
+      }, WAIT_MS);
+      this.#waiting.add(wake);
+      wake();
+    });
+  }
+
   /** The first notification of `notifications/events/<name>` from `from` on, within {@link WAIT_MS}. */
-  async next(name: string, test: (n: Notification) => boolean = () => true, from = 0): Promise<Notification> {
-    for (const deadline = Date.now() + WAIT_MS; Date.now() < deadline;) {
-      const found = this.notifications.slice(from).find((n) => n.method === `notifications/events/${name}` && test(n));
-      if (found !== undefined) return found;
-      if (this.#ended) break;
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-    throw new Error(`no ${name}; got ${JSON.stringify(this.notifications)}, ${this.error?.message}`);
+  next(name: string, test: (n: Notification) => boolean = () => true, from = 0): Promise<Notification> {
+    return this.#until(
+      () => this.notifications.slice(from).find((n) => n.method === `notifications/events/${name}` && test(n)),
+      () => `no ${name}; got ${JSON.stringify(this.notifications)}, ${this.error?.message}`,
+    );
   }
 
   /** The stream's end (within {@link WAIT_MS}). */
   async ended(): Promise<void> {
-    for (const deadline = Date.now() + WAIT_MS; !this.#ended && Date.now() < deadline;) {
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-    if (!this.#ended) throw new Error("the stream did not end");
+    await this.#until(() => this.#ended || undefined, () => "the stream did not end");
     await this.#reading;
   }
 
@@ -136,14 +159,14 @@ async function holdsOnePerCaller(client: ConnectClient<typeof MCPLite>): Promise
  * sees the cancel, within {@link WAIT_MS}.
  */
 async function admitted(client: ConnectClient<typeof MCPLite>, cursor: string | null = null): Promise<GrpcPush> {
-  for (const deadline = Date.now() + WAIT_MS; Date.now() < deadline;) {
-    const push = new GrpcPush(client, cursor);
-    const active = await push.next("active").catch(() => undefined);
-    if (active !== undefined) return push;
+  let push: GrpcPush | undefined;
+  await waitFor(async () => {
+    push = new GrpcPush(client, cursor);
+    if (await push.next("active").catch(() => undefined) !== undefined) return true;
     assertExhausted(push.error);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error("no stream admitted");
+    return false;
+  }, WAIT_MS);
+  return push!;
 }
 
 /**
