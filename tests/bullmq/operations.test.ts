@@ -20,6 +20,7 @@ import { REDIS_MISSING } from "../helpers/redis-server.ts";
 import { bullmqBackends, queueBackends } from "../helpers/queue-backends.ts";
 import { hang, jobUntil, ledger, queuedInProcess } from "../helpers/queued-in-process.ts";
 import { modernRequest, toolsCall } from "../helpers/request.ts";
+import { readUntil, waitFor } from "../helpers/wait.ts";
 
 const SECRET = "queue operations' secret: thirty-two bytes or more";
 
@@ -129,15 +130,14 @@ for (const backend of BACKENDS) {
           .defer(() => new Promise<never>(() => {})),
       ).tool(defineTool("quick").describe("At once").longRunning().defer(() => "quick"));
       const worker = runWorker(server, { concurrency: 2 });
-      const redeemed = async (token: string) => {
-        const deadline = Date.now() + 20_000; // a bound for a loaded machine, not a measure
-        for (;;) {
-          const outcome = await server.call("redeem", { promise: token }).catch((error: unknown) => error);
-          if ((outcome as { kind?: string }).kind !== "promise") return outcome;
-          assert.ok(Date.now() < deadline, "the job did not end in 20 s");
-          await new Promise((resolve) => setTimeout(resolve, 50));
-        }
-      };
+      // Redeemed until the job ends (or the redeem throws): 20 s at most, a bound for a loaded machine, not a measure.
+      const redeemed = (token: string) =>
+        readUntil(
+          () => server.call("redeem", { promise: token }).catch((error: unknown) => error),
+          (outcome) => (outcome as { kind?: string }).kind !== "promise",
+          "the job's end",
+          { timeoutMs: 20_000, everyMs: 50 },
+        );
       try {
         const hung = [];
         for (let n = 0; n < 4; n++) hung.push(await server.call("hang", { n }) as { token: string });
@@ -329,11 +329,12 @@ describe("bullmqQueue through an outage of redis-server longer than its lock", {
       await server.call("steps", {});
       await jobUntil(board, ids[0], (job) => job?.progress === 33);
       servers.redis!.pause(); // SIGSTOP: its keys' time runs on, the lock lapses
+      // About time itself: an outage five times as long as the lock (300 ms), which lapses meanwhile.
       await new Promise((resolve) => setTimeout(resolve, 1_500));
       servers.redis!.resume();
       open();
       await jobUntil(board, ids[0], (job) => job?.finishedOn !== undefined);
-      await new Promise((resolve) => setTimeout(resolve, 500)); // BullMQ's messages after the job ended
+      await worker.close(); // BullMQ's worker stopped: every message of its about the job has been told
       const lock = /lock for job|Lock mismatch/;
       assert.deepEqual(errors.filter((error) => lock.test(String(error))).map(String), []);
       const told = warnings.filter((args) => lock.test(String(args[0])));
@@ -365,20 +366,28 @@ describe(
       await sql.connect();
       let ran = () => {};
       const done = new Promise<void>((resolve) => ran = resolve);
+      const late = /progress update of job late-1/;
       const taker = queue.take(async () => {
         // The job's row goes (as BullMQ's removal of a finished job takes it) while an update is on its way.
         await sql.query("DELETE FROM bullmq.job WHERE queue = $1 AND id = $2", [name, "late-1"]);
         queue.progress!("late-1", { progress: 1, total: 2, message: "half" });
-        await new Promise((resolve) => setTimeout(resolve, 300));
+        // The job runs on until the update's failure is told, as a warning or as an error.
+        await waitFor(
+          () =>
+            warnings.some((message) => late.test(message)) ||
+            errors.some((error) => /updateProgress/.test(String(error))),
+          20_000,
+          "the failed progress update told",
+        );
         ran();
         return "done";
       }, { concurrency: 1, warn: (message) => warnings.push(message) });
       try {
         await queue.add("late-1", "sealed", { tool: "steps" });
         await done;
-        await new Promise((resolve) => setTimeout(resolve, 300));
+        await taker.close(); // stopped: whatever it had to tell of the job has been told
         assert.deepEqual(errors.filter((error) => /updateProgress/.test(String(error))).map(String), []);
-        assert.deepEqual(warnings.filter((message) => /progress update of job late-1/.test(message)).length, 1);
+        assert.deepEqual(warnings.filter((message) => late.test(message)).length, 1);
       } finally {
         await taker.close();
         await Promise.all([queue.close(), sql.end()]);
