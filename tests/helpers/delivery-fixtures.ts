@@ -2,7 +2,6 @@
  * Fixtures of the webhook delivery tests (tests/events/delivery*.test.ts): secrets, subscriptions, occurrences, a
  * memory store with the set methods the events' index uses, and a bounded wait.
  */
-import assert from "node:assert/strict";
 import { createMemoryResultStore } from "../../mod.ts";
 import type { Occurrence, Subscription, SubscriptionStore } from "../../src/events/delivery/mod.ts";
 import { LOADED_MS, waitFor } from "./wait.ts";
