@@ -4,6 +4,7 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { createServer } from "node:net";
 import process from "node:process";
+import { changes, LOADED_MS } from "./wait.ts";
 
 /** The output of a child process. */
 export interface Run {
@@ -80,46 +81,32 @@ export function output(
 ): Output {
   let text = "";
   let ended = false;
-  const checks = new Set<() => void>();
-  const changed = () => {
-    for (const check of checks) check();
-  };
+  const printed = changes();
   for (const name of streams) {
     child[name]!.setEncoding("utf8").on("data", (chunk: string) => {
       text += chunk;
-      changed();
+      printed.changed();
     });
   }
   // "close": its streams have ended too, so that nothing it printed is still to be read.
   child.once("close", () => {
     ended = true;
-    changed();
+    printed.changed();
   });
   return {
     text: () => text,
-    until: (pattern, timeoutMs = 60_000) =>
-      new Promise((resolve, reject) => {
-        const settle = (error: Error | undefined, found?: RegExpExecArray) => {
-          clearTimeout(timer);
-          checks.delete(check);
-          if (error === undefined) resolve(found!);
-          else reject(error);
-        };
-        const check = () => {
-          const found = pattern.exec(text);
-          if (found !== null) settle(undefined, found);
-          else if (ended) {
-            const end = child.exitCode ?? child.signalCode;
-            settle(new Error(`it ended (${end}) before printing ${pattern}; it printed:\n${text}`));
-          }
-        };
-        const timer = setTimeout(
-          () => settle(new Error(`${pattern} not printed within ${timeoutMs} ms; it printed:\n${text}`)),
-          timeoutMs,
-        );
-        checks.add(check);
-        check();
-      }),
+    until: async (pattern, timeoutMs = LOADED_MS) => {
+      await printed.until(
+        () => ended || pattern.test(text),
+        () => `${pattern} not printed; it printed:\n${text}`,
+        timeoutMs,
+      );
+      const found = pattern.exec(text);
+      if (found !== null) return found;
+      throw new Error(
+        `it ended (${child.exitCode ?? child.signalCode}) before printing ${pattern}; it printed:\n${text}`,
+      );
+    },
   };
 }
 

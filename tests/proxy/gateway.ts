@@ -12,7 +12,7 @@ import { openapiBinding } from "../../src/bindings/openapi/mod.ts";
 import { grpcBinding } from "../../src/bindings/grpc/mod.ts";
 import { serve } from "../../src/server/serve.ts";
 import { run } from "../helpers/process.ts";
-import { LOADED_MS } from "../helpers/long-running.ts";
+import { LOADED_MS, readUntil } from "../helpers/wait.ts";
 
 /** A server of ours on every wire. */
 export function gatewayServer(): Server {
@@ -85,11 +85,7 @@ export async function callGrpcJs(
   return JSON.parse(out.stdout);
 }
 
-/** Waits (bounded: {@link LOADED_MS} by default) until a condition holds. */
+/** Waits (bounded: {@link LOADED_MS} by default) until a state that announces itself by no event holds. */
 export async function waitFor(what: string, holds: () => boolean | Promise<boolean>, ms = LOADED_MS): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await holds())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+  await readUntil(holds, (held) => held, `waiting for ${what}`, { timeoutMs: ms, everyMs: 25 });
 }
