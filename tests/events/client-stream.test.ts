@@ -10,6 +10,7 @@ import * as v from "valibot";
 import { createServer } from "../../mod.ts";
 import { createClient } from "../../src/client/mod.ts";
 import { defineEvent } from "../../src/events/mod.ts";
+import { waitFor } from "../helpers/long-running.ts";
 
 const shipped = defineEvent("order.shipped")
   .input(v.object({ customerId: v.string() }))
@@ -28,6 +29,8 @@ describe("client.events.stream()", () => {
       streams: [] as Record<string, unknown>[],
       /** How many streams the client ended (their bodies cancelled). */
       ended: 0,
+      /** How many streams carried their `active` (the server's stream is open, its start in the log fixed). */
+      actives: 0,
       cut: () => {},
       async fetch(request: Request): Promise<Response> {
         const sent = await request.clone().json().catch(() => ({}));
@@ -35,6 +38,8 @@ describe("client.events.stream()", () => {
         const response = await server.fetch(request);
         if (!(response.headers.get("content-type") ?? "").startsWith("text/event-stream")) return response;
         const reader = response.body!.getReader();
+        const decoder = new TextDecoder();
+        let carried = "";
         const body = new ReadableStream<Uint8Array>({
           start(controller) {
             relay.cut = () => {
@@ -44,8 +49,12 @@ describe("client.events.stream()", () => {
           },
           async pull(controller) {
             const read = await reader.read().catch(() => ({ done: true as const, value: undefined }));
-            if (read.done) controller.close();
-            else controller.enqueue(read.value);
+            if (read.done) return controller.close();
+            if (!carried.includes("notifications/events/active")) {
+              carried += decoder.decode(read.value, { stream: true });
+              if (carried.includes("notifications/events/active")) relay.actives++;
+            }
+            controller.enqueue(read.value);
           },
           cancel: () => {
             relay.ended++;
@@ -69,10 +78,7 @@ describe("client.events.stream()", () => {
     const events = client.events.stream("order.shipped", { arguments: { customerId: "c1" }, signal: done.signal });
     const seen: string[] = [];
     const emitWhenStreaming = async (orderId: string, streams: number) => {
-      for (const deadline = Date.now() + 10_000; relay.streams.length < streams && Date.now() < deadline;) {
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
-      await new Promise((resolve) => setTimeout(resolve, 50)); // its `active` on the way
+      await waitFor(() => relay.actives >= streams, 10_000); // its stream open: what is emitted now reaches it
       await server.emit("order.shipped", order(orderId));
     };
     void emitWhenStreaming("o1", 1);
@@ -109,7 +115,7 @@ describe("client.events.stream()", () => {
     for (const [i, orderId] of ["a", "b"].entries()) {
       const events = client.events.stream("order.shipped", { arguments: { customerId: "c1" } });
       const emitted = (async () => {
-        await new Promise((resolve) => setTimeout(resolve, 100));
+        await waitFor(() => relay.actives > i, 10_000); // its stream open: what is emitted now reaches it
         await server.emit("order.shipped", order(orderId));
       })();
       for await (const event of events) {
@@ -117,9 +123,7 @@ describe("client.events.stream()", () => {
         break;
       }
       await emitted;
-      for (const deadline = Date.now() + 10_000; relay.ended < i + 1 && Date.now() < deadline;) {
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
+      await waitFor(() => relay.ended >= i + 1, 10_000).catch(() => {}); // asserted next
       assert.equal(relay.ended, i + 1); // the loop left: its request ended (the server's side with it)
     }
   });
