@@ -62,15 +62,26 @@ const WIRES = [
   ["MCP-lite", (url: string, o = {}) => createClient(url, { transport: "mcp-lite", ...o })],
 ] as const;
 
-/** Waits (at most {@link LOADED_MS}) until `found` returns something, and returns it. */
-async function eventually<T>(found: () => T | undefined, what: string): Promise<T> {
-  const until = Date.now() + LOADED_MS;
-  for (;;) {
-    const value = found();
-    if (value !== undefined) return value;
-    if (Date.now() > until) throw new Error(`not within ${LOADED_MS} ms: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+/** Who waits for a delivery ({@link eventually}): woken as each is taken. */
+const waiting = new Set<() => void>();
+
+/** Waits until `found` returns something, checked as each delivery is taken (at most {@link LOADED_MS}). */
+function eventually<T>(found: () => T | undefined, what: string): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const wake = () => {
+      const value = found();
+      if (value === undefined) return;
+      clearTimeout(timer);
+      waiting.delete(wake);
+      resolve(value);
+    };
+    const timer = setTimeout(() => {
+      waiting.delete(wake);
+      reject(new Error(`not within ${LOADED_MS} ms: ${what}`));
+    }, LOADED_MS);
+    waiting.add(wake);
+    wake();
+  });
 }
 
 /** The delivery of an emitted event at a callback path, once it arrived. */
@@ -92,6 +103,7 @@ describe("client.events against the real events server", () => {
               ? { orderId: event.data.orderId, customerId: event.data.customerId }
               : { sku: event.data.sku };
             taken.push({ subscriptionId, webhookId, event: { ...event, data }, path });
+            for (const wake of waiting) wake();
           },
         });
         receivers.set(path, receive);
