@@ -17,9 +17,10 @@ import { after, before, describe, it } from "node:test";
 import { Queue } from "bullmq";
 import { createClient } from "redis";
 import { shellBlocks } from "../helpers/markdown.ts";
-import { freePort, listening, ROOT, run } from "../helpers/process.ts";
+import { listening, type Output, output, ROOT, run } from "../helpers/process.ts";
 import { REDIS_MISSING, type RedisServer, startRedis } from "../helpers/redis-server.ts";
 import { tamper } from "../helpers/tamper.ts";
+import { readUntil } from "../helpers/wait.ts";
 
 if (REDIS_MISSING) console.error(`examples/queue: skipped: ${REDIS_MISSING}`);
 
@@ -65,8 +66,10 @@ interface Child {
   readonly exited: Promise<number | null>;
   /** What it wrote on stderr so far. */
   readonly log: () => string;
-  /** What it wrote on stdout so far (the example's work prints there). */
-  readonly output: () => string;
+  /** What it writes on stderr, as it comes. */
+  readonly stderr: Output;
+  /** What it writes on stdout (the example's work prints there), as it comes. */
+  readonly stdout: Output;
   readonly child: ChildProcess;
 }
 
@@ -90,11 +93,10 @@ function start(argv: string[], env: Record<string, string>): Child {
     env: { ...process.env, ...settings, REDIS_URL: redis!.url, HOSTNAME: "127.0.0.1", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
-  let log = "", output = "";
-  child.stderr!.on("data", (chunk) => log += String(chunk));
-  child.stdout!.on("data", (chunk) => output += String(chunk));
+  const stderr = output(child, ["stderr"]);
+  const stdout = output(child, ["stdout"]);
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  const started: Child = { pid: child.pid!, exited, log: () => log, output: () => output, child };
+  const started: Child = { pid: child.pid!, exited, log: stderr.text, stderr, stdout, child };
   children.add(started);
   exited.then(() => children.delete(started));
   return started;
@@ -102,26 +104,16 @@ function start(argv: string[], env: Record<string, string>): Child {
 
 /** Resolves once a child's stderr matches, within `timeoutMs`; rejects, with what it wrote, when it exits first. */
 async function said(started: Child, pattern: RegExp, timeoutMs = START_MS): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  let exited: number | null | undefined;
-  started.exited.then((code) => exited = code);
-  while (!pattern.test(started.log())) {
-    if (exited !== undefined) assert.fail(`it exited with ${exited} before saying ${pattern}:\n${started.log()}`);
-    if (Date.now() > deadline) assert.fail(`it did not say ${pattern} within ${timeoutMs} ms:\n${started.log()}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await started.stderr.until(pattern, timeoutMs);
 }
 
-/** The first line matching `pattern` that any of `children` printed on stdout, within `timeoutMs`. */
+/** The first line matching `pattern` (a line's start to its end) that any of `children` printed on stdout. */
 async function printed(of: Child[], pattern: RegExp, timeoutMs: number): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const line = of.flatMap((c) => c.output().split("\n")).find((text) => pattern.test(text));
-    if (line !== undefined) return line;
-    if (Date.now() > deadline) {
-      assert.fail(`no process printed ${pattern} within ${timeoutMs} ms: ${of.map((c) => c.log()).join(" | ")}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
+  const line = new RegExp(`${pattern.source}.*$`, "m");
+  try {
+    return (await Promise.any(of.map((c) => c.stdout.until(line, timeoutMs))))[0];
+  } catch {
+    assert.fail(`no process printed ${pattern} within ${timeoutMs} ms: ${of.map((c) => c.log()).join(" | ")}`);
   }
 }
 
@@ -171,15 +163,15 @@ async function counted(states: ("active" | "delayed" | "waiting")[], timeoutMs: 
   const { hostname, port } = new URL(redis!.url);
   const queue = new Queue("reports", { connection: { host: hostname, port: Number(port) } });
   try {
-    const deadline = Date.now() + timeoutMs;
-    while (Object.values(await queue.getJobCounts(...states)).every((n) => n === 0)) {
-      if (Date.now() > deadline) {
-        // Where the job is instead (once seen: after SIGTERM, none delayed or waiting within 5 s on a loaded CI run)
-        const all = await queue.getJobCounts();
-        assert.fail(`no job ${states.join(" or ")} within ${timeoutMs} ms; the queue counts ${JSON.stringify(all)}`);
-      }
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await readUntil(
+      () => queue.getJobCounts(...states),
+      (counts) => Object.values(counts).some((n) => n > 0),
+      `a job ${states.join(" or ")}`,
+      { timeoutMs, everyMs: 50 },
+    ).catch(async (error: Error) => {
+      // Where the job is instead (once seen: after SIGTERM, none delayed or waiting within 5 s on a loaded CI run)
+      assert.fail(`${error.message}; the queue counts ${JSON.stringify(await queue.getJobCounts())}`);
+    });
   } finally {
     await queue.close();
   }
@@ -194,29 +186,30 @@ async function counted(states: ("active" | "delayed" | "waiting")[], timeoutMs: 
  * the queue then counts the report completed).
  */
 async function firstStart(queue: Queue, earlier: ReadonlySet<string>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const jobs = (await queue.getJobs(["active", "delayed", "waiting", "completed", "failed"]))
-      .filter((job) => !earlier.has(job.id!));
-    const late = jobs.find((job) => job.attemptsStarted > 1 || job.finishedOn !== undefined);
-    if (late !== undefined) {
-      assert.fail(`the report ran past its first start before it was seen: ${JSON.stringify(late.toJSON())}`);
-    }
-    if (jobs.some((job) => job.attemptsStarted === 1 && job.processedOn !== undefined)) return;
-    if (Date.now() > deadline) assert.fail(`no report started within ${timeoutMs} ms: ${JSON.stringify(jobs)}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  await readUntil(
+    async () =>
+      (await queue.getJobs(["active", "delayed", "waiting", "completed", "failed"]))
+        .filter((job) => !earlier.has(job.id!)),
+    (jobs) => {
+      const late = jobs.find((job) => job.attemptsStarted > 1 || job.finishedOn !== undefined);
+      if (late !== undefined) {
+        assert.fail(`the report ran past its first start before it was seen: ${JSON.stringify(late.toJSON())}`);
+      }
+      return jobs.some((job) => job.attemptsStarted === 1 && job.processedOn !== undefined);
+    },
+    "a report in its first start",
+    { timeoutMs, everyMs: 20 },
+  );
 }
 
-/** Redeems a promise on `origin` every `retry_after_ms` until it answers, at most `timeoutMs`. */
+/** Redeems a promise on `origin` until it answers (as a client does, every 200 ms), at most `timeoutMs`. */
 async function redeemed(origin: string, token: string, timeoutMs: number): Promise<LiteResult> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const result = await callTool(origin, "redeem", { promise: token });
-    if (result._meta.response_type !== "promise") return result;
-    if (Date.now() > deadline) assert.fail(`no answer within ${timeoutMs} ms: ${JSON.stringify(result)}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  return await readUntil(
+    () => callTool(origin, "redeem", { promise: token }),
+    (result) => result._meta.response_type !== "promise",
+    "an answer to the redeem",
+    { timeoutMs, everyMs: 200 },
+  );
 }
 
 describe("examples/queue/README.md: two web instances and two workers on one Redis", { skip: REDIS_MISSING }, () => {
@@ -236,8 +229,8 @@ describe("examples/queue/README.md: two web instances and two workers on one Red
       timeout: 180_000,
     },
     async () => {
-      const ports = [await freePort(), await freePort()];
-      const webs = webCommands.map(({ argv, env }, i) => start(argv, { ...env, PORT: String(ports[i]) }));
+      // Each web instance on a port the system picks (PORT=0), read from the line where it says where it listens.
+      const webs = webCommands.map(({ argv, env }) => start(argv, { ...env, PORT: "0" }));
       const origins = await Promise.all(webs.map(({ child }) => listening(child, START_MS)));
       const workers = workerCommands.map(({ argv, env }) => start(argv, env));
       await Promise.all(workers.map((worker) => said(worker, /taking jobs/)));
