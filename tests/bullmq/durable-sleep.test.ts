@@ -12,6 +12,7 @@ import type { WorkQueue } from "../../src/types.ts";
 import { memoryQueue } from "../helpers/memory-queue.ts";
 import { bullmqBackends, queueBackends } from "../helpers/queue-backends.ts";
 import { queuedInProcess } from "../helpers/queued-in-process.ts";
+import { readUntil } from "../helpers/wait.ts";
 
 /** How long the work sleeps, in ms. */
 const SLEEP_MS = 800;
@@ -29,13 +30,12 @@ const QUEUES: { on: string; missing: string | false; open(): WorkQueue & { close
 
 /** Redeems `token` until it ends (at most 20 s, a bound for a loaded machine), noting when it did. */
 async function ended(server: { call(name: string, args: unknown): Promise<CallOutcome> }, token: string) {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const outcome = await server.call("redeem", { promise: token });
-    if (outcome.kind !== "promise") return { outcome, at: performance.now() };
-    assert.ok(Date.now() < deadline, "the job did not end in 20 s");
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+  const redeem = () => server.call("redeem", { promise: token });
+  const outcome = await readUntil(redeem, (outcome) => outcome.kind !== "promise", "the job's end", {
+    timeoutMs: 20_000,
+    everyMs: 10,
+  });
+  return { outcome, at: performance.now() };
 }
 
 function tokenOf(outcome: CallOutcome): string {
@@ -52,13 +52,20 @@ for (const { on, missing, open } of QUEUES) {
         ...opened,
         take: (run, options) => opened.take((data, start) => (starts.push(start), run(data, start)), options),
       };
-      let slept = false;
+      const asleep = Promise.withResolvers<void>();
+      // A timer of the sleep's length (less a margin for the clocks' grain), started as the work goes to sleep: the
+      // second delivery must find it fired.
+      let sleepOver = false;
+      const woke: boolean[] = []; // at each delivery of the sleeper after the first, whether its sleep was over
       const runs: string[] = [];
       const server = queuedInProcess("sleeper", queue).server.tool(
         defineTool("nap").input(v.object({ id: v.string() })).longRunning().defer(async ({ id }, work) => {
           runs.push(id);
           if (id === "sleeper") {
-            slept = true;
+            if (runs.filter((run) => run === id).length === 1) {
+              setTimeout(() => sleepOver = true, SLEEP_MS - 50);
+              asleep.resolve();
+            } else woke.push(sleepOver);
             await work.sleep(SLEEP_MS); // asleep on the first delivery; past its wake time on the second
           }
           return `${id} done`;
@@ -67,14 +74,13 @@ for (const { on, missing, open } of QUEUES) {
       const worker = runWorker(server, { concurrency: 1 });
       try {
         const sleeper = tokenOf(await server.call("nap", { id: "sleeper" }));
-        const began = performance.now();
-        while (!slept) await new Promise((resolve) => setTimeout(resolve, 5));
+        await asleep.promise;
         const other = tokenOf(await server.call("nap", { id: "other" }));
         const [first, second] = await Promise.all([ended(server, sleeper), ended(server, other)]);
         for (const [{ outcome }, text] of [[first, "sleeper done"], [second, "other done"]] as const) {
           assert.deepEqual(outcome.kind === "answer" ? outcome.result.content : outcome, [{ type: "text", text }]);
         }
-        assert.ok(first.at - began >= SLEEP_MS - 50, `the sleeper ended ${first.at - began} ms after it was called`);
+        assert.deepEqual(woke, [true], "the sleeper was delivered again once its sleep was over, not before");
         assert.ok(second.at < first.at, "the job queued meanwhile ran while the sleeper slept");
         assert.deepEqual(runs, ["sleeper", "other", "sleeper"]);
         assert.deepEqual(starts, [1, 1, 1], "a sleep is no start");
