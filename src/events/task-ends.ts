@@ -8,11 +8,9 @@
  *
  * @module
  */
-import type { CallMeta } from "../core/call/call-meta.ts";
 import type { TaskEnded } from "../core/definitions/event.ts";
 import type { Registry } from "../core/definitions/registry.ts";
-import { isObject } from "../internal/is-object.ts";
-import { MODERN_VERSION, TASKS_EXTENSION } from "../internal/mcp-wire.ts";
+import { becomesTask } from "../internal/mcp-wire.ts";
 import type { Continuations } from "../jobs/continuations.ts";
 import { PROMISE_KIND } from "../jobs/promise-outcome.ts";
 import { hasEnded, type ResultStore, type StoredResult } from "../jobs/result-store.ts";
@@ -47,16 +45,6 @@ function endOf(entry: StoredResult): Half {
   if (entry.status !== "completed" || !entry.result.isError) return { status: "completed" };
   const text = entry.result.content.flatMap((block) => block.type === "text" ? [block.text] : []).join("\n");
   return { status: "failed", error: text };
-}
-
-/**
- * Whether the MCP binding answers this call with a task (MCP 2026-07-28, Tasks: a modern request that declared the
- * extension; `bindings/mcp/tools.ts`'s rule): its caller then holds the task id, handed over as the task is made.
- */
-function becomesTask(meta: CallMeta): boolean {
-  const extensions = meta.clientCapabilities?.extensions;
-  return meta.wire === "mcp" && (meta.protocolVersion ?? "") >= MODERN_VERSION && isObject(extensions) &&
-    isObject(extensions[TASKS_EXTENSION]);
 }
 
 /**

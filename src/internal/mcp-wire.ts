@@ -49,6 +49,35 @@ export const McpErrorCode = {
 export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
 
 /**
+ * Tells whether a client declared the tasks extension (SEP-2663) in its capabilities.
+ *
+ * @param capabilities The client's capabilities (a request's, or its session's).
+ * @returns `true` when `extensions["io.modelcontextprotocol/tasks"]` is an object.
+ */
+export function declaresTasks(capabilities: Record<string, unknown> | undefined): boolean {
+  const extensions = capabilities?.extensions;
+  return isObject(extensions) && isObject(extensions[TASKS_EXTENSION]);
+}
+
+/**
+ * Tells whether MCP answers a caller's long-running call with a task (MCP 2026-07-28, Tasks): a request of that
+ * revision that declared the extension. Other callers wait while the call is held, then get a promise to redeem. The MCP
+ * binding answers by it (`bindings/mcp/tools.ts`), and task events read it from a call's metadata
+ * (`events/task-ends.ts`: that caller holds the task id, handed over as the task is made).
+ *
+ * @param caller A request's MCP envelope, or a call's `CallMeta` (whose `wire` must then be MCP).
+ * @returns `true` when the call becomes a task.
+ */
+export function becomesTask(caller: {
+  readonly wire?: string;
+  readonly protocolVersion?: string | undefined;
+  readonly clientCapabilities?: Record<string, unknown> | undefined;
+}): boolean {
+  return (caller.wire ?? "mcp") === "mcp" && (caller.protocolVersion ?? "") >= MODERN_VERSION &&
+    declaresTasks(caller.clientCapabilities);
+}
+
+/**
  * The request `_meta` key by which a caller of a streaming tool asks for its partials. MCP has no
  * partial results, and a partial sent as progress would take a value of the author's own progress,
  * which MUST increase (MCP 2025-11-25, Progress): a request that sets this key to `true` (and carries a

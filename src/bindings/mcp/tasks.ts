@@ -9,8 +9,7 @@
  * @module
  */
 import { ProtocolError } from "../../errors/error.ts";
-import { isObject } from "../../internal/is-object.ts";
-import { TASKS_EXTENSION } from "../../internal/mcp-wire.ts";
+import { declaresTasks, TASKS_EXTENSION } from "../../internal/mcp-wire.ts";
 import * as longRunning from "../../jobs/mod.ts";
 import {
   CacheSlot,
@@ -20,7 +19,6 @@ import {
   registryOf,
   runRequest,
 } from "../../core/mod.ts";
-import type { Envelope } from "./envelope.ts";
 import { INPUT_RESPONSES_PARAM } from "../round-params.ts";
 import type { McpContext, McpMethod, McpRequest } from "./mcp-request.ts";
 import { callMetaOf } from "./sink.ts";
@@ -34,17 +32,6 @@ const OFFERS_TASKS = /* @__PURE__ */ new CacheSlot<boolean>("mcp:tasks");
 
 /** The extension's identifier, in `capabilities.extensions` on both sides. */
 export { TASKS_EXTENSION };
-
-/**
- * Tells whether a request declared the tasks extension in its client capabilities.
- *
- * @param envelope The request's envelope.
- * @returns `true` when `clientCapabilities.extensions["io.modelcontextprotocol/tasks"]` is an object.
- */
-export function declaresTasks(envelope: Envelope): boolean {
-  const extensions = envelope.clientCapabilities?.extensions;
-  return isObject(extensions) && isObject(extensions[TASKS_EXTENSION]);
-}
 
 /**
  * Tells whether the server offers tasks: it does when any tool is long-running.
@@ -129,7 +116,7 @@ function taskMethod<T>(
         `Method not found: ${method} (this server has no long-running tools)`,
       );
     }
-    if (!declaresTasks(request.envelope)) throw tasksRequired(method);
+    if (!declaresTasks(request.envelope.clientCapabilities)) throw tasksRequired(method);
     const run = { method, params, meta: callMetaOf(request), signal: channel, host: request.host };
     return answer(await runRequest(registry, run, (caller) => operation(registry, params.taskId, request, caller)));
   });

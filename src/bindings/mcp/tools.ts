@@ -17,7 +17,7 @@ import {
   scoping,
 } from "../../core/mod.ts";
 import { assertNever } from "../../internal/assert-never.ts";
-import { RESULT_ERROR_CODE } from "../../internal/mcp-wire.ts";
+import { becomesTask, declaresTasks, RESULT_ERROR_CODE } from "../../internal/mcp-wire.ts";
 import { isObject } from "../../internal/is-object.ts";
 import { checkParamHeaders } from "./headers.ts";
 import { holdPromise } from "./hold.ts";
@@ -28,7 +28,7 @@ import { shapeOf, toolDescriptorFor, toolResultFor } from "./revision.ts";
 import { answersAsToolResult } from "../../errors/mcp-codes.ts";
 import type { Channel, McpContext, McpMethod, McpRequest } from "./mcp-request.ts";
 import { callMetaOf, type McpSink, sinkFor } from "./sink.ts";
-import { createTaskResult, declaresTasks, tasksRequired } from "./tasks.ts";
+import { createTaskResult, tasksRequired } from "./tasks.ts";
 import { ownLayer } from "./request-middleware.ts";
 
 /**
@@ -48,7 +48,7 @@ import { ownLayer } from "./request-middleware.ts";
  */
 export const toolsList: McpMethod = (ctx, request) => {
   const modern = request.envelope.era === "modern";
-  const tasks = modern && declaresTasks(request.envelope);
+  const tasks = becomesTask(request.envelope);
   const shape = shapeOf(request.envelope.protocolVersion);
   const base = modern ? (tasks ? "mcp:tools:tasks" : "mcp:tools") : `mcp:tools:2025:${shape}`;
   // A caller sees only the tools its scopes allow; such lists are cached per scope set, privately.
@@ -109,7 +109,7 @@ export const toolsCall: McpMethod = /* @__PURE__ */ ownLayer((ctx, request, chan
   const tool = registry.get(name);
   const modern = request.envelope.era === "modern";
   if (tool !== undefined && modern) checkParamHeaders(paramHeadersOf(tool), input, request.headers);
-  if (tool?.longRunning?.taskSupport === "required" && !declaresTasks(request.envelope)) {
+  if (tool?.longRunning?.taskSupport === "required" && !declaresTasks(request.envelope.clientCapabilities)) {
     throw tasksRequired(`Tool ${name}`);
   }
   const sink = sinkFor(ctx, request, channel);
@@ -157,9 +157,8 @@ function callResult(
     case "failure":
       return toolResultFor(outcome.result, shape) as unknown as Record<string, unknown>;
     case "promise":
-      // A client that declared tasks gets one; MCP has no promise result for the others: they wait. (Task events read
-      // the same rule from the call's metadata: `becomesTask()`, src/events/task-ends.ts.)
-      if (request.envelope.era === "modern" && declaresTasks(request.envelope)) return createTaskResult(ctx, outcome);
+      // A client that declared tasks gets one; MCP has no promise result for the others: they wait.
+      if (becomesTask(request.envelope)) return createTaskResult(ctx, outcome);
       return holdPromise(ctx, request, channel, sink, outcome).then((held) =>
         toolResultFor(held, shape) as unknown as Record<string, unknown>
       );
