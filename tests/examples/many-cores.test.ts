@@ -3,7 +3,8 @@
  * on each runtime here (Bun, Deno, and Node 22 when `bash .ci/node22.sh` installed it), and both answer: calls
  * on new connections reach both processes, as the kernel spreads them (`SO_REUSEPORT`, Linux). And the guide's
  * `node:cluster` recipe (docs/guides/many-instances.md, "Many cores"), run as written on Node 22 (its imports pointed at
- * this checkout and at a server with `whoami`, its port a free one): the workers it forks all answer.
+ * this checkout and at a server with `whoami`, on port 0: its workers share the port the primary got): the workers it
+ * forks all answer.
  */
 import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
@@ -11,9 +12,10 @@ import { request } from "node:http";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { node22, NODE22_MISSING } from "../helpers/node22.ts";
-import { freePort, ROOT, type StartedServer, startServer } from "../helpers/process.ts";
+import { ROOT, type StartedServer, startServer } from "../helpers/process.ts";
 import { tsBlocks } from "../helpers/markdown.ts";
 import { scratchDir } from "../helpers/scratch-dir.ts";
+import { readUntil } from "../helpers/wait.ts";
 
 const LINUX = (globalThis as { process?: { platform?: string } }).process?.platform === "linux";
 const started: StartedServer[] = [];
@@ -49,32 +51,30 @@ function whoami(port: number): Promise<string> {
 }
 
 /**
- * Calls `whoami` on new connections until `count` processes answered, or 60 s passed: a process that printed its
- * address takes connections at once, but under load the second one (or the cluster's second worker) may start listening
- * seconds after the first, so a fixed number of calls would decide by chance.
+ * Calls `whoami` on new connections until `count` processes answered (at most 60 s): the kernel picks a process per
+ * connection, so a fixed number of calls would decide by chance; and the cluster's second worker may start listening
+ * seconds after the first, which said where it listens.
  */
 async function answerers(port: number, count: number): Promise<Set<string>> {
   const seen = new Set<string>();
-  const deadline = Date.now() + 60_000;
-  while (seen.size < count && Date.now() < deadline) {
-    const size = seen.size;
-    seen.add(await whoami(port));
-    if (seen.size === size) await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  await readUntil(() => whoami(port), (who) => seen.add(who).size >= count, `${count} processes answering`, {
+    everyMs: 20,
+  }).catch((error: Error) => assert.fail(`${error.message}; answered by ${[...seen].join(", ")}`));
   return seen;
 }
 
-/** Starts two processes of the example with `command` on one port; checks both answer, then stops them. */
+/**
+ * Starts two processes of the example with `command` on one port: the first on port 0, the second on the port the
+ * first got and holds (`SO_REUSEPORT`); checks both answer, then stops them.
+ */
 async function twoOnOnePort(command: string, args: string[]): Promise<void> {
-  const port = await freePort();
-  const env = { PORT: String(port) };
   const script = `${ROOT}examples/many-cores.ts`;
-  const [a, b] = await Promise.all([
-    startServer(command, [...args, script], ROOT, env),
-    startServer(command, [...args, script], ROOT, env),
-  ]);
-  started.push(a, b);
-  assert.equal(new URL(a.origin).port, String(port));
+  const a = await startServer(command, [...args, script], ROOT, { PORT: "0" });
+  started.push(a);
+  const port = Number(new URL(a.origin).port);
+  const b = await startServer(command, [...args, script], ROOT, { PORT: String(port) });
+  started.push(b);
+  assert.notEqual(port, 0);
   assert.equal(new URL(b.origin).port, String(port));
   const seen = await answerers(port, 2);
   assert.deepEqual([...seen].sort(), [`process ${a.pid}`, `process ${b.pid}`].sort());
@@ -108,7 +108,6 @@ describe("examples/many-cores.ts: two processes on one port", {
     const guide = "docs/guides/many-instances.md";
     const block = tsBlocks(readFileSync(`${ROOT}${guide}`, "utf8"), guide).find((b) => b.code.includes("node:cluster"));
     assert.ok(block !== undefined, "the guide's cluster recipe");
-    const port = await freePort();
     const dir = scratchDir("mcplite-cluster-");
     // The recipe's server: one that says which process answered (the example's tool), from this checkout.
     writeFileSync(
@@ -117,15 +116,13 @@ describe("examples/many-cores.ts: two processes on one port", {
         `export const server = createServer({ name: "cluster", version: "1.0.0" })\n` +
         `  .tool(defineTool("whoami").describe("Says which process answered").handle(() => \`process \${process.pid}\`));\n`,
     );
-    const code = block.code.replace(`from "@mcplite/sdk"`, `from "${ROOT}mod.ts"`).replace(
-      "port: 8000",
-      `port: ${port}`,
-    );
+    // Port 0 in a cluster's workers: the primary binds a port once, and hands every worker's listen the same one.
+    const code = block.code.replace(`from "@mcplite/sdk"`, `from "${ROOT}mod.ts"`).replace("port: 8000", "port: 0");
     assert.notEqual(code, block.code);
     writeFileSync(join(dir, "cluster.ts"), code);
     const primary = await startServer(node, [join(dir, "cluster.ts")], dir);
     started.push(primary);
-    const seen = await answerers(port, 2);
+    const seen = await answerers(Number(new URL(primary.origin).port), 2);
     assert.equal(seen.size, 2, `answered by ${[...seen].join(", ")}`);
     assert.ok(!seen.has(`process ${primary.pid}`), "the workers answer, not the primary");
     await primary.stop();
