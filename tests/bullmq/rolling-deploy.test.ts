@@ -17,7 +17,7 @@ import {
   startWorker,
 } from "../helpers/queue-processes.ts";
 import { REDIS_MISSING, type RedisServer, startRedis } from "../helpers/redis-server.ts";
-import { waitFor } from "../helpers/long-running.ts";
+import { readUntil, waitFor } from "../helpers/wait.ts";
 import { toolsCall } from "../helpers/request.ts";
 
 if (REDIS_MISSING) console.error(`bullmq rolling deploy: skipped: ${REDIS_MISSING}`);
@@ -52,9 +52,9 @@ interface Answer {
   error?: { message: string; data?: { reason?: string; retryAfterMs?: number } };
 }
 
-/** Sends one MCP-lite call to a live web instance, the next one when a connection is refused; bounded. */
+/** Sends one MCP-lite call to a live web instance, the next one when a connection is refused; 30 s at most. */
 async function send(webs: () => QueueProcess[], name: string, args: unknown): Promise<Answer> {
-  const deadline = Date.now() + 30_000;
+  const bound = AbortSignal.timeout(30_000);
   for (let i = 0;; i++) {
     const live = webs();
     const web = live[i % live.length];
@@ -67,13 +67,13 @@ async function send(webs: () => QueueProcess[], name: string, args: unknown): Pr
       });
       const answer: Answer = await response.json();
       const refusal = answer.error?.data;
-      if (refusal?.reason !== "unavailable" || Date.now() > deadline) return answer;
+      if (refusal?.reason !== "unavailable" || bound.aborted) return answer;
       // The store was out of reach for a moment (a loaded machine): sent again after retryAfterMs, as clients do.
       await new Promise((resolve) => setTimeout(resolve, refusal.retryAfterMs ?? 1_000));
     } catch (error) {
       // The instance stopped listening (SIGTERM): another one takes the call, as a load balancer does.
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      if (bound.aborted) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 20)); // a load balancer's pause before the next instance
     }
   }
 }
@@ -99,7 +99,7 @@ describe("a rolling deploy of web instances and workers (BullMQ, redis-server)",
         const answer = await send(live, "slow", { n, ms: JOB_MS });
         assert.equal(answer.result?._meta?.response_type, "promise", JSON.stringify(answer));
         tokens[n] = answer.result!._meta!.promise_token!;
-        await new Promise((resolve) => setTimeout(resolve, PACE_MS));
+        await new Promise((resolve) => setTimeout(resolve, PACE_MS)); // the load's pace: calls spread over the deploy
       }
     })();
 
@@ -126,15 +126,13 @@ describe("a rolling deploy of web instances and workers (BullMQ, redis-server)",
     assert.ok(tokens.length >= CALLS && tokens.every(Boolean), `${tokens.length} calls, each a token`);
 
     // Every call's result, redeemed on one instance, then the other: the same, its own.
-    const deadline = Date.now() + 60_000;
     for (let n = 0; n < tokens.length; n++) {
-      let answer: Answer;
-      for (;;) {
-        answer = await send(live, "redeem", { promise: tokens[n] });
-        if (answer.result?._meta?.response_type !== "promise") break;
-        assert.ok(Date.now() < deadline, `call ${n} had no result in 60 s`);
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
+      const answer = await readUntil(
+        () => send(live, "redeem", { promise: tokens[n] }),
+        (answer) => answer.result?._meta?.response_type !== "promise",
+        `call ${n}'s result`,
+        { timeoutMs: 60_000, everyMs: 100 },
+      );
       assert.equal(answer.result?.isError, undefined, `call ${n}: ${JSON.stringify(answer)}`);
       const result = JSON.parse(answer.result!.content[0].text);
       assert.equal(result.n, n);
