@@ -49,13 +49,9 @@ function subscribeParams(name: string, customerId: string, path: string) {
 
 /** The deliveries (not challenges) of one occurrence, once `count` arrived (at most 10 s). */
 async function deliveriesOf(eventId: string, count: number): Promise<Received[]> {
-  const end = Date.now() + 10_000;
-  for (;;) {
-    const found = receiver.received.filter((r) => r.body.eventId === eventId);
-    if (found.length >= count) return found;
-    if (Date.now() > end) throw new Error(`${found.length} of ${count} deliveries of ${eventId} within 10 s`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+  const found = () => receiver.received.filter((r) => r.body.eventId === eventId);
+  await receiver.until(() => found().length >= count, `${count} deliveries of ${eventId}`);
+  return found();
 }
 
 describe("events across group()", () => {
