@@ -9,6 +9,7 @@
  */
 import { type CallSink, clientViewOf, type Extension, type ExtensionContext, registryOf } from "../../core/mod.ts";
 import { McpliteError } from "../../errors/error.ts";
+import { holdRequest } from "../../extension/held-request.ts";
 import { checkedParams } from "../../extension/run-on-wire.ts";
 import { isObject } from "../../internal/is-object.ts";
 import { CachedBody } from "./caching.ts";
@@ -22,9 +23,9 @@ type Method = Extension["methods"] extends ReadonlyMap<string, infer M> ? M : ne
 type Notification = Extension["notifications"] extends ReadonlyMap<string, infer N> ? N : never;
 type Served = Pick<Extension, "id" | "advertised" | "methods" | "notifications">;
 
-/** A request held open (`ctx.holdOpen()`): what lets it go, and when it ended (its result sent). */
+/** A request held open (`ctx.holdOpen()`): what its hold answered once taken, and when it ended (its result sent). */
 interface Held {
-  release?: () => void;
+  taken?: { readonly caller: string; readonly id: string | number | null };
   readonly ended: Promise<void>;
 }
 
@@ -53,7 +54,7 @@ function contextOf(
   request: McpRequest,
   channel: Channel,
   answers: boolean,
-  held?: Held,
+  held: Held,
 ): ExtensionContext {
   const streams = answers || channel.persistent;
   const registry = registryOf(ctx.core);
@@ -85,18 +86,15 @@ function contextOf(
     },
     holdOpen: () => {
       if (!streams || !channel.streaming) return undefined;
-      const id = request.rpc.id ?? null;
-      request.host.exempt?.(id);
-      if (held !== undefined) {
-        // Held until the server drains (`server.drain()`): `signal` aborts, the stream still open for the last result.
-        const drained = new AbortController();
-        signal = AbortSignal.any([channel.signal, drained.signal]);
-        held.release = registry.runtime.hold(() => {
-          drained.abort();
-          return held.ended;
-        });
+      if (held.taken === undefined) {
+        // The one hold of every wire: out of the request budgets, and until the server drains (`server.drain()`),
+        // when `signal` aborts, the stream still open for the last result.
+        const id = request.rpc.id ?? null;
+        const { drained, caller } = holdRequest(registry, request.host, request.host.auth, id, held.ended);
+        signal = AbortSignal.any([channel.signal, drained]);
+        held.taken = { caller, id };
       }
-      return { caller: request.host.caller ?? "", id };
+      return held.taken;
     },
     request: async (method, params = {}) => {
       if (!streams || !channel.streaming || request.envelope.era !== "legacy") {
@@ -108,6 +106,20 @@ function contextOf(
       return await ctx.pending.ask(channel, request.session, method, { ...params }) as Record<string, unknown>;
     },
   };
+}
+
+/**
+ * Runs a handler with what its `ctx.holdOpen()` holds: a held request ends a task after the handler, once the carrier
+ * has sent its result (within the handler's promise's turn), and the server's drain waits for that.
+ */
+async function withHold<T>(handle: (held: Held) => T | Promise<T>): Promise<Awaited<T>> {
+  let answered!: () => void;
+  const held: Held = { ended: new Promise((resolve) => answered = resolve) };
+  try {
+    return await handle(held);
+  } finally {
+    if (held.taken !== undefined) setTimeout(answered);
+  }
 }
 
 /**
@@ -123,17 +135,9 @@ function contextOf(
 function served(extension: Served, name: string, method: Method): McpMethod {
   return async (ctx, request, channel) => {
     const params = await checked(name, method, request);
-    let answered!: () => void;
-    const held: Held = { ended: new Promise((resolve) => answered = resolve) };
-    let result;
-    try {
-      result = await method.handle(params, contextOf(extension, name, ctx, request, channel, true, held));
-    } finally {
-      if (held.release !== undefined) {
-        held.release();
-        setTimeout(answered); // a task later: the carrier has sent the result (within the method's promise's turn)
-      }
-    }
+    const result = await withHold((held) =>
+      method.handle(params, contextOf(extension, name, ctx, request, channel, true, held))
+    );
     if (result instanceof CachedBody) return result;
     if (!isObject(result) || Array.isArray(result)) {
       throw new TypeError(`the extension method ${name} answered ${typeof result}, not a JSON object`);
@@ -158,9 +162,11 @@ function notified(extension: Served, name: string, notification: Notification): 
   const method = async (ctx: McpContext, request: McpRequest, channel: Channel) => {
     const answers = request.rpc.id !== undefined;
     try {
-      await notification.handle(
-        await checked(name, notification, request),
-        contextOf(extension, name, ctx, request, channel, answers),
+      await withHold(async (held) =>
+        notification.handle(
+          await checked(name, notification, request),
+          contextOf(extension, name, ctx, request, channel, answers, held),
+        )
       );
     } catch (error) {
       ctx.report(error);
