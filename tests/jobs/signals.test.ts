@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import * as v from "valibot";
-import { type CallOutcome, createServer, defineTool, serve, signals } from "../../mod.ts";
+import { type CallOutcome, createServer, defineTool, serve, type ServerOptions, signals } from "../../mod.ts";
 import type { Listener } from "../../src/types.ts";
 import { WaitTimeoutError } from "../../src/errors/mod.ts";
 import { protectedResource } from "../../src/auth/mod.ts";
@@ -28,12 +28,13 @@ const asked = new Map<number, number>();
 
 const approval = v.object({ by: v.string() });
 
-function makeServer(publicUrl?: string) {
+function makeServer(publicUrl?: string, options: Partial<ServerOptions> = {}) {
   return createServer({
     name: "signals",
     version: "1.0.0",
     secret: SECRET,
     signals: signals({ publicUrl, maxBodyBytes: 1_024 }),
+    ...options,
   })
     .tool(
       defineTool("approve").describe("Asks, waits for an approval, answers who approved")
@@ -270,12 +271,20 @@ describe("work.signalUrl() over HTTP", () => {
   });
 
   it("refuses an expired URL (410)", async () => {
-    const first = await server.call("approve", { n: 12, ttlMs: 1, timeoutMs: 300 });
-    const url = await urlOf(12);
-    const deadline = Date.now() + 50;
-    while (Date.now() <= deadline) await new Promise((resolve) => setTimeout(resolve, 10)); // past its expiry
-    const expired = await post(url, JSON.stringify({ by: "ada" }));
-    assert.equal(expired.status, 410, await expired.text());
-    assert.deepEqual(answered(await ended(server, first)), { n: 12, by: "nobody in 300 ms", job: jobOf(first) });
+    // The server's clock, moved past the URL's expiry instead of a wait for it (the listener serves this server).
+    let time = Date.now();
+    const shared = server;
+    server = makeServer(listener!.url, { tokens: { now: () => time } });
+    try {
+      const first = await server.call("approve", { n: 12, ttlMs: 1, timeoutMs: 300 });
+      const url = await urlOf(12);
+      time += 50; // past its expiry
+      const expired = await post(url, JSON.stringify({ by: "ada" }));
+      assert.equal(expired.status, 410, await expired.text());
+      time += 300; // and past the wait's deadline
+      assert.deepEqual(answered(await ended(server, first)), { n: 12, by: "nobody in 300 ms", job: jobOf(first) });
+    } finally {
+      server = shared;
+    }
   });
 });
