@@ -12,6 +12,7 @@ import { bullmqBackends, queueBackends, type WorkerBackend, workerBackends } fro
 import { answered, redeemedWithin } from "../helpers/outcome.ts";
 import type { CallOutcome } from "../../mod.ts";
 import { node22, NODE22_MISSING } from "../helpers/node22.ts";
+import { readUntil } from "../helpers/wait.ts";
 
 /** BullMQ's lock on a running job: a job its killed worker still held moves on within one to two of these. */
 const LOCK_MS = 3_000;
@@ -40,11 +41,10 @@ async function killDuringWait(name: string, on: WorkerBackend, runtime?: string)
     // Back in the queue, delayed until its deadline: no worker holds it.
     const board = bullmqBackends(servers).find((each) => each.on === name)!.board(queue);
     try {
-      const deadline = Date.now() + 20_000;
-      while (await board.getJobState(entry!) !== "delayed") {
-        assert.ok(Date.now() < deadline, `the job is ${await board.getJobState(entry!)}, not delayed`);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+      await readUntil(() => board.getJobState(entry!), (state) => state === "delayed", "the job delayed in BullMQ", {
+        timeoutMs: 20_000,
+        everyMs: 20,
+      });
     } finally {
       await board.close();
     }
