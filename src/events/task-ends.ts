@@ -14,8 +14,7 @@ import { becomesTask } from "../internal/mcp-wire.ts";
 import type { Continuations } from "../jobs/continuations.ts";
 import { PROMISE_KIND } from "../jobs/promise-outcome.ts";
 import { hasEnded, type ResultStore, type StoredResult } from "../jobs/result-store.ts";
-import { isUnavailable } from "../jobs/guarded-store.ts";
-import { untilReachable } from "../jobs/job.ts";
+import { untilReachable } from "../jobs/guarded-store.ts";
 import { canonicalJson } from "../internal/canonical-json.ts";
 
 /** What a job's id starts with when its end raises its tool's end event (`promise-outcome.ts` marks it). */
@@ -121,8 +120,9 @@ export function attachTaskEnds(registry: Registry, router: EventsServed): void {
       if (!id.startsWith(ANNOUNCED) || !hasEnded(entry)) return written;
       if (written || canonicalJson(await results.get(id).catch(() => undefined)) === canonicalJson(entry)) {
         const half = endOf(entry), until = c.codec.now() + ttlMs;
-        const again = () => untilReachable(() => meet(id, half, until - c.codec.now()), until, c.codec.now);
-        await meet(id, half, ttlMs).catch((error) => isUnavailable(error) ? void again().catch(report) : report(error));
+        const again = (error: unknown) =>
+          untilReachable(() => meet(id, half, until - c.codec.now()), until, c.codec.now, { error });
+        await meet(id, half, ttlMs).catch((error) => void again(error).catch(report));
       }
       return written;
     },

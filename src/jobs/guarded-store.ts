@@ -10,6 +10,11 @@ import { ProtocolError } from "../errors/error.ts";
 import { outOfReach } from "./queue-unavailable.ts";
 import type { ResultStore } from "./result-store.ts";
 import type { JournalStore } from "./journal-store.ts";
+import { unrefTimer } from "../runtime/unref-timer.ts";
+
+/** The first wait before a store operation is tried again through an outage, in ms; it doubles, up to the second. */
+const AGAIN_FIRST_MS = 100;
+const AGAIN_MOST_MS = 2_000;
 
 /** Runs one store operation, its failures made "send again later" (see {@link storeGuard}). */
 export type StoreGuard = <T>(operation: () => Promise<T>) => Promise<T>;
@@ -22,6 +27,39 @@ export type StoreGuard = <T>(operation: () => Promise<T>) => Promise<T>;
  */
 export function isUnavailable(error: unknown): error is ProtocolError {
   return error instanceof ProtocolError && error.code === "unavailable";
+}
+
+/**
+ * Runs a store operation again while the store is out of reach (waits doubling from 100 ms to 2 s, with jitter so
+ * instances do not retry in step), until `untilMs`: what must be written (a finished job's final entry, its end's
+ * half) is kept in memory until the store takes it, or until it would have expired there.
+ *
+ * @param operation The operation (a guarded store's: its outages are `ProtocolError(Unavailable)`).
+ * @param untilMs When to give up, on `now`'s clock.
+ * @param now The clock.
+ * @param failed What a first try of the operation threw, if it was made: the next waits first.
+ * @returns What the operation returned.
+ * @throws What it threw: an error that is not an outage at once, an outage once `untilMs` comes.
+ */
+export async function untilReachable<T>(
+  operation: () => Promise<T>,
+  untilMs: number,
+  now: () => number,
+  failed?: { readonly error: unknown },
+): Promise<T> {
+  for (let wait = AGAIN_FIRST_MS;; wait = Math.min(2 * wait, AGAIN_MOST_MS)) {
+    if (failed === undefined) {
+      try {
+        return await operation();
+      } catch (error) {
+        failed = { error };
+      }
+    }
+    const pause = wait * (0.75 + Math.random() / 2);
+    if (!isUnavailable(failed.error) || now() + pause >= untilMs) throw failed.error;
+    failed = undefined;
+    await new Promise((resolve) => unrefTimer(setTimeout(resolve, pause)));
+  }
 }
 
 /**

@@ -9,7 +9,7 @@
  * @module
  */
 import { type CallSink, type InputRequest, isInputAnswer, type LogLevel } from "../core/call/call-sink.ts";
-import { isUnavailable } from "./guarded-store.ts";
+import { isUnavailable, untilReachable } from "./guarded-store.ts";
 import type { ResultStore, StoredResult } from "./result-store.ts";
 import { unrefTimer } from "../runtime/unref-timer.ts";
 
@@ -18,33 +18,6 @@ const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
 /** Why a job's signal aborts when its entry's time is up (its token expired with it). */
 const EXPIRED_MESSAGE = "the job expired";
-
-/** The first wait before a store operation is tried again through an outage, in ms; it doubles, up to the second. */
-const AGAIN_FIRST_MS = 100;
-const AGAIN_MOST_MS = 2_000;
-
-/**
- * Runs a store operation again while the store is out of reach (waits doubling from 100 ms to 2 s, with jitter so
- * instances do not retry in step), until `untilMs`: what must be written (a finished job's final entry, its end's
- * half) is kept in memory until the store takes it, or until it would have expired there.
- *
- * @param operation The operation (a guarded store's: its outages are `ProtocolError(Unavailable)`).
- * @param untilMs When to give up, on `now`'s clock.
- * @param now The clock.
- * @returns What the operation returned.
- * @throws What it threw: an error that is not an outage at once, an outage once `untilMs` comes.
- */
-export async function untilReachable<T>(operation: () => Promise<T>, untilMs: number, now: () => number): Promise<T> {
-  for (let wait = AGAIN_FIRST_MS;; wait = Math.min(2 * wait, AGAIN_MOST_MS)) {
-    try {
-      return await operation();
-    } catch (error) {
-      const pause = wait * (0.75 + Math.random() / 2);
-      if (!isUnavailable(error) || now() + pause >= untilMs) throw error;
-      await new Promise((resolve) => unrefTimer(setTimeout(resolve, pause)));
-    }
-  }
-}
 
 interface Waiter {
   readonly request: InputRequest;
