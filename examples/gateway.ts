@@ -10,20 +10,19 @@
  *
  * Tokens are JWTs checked by `jwtAuth`, against a key made at start instead of an issuer's: the example signs a
  * token with it and prints it, with a call to paste. With an authorization server, give `jwtAuth` its `issuer` and
- * `jwksUri` instead of `jwks`, and drop the key. Reads PORT (default 8000) and HOSTNAME (default 127.0.0.1).
+ * `jwksUri` instead of `jwks`, and drop the key. Reads PORT (default 8000; 0 for any free port) and HOSTNAME (default
+ * 127.0.0.1).
  */
 import { exportJWK, generateKeyPair, SignJWT } from "jose";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
 import * as v from "valibot";
-import { createServer, defineTool, env, serve } from "../mod.ts";
+import { createServer, defineTool, env, serve, type Server } from "../mod.ts";
 import { jwtAuth } from "../src/auth/mod.ts";
 import { proxy } from "../src/proxy/mod.ts";
 
 const hostname = env("HOSTNAME") ?? "127.0.0.1";
 const port = Number(env("PORT") ?? 8000);
-/** The gateway's canonical URI (RFC 8707): the tokens it takes are issued for it. */
-const resource = `http://${hostname}:${port}`;
 
 // The HTTP remote: a server of ours on a port the system picks.
 const tickets = createServer({ name: "tickets", version: "1.0.0" })
@@ -52,17 +51,29 @@ const stopped = new AbortController();
 
 // The key tokens are signed with; an authorization server holds it in a deployment.
 const { publicKey, privateKey } = await generateKeyPair("ES256");
-const issuer = `${resource}/demo-issuer`;
+const jwk = { ...(await exportJWK(publicKey)), alg: "ES256" };
+const ticketsRemote = await proxy(`${ticketsListener.url}/mcp`, { signal: stopped.signal }); // MCP 2026-07-28 to it
+const everythingRemote = await proxy(everything, { signal: stopped.signal }); // a 2025 server: an MCP 2025 session
 
+// The gateway's canonical URI (RFC 8707), for which the tokens it takes are issued, is the URL it listens at, known
+// once it listens (PORT=0 takes any free port): the listener starts first, and hands its requests to the gateway once
+// it is made.
+const made = Promise.withResolvers<Server>();
+const listener = await serve({ fetch: async (request: Request) => (await made.promise).fetch(request) }, {
+  port,
+  hostname,
+  quiet: true,
+});
+const resource = listener.url;
+const issuer = `${resource}/demo-issuer`;
 const gateway = createServer({
   name: "gateway",
   version: "1.0.0",
-  auth: jwtAuth({ issuer, resource, jwks: { keys: [{ ...(await exportJWK(publicKey)), alg: "ES256" }] } }),
+  auth: jwtAuth({ issuer, resource, jwks: { keys: [jwk] } }),
 })
-  .group("tickets", await proxy(`${ticketsListener.url}/mcp`, { signal: stopped.signal })) // MCP 2026-07-28 to it
-  .group("everything", await proxy(everything, { signal: stopped.signal })); // a 2025 server: an MCP 2025 session
-
-const listener = await serve(gateway, { port, hostname, quiet: true }); // the lines below say more
+  .group("tickets", ticketsRemote)
+  .group("everything", everythingRemote);
+made.resolve(gateway);
 const token = await new SignJWT({})
   .setProtectedHeader({ alg: "ES256", typ: "at+jwt" })
   .setIssuer(issuer)

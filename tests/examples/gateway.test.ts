@@ -11,7 +11,7 @@ import { describe, it } from "node:test";
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client";
 import { createClient } from "../../src/client/mod.ts";
 import { node22, NODE22_MISSING } from "../helpers/node22.ts";
-import { freePort, ROOT, run, startServer } from "../helpers/process.ts";
+import { ROOT, run, startServer } from "../helpers/process.ts";
 import { toolsCall } from "../helpers/request.ts";
 import { waitFor } from "../proxy/gateway.ts";
 import { ONCE_PER_RUN } from "../helpers/once-per-run.ts";
@@ -53,11 +53,10 @@ function runs(pid: number): boolean {
 
 /** Starts the example, calls both remotes through it, checks the refusals, and stops it. */
 async function callsThroughTheGateway(command: string, args: string[]) {
-  const gateway = await startServer(command, args, ROOT, { PORT: String(await freePort()) });
+  const gateway = await startServer(command, args); // PORT=0: on the port the system gives it, which it prints
   try {
     // It prints the token in the lines after the one that says where it listens.
-    await waitFor("the token", () => /TOKEN=\S+/.test(gateway.output));
-    const token = /TOKEN=(\S+)/.exec(gateway.output)![1];
+    const token = (await gateway.until(/TOKEN=(\S+)\s/))[1];
     const authorization = `Bearer ${token}`;
     assert.match(gateway.output, new RegExp(`curl -s ${gateway.origin}/mcp-lite/v1/calltools`));
 
@@ -93,6 +92,8 @@ async function callsThroughTheGateway(command: string, args: string[]) {
       await refused.body?.cancel();
       assert.equal(refused.status, 401, path);
       assert.match(refused.headers.get("www-authenticate") ?? "", /^Bearer resource_metadata="/);
+      // Its resource is where it listens: the port it got, not the 0 it was given.
+      assert.ok(refused.headers.get("www-authenticate")!.startsWith(`Bearer resource_metadata="${gateway.origin}/`));
     }
     const everything = await everythingStartedBy(gateway.pid);
     assert.equal(everything.length, 1, "the gateway runs one server-everything");

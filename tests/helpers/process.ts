@@ -39,25 +39,12 @@ export function run(
  * The URL a server child prints on stderr as `Listening on <url>` (what `serve()` says), within `timeoutMs`;
  * rejects, with its stderr, when it exits first.
  */
-export function listening(child: ChildProcess, timeoutMs = 30_000): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let err = "";
-    const timer = setTimeout(
-      () => reject(new Error(`the server did not listen in ${timeoutMs} ms: ${err}`)),
-      timeoutMs,
-    );
-    child.stderr!.on("data", (chunk) => {
-      err += chunk;
-      const found = /Listening on (http:\/\/\S+)/.exec(err)?.[1];
-      if (found === undefined) return;
-      clearTimeout(timer);
-      resolve(found);
-    });
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`the server exited with ${code}: ${err}`));
-    });
-  });
+export async function listening(child: ChildProcess, timeoutMs = 30_000): Promise<string> {
+  try {
+    return (await output(child, ["stderr"]).until(/Listening on (http:\/\/\S+)\s/, timeoutMs))[1];
+  } catch (error) {
+    throw new Error(`the server did not listen: ${(error as Error).message}`);
+  }
 }
 
 /** What a child process prints, read as it comes (see {@link output}). */
@@ -147,6 +134,8 @@ export interface StartedServer {
   readonly pid: number;
   /** What it has printed so far, on stdout and stderr. */
   readonly output: string;
+  /** Waits for a line it prints (see {@link Output.until}). */
+  readonly until: Output["until"];
   /** Kills it and waits until it exited. */
   stop(): Promise<void>;
 }
@@ -156,7 +145,7 @@ export interface StartedServer {
  * once it says where it listens (`Listening on <url>`, on stdout or stderr, as `serve()` and the examples print);
  * rejects after 60 s, or with its output when it exits first.
  */
-export function startServer(
+export async function startServer(
   command: string,
   args: string[],
   cwd: string = ROOT,
@@ -174,31 +163,21 @@ export function startServer(
     child.kill();
     await exited;
   };
-  let output = "";
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      void stop();
-      reject(new Error(`${name} did not listen in 60 s: ${output}`));
-    }, 60_000);
-    const read = (chunk: Uint8Array) => {
-      output += String(chunk);
-      const url = /listening on (http:\/\/[\w.:]+)/i.exec(output)?.[1];
-      if (url === undefined) return;
-      clearTimeout(timer);
-      resolve({
-        origin: new URL(url).origin,
-        pid: child.pid!,
-        get output() {
-          return output;
-        },
-        stop,
-      });
-    };
-    child.stdout!.on("data", read);
-    child.stderr!.on("data", read);
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`${name} exited with ${code}: ${output}`));
-    });
-  });
+  const printed = output(child);
+  let url: string;
+  try {
+    url = (await printed.until(/listening on (http:\/\/[\w.:]+)\s/i, 60_000))[1];
+  } catch (error) {
+    await stop();
+    throw new Error(`${name} did not listen: ${(error as Error).message}`);
+  }
+  return {
+    origin: new URL(url).origin,
+    pid: child.pid!,
+    get output() {
+      return printed.text();
+    },
+    until: printed.until,
+    stop,
+  };
 }
