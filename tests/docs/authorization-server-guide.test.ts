@@ -28,37 +28,38 @@ import { createClient } from "@mcplite/sdk/client";
 import { enterpriseAuth, oauth } from "@mcplite/sdk/client/auth";
 import { enterpriseIdp, IDP_CLIENT_ID } from "${ROOT}tests/helpers/enterprise-idp.ts";
 import { authorizeHeadlessly, interact } from "${ROOT}tests/helpers/authorization-server.ts";
-import { freePort } from "${ROOT}tests/helpers/process.ts";
 
-const [asPort, mcpPort] = [await freePort(), await freePort()];
 const idpAt = { origin: "" };
 const idp = await enterpriseIdp(() => idpAt.origin, "notes-desktop");
 const idpListener = await serve({ fetch: (r) => idp.fetch(r) ?? Promise.resolve(new Response(null, { status: 404 })) }, {
   port: 0, hostname: "127.0.0.1", quiet: true,
 });
 idpAt.origin = idpListener.url;
-const issuer = \`http://127.0.0.1:\${asPort}\`;
-const resource = \`http://127.0.0.1:\${mcpPort}\`;
+// The provider's and the MCP server's listeners first, each on a port the system picks: their URLs are the issuer
+// and the resource the recipe reads, and nothing calls either before both are made below.
+const http = createHttpServer();
+await new Promise((resolve) => http.listen(0, "127.0.0.1", () => resolve(undefined)));
+const issuer = \`http://127.0.0.1:\${(http.address() as { port: number }).port}\`;
+const schemes: string[] = [];
+const mcp = await serve({ fetch: (request) => {
+  const scheme = request.headers.get("authorization")?.split(" ")[0];
+  if (scheme) schemes.push(scheme);
+  return server.fetch(request);
+} }, { port: 0, hostname: "127.0.0.1", quiet: true });
+const resource = mcp.url;
 Object.assign(process.env, {
   AS_ISSUER: issuer, MCP_URL: resource, IDP_ISSUER: idp.issuer, DESKTOP_SECRET: "desktop-secret", COOKIE_KEY: "cookie-key",
 });
 const { provider } = await import("./oidc-beside.ts");
 const callback = provider.callback();
-const http = createHttpServer((req, res) => {
+http.on("request", (req, res) => {
   if (req.url?.startsWith("/interaction/")) return void interact(provider, req, res, "ada", (scopes) => scopes);
   callback(req, res);
 });
-await new Promise((resolve) => http.listen(asPort, "127.0.0.1", () => resolve(undefined)));
-const schemes: string[] = [];
 const server = createServer({
   name: "notes", version: "1.0.0",
   auth: jwtAuth({ issuer, resource, scopesSupported: ["notes:read"], dpop: "allowed" }),
 }).tool(defineTool("whoami").describe("Says who calls").handle((_input, ctx) => \`\${ctx.auth?.subject} \${ctx.auth?.clientId}\`));
-const mcp = await serve({ fetch: (request) => {
-  const scheme = request.headers.get("authorization")?.split(" ")[0];
-  if (scheme) schemes.push(scheme);
-  return server.fetch(request);
-} }, { port: mcpPort, hostname: "127.0.0.1", quiet: true });
 const called: string[] = [];
 try {
   for (const auth of [
