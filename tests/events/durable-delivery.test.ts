@@ -172,15 +172,10 @@ const arrived = (eventId: string): Received[] => receiver.received.filter((r) =>
 
 /** Waits until `count` requests of an occurrence arrived (at most {@link WITHIN_MS}); returns them. */
 async function arrivals(eventId: string, count: number, workers: readonly QueueProcess[] = []): Promise<Received[]> {
-  const deadline = Date.now() + WITHIN_MS;
-  while (arrived(eventId).length < count) {
-    if (Date.now() > deadline) {
-      assert.fail(
-        `${arrived(eventId).length} of ${count} requests in ${WITHIN_MS} ms:\n${workers.map((w) => w.log())}`,
-      );
-    }
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  await receiver.until(() => arrived(eventId).length >= count, `${count} requests of ${eventId}`, WITHIN_MS)
+    .catch(() =>
+      assert.fail(`${arrived(eventId).length} of ${count} requests in ${WITHIN_MS} ms:\n${workers.map((w) => w.log())}`)
+    );
   return arrived(eventId);
 }
 
@@ -272,11 +267,12 @@ async function killedHoldingMany(): Promise<void> {
     const second = await deploy.worker(undefined, "--concurrency", String(MANY));
     first.kill("SIGKILL");
     await first.exited;
-    const deadline = Date.now() + WITHIN_MS;
-    while (!ids.every((id) => arrived(id)[0].cut)) { // the receiver saw each held connection go
-      assert.ok(Date.now() < deadline, `held connections still open ${WITHIN_MS} ms after the kill`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    // The receiver saw each held connection go.
+    await receiver.until(
+      () => ids.every((id) => arrived(id)[0].cut),
+      "each held connection cut by the kill",
+      WITHIN_MS,
+    );
     receiver.hold = false;
     const requests = await Promise.all(ids.map((id) => arrivals(id, 2, [second])));
     await deploy.drained();
