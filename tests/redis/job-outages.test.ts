@@ -130,11 +130,7 @@ describe("signals and cancellations while Redis is down", { skip: REDIS_MISSING 
       await during();
     } finally {
       redis = await startRedis({ port: redis.port, persistIn: dir });
-      const deadline = Date.now() + END_MS;
-      while (!connected.client.isReady) {
-        if (Date.now() > deadline) assert.fail("the client did not reconnect");
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+      await waitFor(() => connected.client.isReady === true, END_MS, "the client's reconnection");
     }
   }
 
