@@ -2,7 +2,7 @@
  * docs/guides/composing.md's group, proxy and gateway sections run as written (transforms and search:
  * tests/docs/composing-sections.test.ts), on Deno, in a project outside the repository that maps
  * `@mcplite/sdk` to this checkout: the group and proxy blocks run to their assertions; the gateway's
- * remotes (`tickets-server.ts` on a free port, `files-server.ts` started over stdio by the gateway) are
+ * remotes (`tickets-server.ts` on port 0, `files-server.ts` started over stdio by the gateway) are
  * served behind `jwtAuth` on MCP, MCP-lite and gRPC with no authorization server (the gateway's own key), and
  * the page's client block calls both through it with the token the gateway prints; without one, each wire
  * refuses.
@@ -14,8 +14,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { exampleProject, tsBlocks } from "../helpers/markdown.ts";
-import { freePort, listening, ROOT, run } from "../helpers/process.ts";
-import { callGrpcJs, waitFor } from "../proxy/gateway.ts";
+import { listening, output, ROOT, run } from "../helpers/process.ts";
+import { callGrpcJs } from "../proxy/gateway.ts";
 
 const PAGE = "docs/guides/composing.md";
 const DENO = `${ROOT}node_modules/.bin/deno`;
@@ -39,13 +39,11 @@ describe(PAGE, () => {
   const env = { ...process.env, PATH: `${ROOT}node_modules/.bin:${process.env.PATH}` };
   const deno = (file: string, extra: Record<string, string> = {}) =>
     run(DENO, ["run", "-A", "--quiet", file], 60_000, dir, { ...env, ...extra });
-  /** Starts a block; what it prints on stdout is `printed.text`. */
+  /** Starts a block on port 0 (the ports it reads, and the ones `extra` names); what it prints on each stream. */
   const start = (file: string, extra: Record<string, string>) => {
-    const child = spawn(DENO, ["run", "-A", "--quiet", file], { cwd: dir, env: { ...env, ...extra } });
-    const printed = { text: "" };
-    child.stdout!.on("data", (chunk) => printed.text += chunk);
+    const child = spawn(DENO, ["run", "-A", "--quiet", file], { cwd: dir, env: { ...env, PORT: "0", ...extra } });
     children.push(child);
-    return { child, printed };
+    return { child, stdout: output(child, ["stdout"]), stderr: output(child, ["stderr"]) };
   };
 
   it("names the blocks the gateway needs", () => {
@@ -67,16 +65,12 @@ describe(PAGE, () => {
   it("serves two remotes, one over stdio, behind jwtAuth on MCP, MCP-lite and gRPC, with no issuer", {
     timeout: 120_000,
   }, async () => {
-    const tickets = await listening(start("tickets-server.ts", { PORT: String(await freePort()) }).child, 60_000);
-    const grpcPort = await freePort();
-    const started = start("gateway.ts", {
-      TICKETS_URL: `${tickets}/mcp`,
-      PORT: String(await freePort()),
-      GRPC_PORT: String(grpcPort),
-    });
+    const tickets = await listening(start("tickets-server.ts", {}).child, 60_000);
+    const started = start("gateway.ts", { TICKETS_URL: `${tickets}/mcp`, GRPC_PORT: "0" });
     const gateway = await listening(started.child, 60_000);
-    await waitFor("the gateway's token", () => /^TOKEN=\S+$/m.test(started.printed.text), 60_000);
-    const token = /^TOKEN=(\S+)$/m.exec(started.printed.text)![1];
+    // It prints where its gRPC listener listens (once it does), then the token.
+    const grpcPort = (await started.stderr.until(/^gRPC on http:\/\/127\.0\.0\.1:(\d+)\n/m))[1];
+    const token = (await started.stdout.until(/^TOKEN=(\S+)\n/m))[1];
 
     const called = await deno("call-gateway.ts", { GATEWAY_URL: gateway, TOKEN: token });
     assert.equal(called.code, 0, called.stderr);
@@ -92,7 +86,6 @@ describe(PAGE, () => {
     await anonymous.body?.cancel();
 
     const address = `127.0.0.1:${grpcPort}`;
-    await waitFor("the gRPC listener", async () => (await callGrpcJs(address, "x", {})).code !== "UNAVAILABLE");
     const rpc = await callGrpcJs(address, "tickets.open_ticket", { title: "on fire" }, token);
     assert.deepEqual(rpc.result.structuredContent, { id: 42, title: "on fire" });
     assert.equal((await callGrpcJs(address, "tickets.open_ticket", { title: "x" })).code, "UNAUTHENTICATED");
