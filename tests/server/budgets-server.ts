@@ -1,7 +1,7 @@
 /**
  * The server the budgets tests start in a child process (`deno run`, `bun`, or Node 22), with `serve()`:
- * MCP-lite with `hold` (waits `{ ms }`, then answers the length of `{ data }`) and `later` (defers work
- * that finishes with "finished" once `GET /release` was asked), callers authenticated by their token
+ * MCP-lite with `hold` (waits `{ ms }`, or until `GET /release` was asked when negative, then answers the length
+ * of `{ data }`) and `later` (defers work that finishes with "finished" once `GET /release` was asked), callers authenticated by their token
  * (`Bearer ada` is the subject `ada`), and the server's `limits` from the first argument (JSON; `{}` for
  * the defaults). Beside the server: `GET /budgets` what its budgets hold now (JSON); `GET /seen` the most
  * each budget held and how many refusals (503, 429) left their body unread or read it, since the last
@@ -32,10 +32,11 @@ const server = createServer({
     verify: (token) => ({ subject: token, scopes: [] }),
   }),
 }).tool(
-  defineTool("hold").describe("Waits ms, then answers the length of data")
+  defineTool("hold").describe("Waits ms (a negative ms: until released), then answers the length of data")
     .input(v.object({ data: v.string(), ms: v.number() }))
     .handle(async ({ data, ms }) => {
-      await new Promise((resolve) => setTimeout(resolve, ms));
+      // A call that takes ms: its duration is what the tests load the budgets with.
+      await (ms < 0 ? released : new Promise((resolve) => setTimeout(resolve, ms)));
       return String(data.length);
     }),
 ).tool(

@@ -12,6 +12,7 @@ import { connect } from "node:net";
 import { describe, it } from "node:test";
 import { type ChildServer, node22, NODE22_MISSING } from "../helpers/child-server.ts";
 import { type Answer, budgetsServer, callHold } from "../helpers/budgets-calls.ts";
+import { waitFor } from "../helpers/long-running.ts";
 import { ONCE_PER_RUN } from "../helpers/once-per-run.ts";
 
 const MiB = 1024 * 1024;
@@ -111,11 +112,17 @@ async function assertRefusalReaches(server: ChildServer): Promise<void> {
 
 /** One caller sends 4 calls at once past its share of 2: two are refused 429; another caller is served meanwhile. */
 async function assertCallerShare(server: ChildServer): Promise<void> {
-  // Each admitted call holds 3 s: the first two still run when the last two arrive, however slowly a loaded
-  // machine sends them (1 s left less room).
-  const greedy = Array.from({ length: 4 }, () => callHold(server.port, "greedy", 10, 3_000));
-  await new Promise((resolve) => setTimeout(resolve, 200)); // the greedy calls are in
+  // Each admitted call holds until released (a negative hold): the first two still run when the last two arrive,
+  // however slowly a loaded machine sends them.
+  await seen(server.port, true);
+  const greedy = Array.from({ length: 4 }, () => callHold(server.port, "greedy", 10, -1));
+  // The greedy calls are in: each held or refused.
+  await waitFor(async () => {
+    const { refusedUnread, refusedRead } = await seen(server.port);
+    return (await inUse(server.port)).calls + refusedUnread + refusedRead === 4;
+  }, 20_000);
   const other = await callHold(server.port, "modest", 10, 0);
+  await fetch(`http://127.0.0.1:${server.port}/release`).then((response) => response.text());
   const answers = await Promise.all(greedy);
   assert.equal(other.status, 200);
   assert.deepEqual(answers.map((answer) => answer.status).sort(), [200, 200, 429, 429]);
@@ -129,13 +136,11 @@ async function inUse(port: number): Promise<Record<string, number>> {
 
 /** Waits (at most 10 s) until the server's budgets hold `want`. */
 async function until(port: number, want: Record<string, number>): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const held = await inUse(port);
-    if (Object.entries(want).every(([name, value]) => held[name] === value)) return;
-    assert.ok(Date.now() < deadline, `the budgets hold ${JSON.stringify(held)}, not ${JSON.stringify(want)}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  let held: Record<string, number> = {};
+  await waitFor(async () => {
+    held = await inUse(port);
+    return Object.entries(want).every(([name, value]) => held[name] === value);
+  }, 10_000).catch(() => assert.fail(`the budgets hold ${JSON.stringify(held)}, not ${JSON.stringify(want)}`));
 }
 
 /** Calls `later` as `token`, streamed (SSE: held while its job runs) or not. */
