@@ -12,6 +12,7 @@ import { createServer, defineTool, mcpBinding, mcpLiteBinding } from "../../mod.
 import type { ServerOptions } from "../../src/server/server-options.ts";
 import { modernRequest, toolsCall } from "../helpers/request.ts";
 import { webSocketBinding } from "../../src/websocket/mod.ts";
+import { waitFor } from "../helpers/wait.ts";
 
 /** A server with `add` and `hold`, and what `hold` saw. */
 export function nodeFixture(options: Partial<ServerOptions> = {}) {
@@ -45,14 +46,9 @@ export function nodeFixture(options: Partial<ServerOptions> = {}) {
   return { server, seen };
 }
 
-/** Waits until `check()` holds, polling every 20 ms for at most `ms` (15 s: a bound for a loaded machine). */
-export async function eventually(check: () => boolean, ms = 15_000): Promise<boolean> {
-  const until = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > until) return false;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return true;
+/** Whether `check()` came to hold within `ms` (15 s: a bound for a loaded machine); see tests/helpers/wait.ts. */
+export async function eventually(check: () => boolean | Promise<boolean>, ms = 15_000): Promise<boolean> {
+  return await waitFor(check, ms).then(() => true, () => false);
 }
 
 /** 64 KiB chunks. */
@@ -92,14 +88,15 @@ export async function assertBackpressure(base: string): Promise<void> {
   socket.pause(); // read nothing
   socket.write("GET /stream HTTP/1.1\r\nhost: 127.0.0.1\r\n\r\n");
   const pulled = async () => Number(await (await fetch(`${base}/pulled`)).text());
+  // About time itself: standing still is pulling nothing for 300 ms, so the samples are 300 ms apart.
   const pause = () => new Promise((resolve) => setTimeout(resolve, 300));
   try {
-    const deadline = Date.now() + 15_000;
+    const bound = AbortSignal.timeout(15_000);
     let first = await pulled();
-    while (first === 0 && Date.now() < deadline) first = (await pause(), await pulled());
+    while (first === 0 && !bound.aborted) first = (await pause(), await pulled());
     assert.ok(first > 0, "the answer started");
     let [before, after] = [first, (await pause(), await pulled())];
-    while (after !== before && after < 400 && Date.now() < deadline) {
+    while (after !== before && after < 400 && !bound.aborted) {
       [before, after] = [after, (await pause(), await pulled())];
     }
     assert.ok(after < 400, `pulled ${after} chunks of 64 KiB for a client that read nothing`);
@@ -156,7 +153,7 @@ function sendInPieces(port: number, body: string, pieces: string[], end: boolean
           `content-length: ${new TextEncoder().encode(body).byteLength}\r\nconnection: close\r\n\r\n`,
       );
       for (const piece of pieces) {
-        await new Promise((resolve) => setTimeout(resolve, 30));
+        await new Promise((resolve) => setTimeout(resolve, 30)); // the sender's pace: each piece a packet of its own
         socket.write(piece);
       }
       if (!end) socket.destroy(), resolve("gone");
