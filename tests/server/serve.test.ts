@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import { createServer, serve } from "../../mod.ts";
 import { node22, NODE22_MISSING } from "../helpers/node22.ts";
+import { waitFor } from "../helpers/long-running.ts";
 import { ROOT, run } from "../helpers/process.ts";
 import { ONCE_PER_RUN } from "../helpers/once-per-run.ts";
 import { scratchDir } from "../helpers/scratch-dir.ts";
@@ -72,13 +73,15 @@ describe("serve()", () => {
     assert.equal((await fetch(`${listener.url}/healthz`)).status < 500, true);
     stop.abort();
     let refused = false;
-    for (const until = Date.now() + 10_000; !refused && Date.now() < until;) {
-      refused = await fetch(`${listener.url}/healthz`, { headers: { connection: "close" } }).then(
-        async (answer) => (await answer.body?.cancel(), false),
-        () => true,
-      );
-      if (!refused) await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    // Probes until a connection is refused (the close the abort began has stopped listening).
+    await waitFor(
+      async () =>
+        refused = await fetch(`${listener.url}/healthz`, { headers: { connection: "close" } }).then(
+          async (answer) => (await answer.body?.cancel(), false),
+          () => true,
+        ),
+      10_000,
+    ).catch(() => {}); // asserted below
     await listener.close();
     assert.ok(refused, "still accepting connections after the signal aborted");
   });
