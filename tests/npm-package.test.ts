@@ -62,7 +62,7 @@ const slow = defineTool("slow")
   .input(v.object({ ms: v.number() }))
   .longRunning()
   .defer(async ({ ms }) => {
-    await new Promise((resolve) => setTimeout(resolve, ms));
+    await new Promise((resolve) => setTimeout(resolve, ms)); // the work's own length
     return { pid: process.pid, node: process.versions.node };
   });
 
@@ -91,8 +91,13 @@ let said = "";
 worker.stdout.on("data", (chunk) => (said += chunk));
 worker.stderr.on("data", (chunk) => (said += chunk));
 const exited = new Promise((resolve) => worker.once("exit", (code, signal) => resolve(code ?? signal)));
-const deadline = Date.now() + 30_000;
-while (!/taking jobs/.test(said) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+// Its "taking jobs" line, as it comes (30 s at most: the report then says it never came).
+await new Promise((resolve) => {
+  const look = () => /taking jobs/.test(said) && resolve(true);
+  worker.stdout.on("data", look);
+  worker.stderr.on("data", look);
+  setTimeout(resolve, 30_000).unref();
+});
 const listener = serve({ fetch: server.fetch, port: 0, hostname: "127.0.0.1" }, async ({ port }) => {
   const client = createClient(\`http://127.0.0.1:\${port}/mcp-lite/v1\`);
   const results = await Promise.all([1, 2, 3].map(() => client.callTool("slow", { ms: 300 }).then((r) => r.structuredContent)));
@@ -195,14 +200,18 @@ const honoPort = await new Promise((resolve) => {
 // MCP Events from the package: a receiver, a server with an event, our client subscribing over MCP, one emit.
 const secret = "whsec_" + Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64");
 const got = [];
-const hook = await serve({ fetch: eventWebhook({ secret, onEvent: ({ event }) => void got.push(event.data) }) }, at);
+const arrived = Promise.withResolvers();
+const hook = await serve({
+  fetch: eventWebhook({ secret, onEvent: ({ event }) => (got.push(event.data), arrived.resolve()) }),
+}, at);
 const shop = createServer({ name: "shop", version: "1.0.0", events: { allowCallbacks: ["http://127.0.0.1"] } })
   .event(defineEvent("order.shipped"));
 const shopListener = await serve(shop, at);
 await createClient(\`\${shopListener.url}/mcp\`, { transport: "mcp" }).events
   .subscribe("order.shipped", { url: \`\${hook.url}/\`, secret });
 await shop.emit("order.shipped", { orderId: "o1" });
-for (let i = 0; i < 500 && got.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+// Its delivery, as the receiver hears it (10 s at most: the report then shows none).
+await Promise.race([arrived.promise, new Promise((resolve) => setTimeout(resolve, 10_000).unref())]);
 // Code mode from the package: a TypeScript program in QuickJS (its WebAssembly from the installed package) calls add.
 const coded = createServer({ name: "coded", version: "1.0.0", codeMode: codeMode() }).tool(tools.tools[0]);
 const program = "const { sum }: { sum: number } = await tools.add({ a: 2, b: 3 });\\nreturn sum * 2;";
@@ -264,7 +273,7 @@ const durable = createServer({ name: "durable", version: "1.0.0", logger: false,
 let job = await durable.call("approve", { n: 21 });
 const signalled = job.kind === "promise" ? await durable.signal(job.entry, "approved", { by: "ada" }) : job.kind;
 for (let i = 0; i < 1_000 && job.kind === "promise"; i++) {
-  await new Promise((resolve) => setTimeout(resolve, 10));
+  await new Promise((resolve) => setTimeout(resolve, 10)); // redeemed again as a client does, 1 000 times at most
   job = await durable.call("redeem", { promise: job.token });
 }
 const kit = await durableRun(remind, { input: { n: 1 }, signals: { approved: { by: "kit" } }, crashAfter: "note" });

@@ -29,6 +29,9 @@ import { webtoolsBinding } from "@mcplite/sdk/webtools";
 import { webSocketBinding } from "@mcplite/sdk/websocket";
 
 const seen = { held: 0, cancelled: 0 };
+/** Told as `hold` starts, and as its call is cancelled: what the SSE check waits on. */
+const holding = Promise.withResolvers();
+const cancelling = Promise.withResolvers();
 const add = defineTool("add")
   .describe("Adds two numbers")
   .input(v.object({ a: v.number(), b: v.number() }))
@@ -39,9 +42,11 @@ const hold = defineTool("hold")
   .handle((_input, ctx) =>
     new Promise((resolve) => {
       seen.held++;
+      holding.resolve();
       const timer = setTimeout(() => resolve("not cancelled"), 10_000);
       ctx.signal.addEventListener("abort", () => {
         seen.cancelled++;
+        cancelling.resolve();
         clearTimeout(timer);
         resolve("cancelled");
       }, { once: true });
@@ -139,11 +144,6 @@ const sum = async (target, options) => {
     await client.close?.();
   }
 };
-const waitFor = async (check, ms = 5000) => {
-  const until = Date.now() + ms;
-  while (!check() && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 20));
-  return check();
-};
 const sdk = join(process.cwd(), "node_modules", "@mcplite", "sdk");
 const bin = join(sdk, JSON.parse(readFileSync(join(sdk, "package.json"), "utf8")).bin.mcplite);
 /** Runs the package's CLI on this Node: its exit code and output. */
@@ -200,9 +200,10 @@ const checks = {
       body: JSON.stringify(call),
       signal: away.signal,
     }).then((response) => response.text()).catch((error) => error.name);
-    await waitFor(() => seen.held === 1);
+    await holding.promise; // the check's own bound (10 s) bounds these waits
     away.abort();
-    return [seen.held, await waitFor(() => seen.cancelled === 1), await pending];
+    await cancelling.promise;
+    return [seen.held, seen.cancelled === 1, await pending];
   },
   "nodeHandler in Express under /mcp": async () => [
     await sum(`${mounted}/mcp-lite/v1`, { transport: "mcp-lite" }),
