@@ -1,7 +1,7 @@
 /**
  * docs/guides/mounting.md's framework recipes run as written, from the packed npm package: each named
  * block is saved in a project outside the repository that installed the tarball and the frameworks,
- * started on a free port (`PORT`) and called with the official MCP client (`@modelcontextprotocol/sdk`
+ * started on port 0 (`PORT`; each says where it listens) and called with the official MCP client (`@modelcontextprotocol/sdk`
  * v1: initialize, tools/list, tools/call). Express 5, Fastify 5 (its JSON parser on, and its parsers
  * passed by), Koa 3 and Hono on Node 22, Bun and Deno (Hono on Node through `@hono/node-server`, on Bun
  * and Deno by their own servers); Elysia on Bun; the Next.js route handler built with `next build` and
@@ -18,7 +18,7 @@ import { tsBlocks } from "../helpers/markdown.ts";
 import { node22, NODE22_MISSING } from "../helpers/node22.ts";
 import { BIN, consumerProject, linkPackages, offline, withBin } from "../helpers/npm-pack.ts";
 import { ONCE_PER_RUN, skipOutsideCi } from "../helpers/once-per-run.ts";
-import { freePort, ROOT, run } from "../helpers/process.ts";
+import { output, ROOT, run } from "../helpers/process.ts";
 import { scratchDir } from "../helpers/scratch-dir.ts";
 
 // The v1 SDK maps its subpaths with `./*` to `*.d.ts`, which Deno's type checker does not resolve for a
@@ -90,41 +90,31 @@ function install(): Promise<{ app: string } | string> {
   return installed;
 }
 
-/** A recipe's server, started on a free port (`PORT`, and in `args` where `{port}` is); resolves once it answers. */
+/**
+ * A recipe's server, started on port 0 (`PORT`, and in `args` where `{port}` is); resolves once it says where it
+ * listens: each recipe prints its MCP endpoint (`MCP at http://…`), and `bun`, `deno serve` and `next start` their own
+ * address, each once it listens.
+ */
 async function start(
   command: string,
   template: string[],
   cwd: string,
 ): Promise<{ origin: string; child: ChildProcess; stop(): Promise<void> }> {
-  const port = await freePort();
-  const args = template.map((arg) => arg.replace("{port}", String(port)));
-  const env = { ...withBin(), PORT: String(port), NEXT_TELEMETRY_DISABLED: "1" };
+  const args = template.map((arg) => arg.replace("{port}", "0"));
+  const env = { ...withBin(), PORT: "0", NEXT_TELEMETRY_DISABLED: "1" };
   const child = spawn(command, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
-  let output = "";
-  child.stdout!.on("data", (chunk) => output += chunk);
-  child.stderr!.on("data", (chunk) => output += chunk);
-  let exited = false;
-  const exit = new Promise<void>((resolve) =>
-    child.once("exit", () => {
-      exited = true;
-      resolve();
-    })
-  );
-  const stop = () => {
-    if (!exited) child.kill();
-    return exit;
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    child.kill();
+    await exited;
   };
-  const origin = `http://127.0.0.1:${port}`;
-  const until = Date.now() + 90_000;
-  for (;;) {
-    if (exited) throw new Error(`${args.join(" ")} exited before listening:\n${output}`);
-    if (Date.now() > until) {
-      await stop();
-      throw new Error(`${args.join(" ")} did not listen in 90 s:\n${output}`);
-    }
-    const answered = await fetch(origin, { signal: AbortSignal.timeout(5000) }).then(() => true, () => false);
-    if (answered) return { origin, child, stop };
-    await new Promise((resolve) => setTimeout(resolve, 200));
+  try {
+    const port = (await output(child).until(/http:\/\/[\w.-]+:(\d+)[/\s]/, 90_000))[1];
+    return { origin: `http://127.0.0.1:${port}`, child, stop };
+  } catch (error) {
+    await stop();
+    throw new Error(`${args.join(" ")} did not listen: ${(error as Error).message}`);
   }
 }
 
