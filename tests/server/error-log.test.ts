@@ -10,6 +10,7 @@ import { describe, it } from "node:test";
 import * as v from "valibot";
 import { createMemoryResultStore, createServer, defineTool, runWorker, type ServerOptions } from "../../mod.ts";
 import { memoryQueue } from "../helpers/memory-queue.ts";
+import { waitFor } from "../helpers/long-running.ts";
 import { createClient } from "../../src/client/mod.ts";
 import { ToolError } from "../../src/errors/mod.ts";
 import { grpcBinding } from "../../src/bindings/grpc/mod.ts";
@@ -122,11 +123,7 @@ describe("a server with no onError or logger", () => {
     try {
       const lines = await printed(async () => {
         assert.equal((await app.fetch(liteCall("ledger", 7))).status, 200);
-        const deadline = Date.now() + 20_000; // a bound for a loaded machine, not a measure
-        while ((await memory.get(ids[0]))?.status === "working") {
-          assert.ok(Date.now() < deadline, "the job did not end");
-          await new Promise((resolve) => setTimeout(resolve, 10));
-        }
+        await waitFor(async () => (await memory.get(ids[0]))?.status !== "working", 20_000); // the job ended
       });
       assert.equal(lines.length, 1, lines.join("\n"));
       assert.match(
