@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { mcpBinding, mcpLiteBinding, serve } from "../../mod.ts";
+import { mcpBinding, mcpLiteBinding } from "../../mod.ts";
 import { APP_CLIENT, authorizeHeadlessly } from "../helpers/authorization-server.ts";
 import { type ProtectedServer, startProtectedServer } from "../helpers/protected-server.ts";
 import { node22, NODE22_MISSING } from "../helpers/node22.ts";
@@ -117,25 +117,32 @@ describe("mcplite --login", () => {
   });
 
   it("--redirect-port listens where an authorization server that registered an exact redirect URI sends back", async () => {
-    const port = await freePort();
-    const exact = await startProtectedServer([mcpLiteBinding(), mcpBinding()], {
-      appRedirectUri: `http://127.0.0.1:${port}/callback`,
-    });
-    try {
-      const user = theUser(exact);
-      const login = ["--login", "--client-id", APP_CLIENT.id, "--redirect-port", String(port)];
-      const tokens = ["--tokens", join(dir, "exact-tokens.json")];
-      const run = await runCli(
-        ["call", `${exact.listener.url}/mcp`, "read_doc", "--arg", "id=9", ...login, ...tokens],
-        {
-          onStderr: user.onStderr,
-        },
-      );
-      assert.equal(run.code, 0, run.stderr);
-      assert.equal(run.stdout.trim(), "doc 9");
-      assert.equal(user.redirectUri(), `http://127.0.0.1:${port}/callback`);
-    } finally {
-      await exact.close();
+    // The registered port: one below Linux's ephemeral range (ip(7), ip_local_port_range), which no outgoing
+    // connection takes, picked at random and not probed: the CLI's own listen is the probe, and a port another
+    // process listens on (its "cannot listen … already in use") is picked again. The feature is a fixed port.
+    for (let attempt = 1;; attempt++) {
+      const port = 20_000 + Math.floor(Math.random() * 12_768);
+      const exact = await startProtectedServer([mcpLiteBinding(), mcpBinding()], {
+        appRedirectUri: `http://127.0.0.1:${port}/callback`,
+      });
+      try {
+        const user = theUser(exact);
+        const login = ["--login", "--client-id", APP_CLIENT.id, "--redirect-port", String(port)];
+        const tokens = ["--tokens", join(dir, "exact-tokens.json")];
+        const run = await runCli(
+          ["call", `${exact.listener.url}/mcp`, "read_doc", "--arg", "id=9", ...login, ...tokens],
+          {
+            onStderr: user.onStderr,
+          },
+        );
+        if (attempt < 5 && run.code !== 0 && /cannot listen on .* already in use/.test(run.stderr)) continue;
+        assert.equal(run.code, 0, run.stderr);
+        assert.equal(run.stdout.trim(), "doc 9");
+        assert.equal(user.redirectUri(), `http://127.0.0.1:${port}/callback`);
+        return;
+      } finally {
+        await exact.close();
+      }
     }
   });
 });
@@ -157,11 +164,4 @@ function theUser(server: ProtectedServer) {
     })();
   };
   return { onStderr, redirectUri: () => redirectUri };
-}
-
-/** A port nothing listens on right now. */
-async function freePort(): Promise<number> {
-  const probe = await serve({ fetch: () => new Response() }, { port: 0, hostname: "127.0.0.1", quiet: true });
-  await probe.close();
-  return probe.port;
 }
