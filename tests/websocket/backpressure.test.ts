@@ -32,7 +32,7 @@ function memoryServer(): Promise<ChildServer> {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** How long the count of answers made must stay the same to count as settled. */
+/** How long the count of answers made must stay the same to count as settled (about time itself: a stillness). */
 const STILL_MS = 1000;
 /**
  * The most answers of 1 MiB made for a client that does not read, of 300 or 1000: what the 8 MiB bound

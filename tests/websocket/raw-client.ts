@@ -5,6 +5,7 @@
  * and a plain HTTP/1.1 request that reads nothing of its answer (an SSE client that stalls).
  */
 import { connect, type Socket } from "node:net";
+import { changes } from "../helpers/wait.ts";
 
 /** A raw client socket, upgraded. */
 export interface RawSocket {
@@ -22,7 +23,7 @@ export interface RawSocket {
    */
   drain(expected: number): Promise<{ frames: number; closeCode?: number }>;
   /**
-   * Waits (at most 5 s) for the response to the request `id` among the text frames under 64 KiB.
+   * Waits (at most 15 s) for the response to the request `id` among the text frames under 64 KiB.
    *
    * @param id The request's id.
    * @returns The response.
@@ -66,6 +67,7 @@ export function rawWebSocket(port: number, path: string, headers: Record<string,
       let woken: (() => void) | undefined;
       let expected = Infinity; // the text frames drain() waits for
       const messages: Record<string, any>[] = [];
+      const arrivals = changes(); // told of each batch of frames: what answer() waits on
       socket.on("data", (chunk: Uint8Array) => {
         const joined = new Uint8Array(pending.byteLength + chunk.byteLength);
         joined.set(pending);
@@ -81,6 +83,7 @@ export function rawWebSocket(port: number, path: string, headers: Record<string,
           pending = pending.subarray(next.size);
         }
         if (closeCode !== undefined || frames >= expected) woken?.();
+        arrivals.changed();
       });
       resolve({
         send: (message) => void socket.write(frame(JSON.stringify(message))),
@@ -99,12 +102,9 @@ export function rawWebSocket(port: number, path: string, headers: Record<string,
             socket.resume();
           }),
         answer: async (id) => {
-          for (const start = Date.now(); Date.now() - start < 15_000;) {
-            const found = messages.find((message) => message.id === id && message.method === undefined);
-            if (found !== undefined) return found;
-            await new Promise((resolve) => setTimeout(resolve, 10));
-          }
-          throw new Error(`no answer to ${id} in 15 s`);
+          const found = () => messages.find((message) => message.id === id && message.method === undefined);
+          await arrivals.until(() => found() !== undefined, `the answer to ${id}`, 15_000);
+          return found()!;
         },
         get closed() {
           return closed;
