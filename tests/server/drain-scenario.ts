@@ -35,22 +35,34 @@ export class StreamReader {
   readonly messages: Message[] = [];
   ended = false;
   readonly done: Promise<void>;
+  /** Who waits for a message (`next`): woken as each is read. */
+  readonly #waiting = new Set<() => void>();
 
   constructor(response: Response) {
     // The bound of a read is BOUND_MS (`read()`); the parser's own, longer, never cuts first.
     this.done = readSse(response, 6 * BOUND_MS, (event) => {
       if (event.data !== "") this.messages.push(JSON.parse(event.data));
+      for (const wake of this.#waiting) wake();
     }).then(() => void (this.ended = true), () => {}); // cut: `ended` stays false
   }
 
-  /** Waits (at most 10 s) for a message `test` takes. */
-  async next(test: (message: Message) => boolean): Promise<Message> {
-    for (const deadline = Date.now() + BOUND_MS; Date.now() < deadline;) {
-      const found = this.messages.find(test);
-      if (found !== undefined) return found;
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-    throw new Error(`no such message within ${BOUND_MS} ms; got ${JSON.stringify(this.messages)}`);
+  /** Waits (at most 10 s) for a message `test` takes, as each is read. */
+  next(test: (message: Message) => boolean): Promise<Message> {
+    return new Promise((resolve, reject) => {
+      const wake = () => {
+        const found = this.messages.find(test);
+        if (found === undefined) return;
+        clearTimeout(timer);
+        this.#waiting.delete(wake);
+        resolve(found);
+      };
+      const timer = setTimeout(() => {
+        this.#waiting.delete(wake);
+        reject(new Error(`no such message within ${BOUND_MS} ms; got ${JSON.stringify(this.messages)}`));
+      }, BOUND_MS);
+      this.#waiting.add(wake);
+      wake();
+    });
   }
 
   /** What was read, once the body ended (at most 10 s). */
