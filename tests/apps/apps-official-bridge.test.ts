@@ -18,19 +18,17 @@ import { createServer, defineTool, serve } from "../../mod.ts";
 import { defineApp } from "../../src/apps/mod.ts";
 import { server } from "../../examples/apps/server.ts";
 import type { Listener } from "../../src/server/serve.ts";
-import { bundleForBrowser, launch, NO_BROWSER, screenshotDir } from "./browser.ts";
+import { bundleForBrowser, launch, NO_BROWSER, screenshotDir, viewFrame } from "./browser.ts";
 
 if (NO_BROWSER) console.error(`apps-official-bridge: skipped: ${NO_BROWSER}`);
 
-/** Waits (bounded) until the view's frame exists and holds `selector`. */
-async function viewFrame(page: Page, selector = "#title"): Promise<Frame> {
-  const deadline = Date.now() + 15_000;
-  while (Date.now() < deadline) {
-    const frame = page.frames().find((f) => f !== page.mainFrame());
-    if (frame !== undefined && await frame.locator(selector).count().catch(() => 0) > 0) return frame;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`no view frame; host log: ${JSON.stringify(await page.evaluate("globalThis.hostLog"))}`);
+/** The view's frame once it holds `selector` (bounded), failing with the host's log. */
+function viewFrameOf(page: Page, selector = "#title"): Promise<Frame> {
+  return viewFrame(
+    page,
+    selector,
+    async () => `host log: ${JSON.stringify(await page.evaluate("globalThis.hostLog"))}`,
+  );
 }
 
 /** A server whose one tool shows the view that exercises the rest of the view's half. */
@@ -78,7 +76,7 @@ describe("MCP Apps: our view in the official AppBridge", { skip: NO_BROWSER }, (
     page.setDefaultTimeout(15_000);
     const args = encodeURIComponent(JSON.stringify({ city: "Oslo", days: 4 }));
     await page.goto(`${listener.url}/?tool=forecast&args=${args}`, { timeout: 10_000 });
-    const view = await viewFrame(page);
+    const view = await viewFrameOf(page);
     await view.locator("#title", { hasText: "Oslo: 4 days (version 1)" }).waitFor();
     assert.equal(await view.locator("#days tbody tr").count(), 4, "one table row a day");
     assert.equal(await view.locator("#chart rect").count(), 4, "one bar a day");
@@ -94,14 +92,18 @@ describe("MCP Apps: our view in the official AppBridge", { skip: NO_BROWSER }, (
     const blocked = await view.evaluate(async (url) => {
       const violations: string[] = [];
       const doc = (globalThis as unknown as { document: EventTarget }).document;
-      doc.addEventListener("securitypolicyviolation", (e) => {
-        violations.push((e as Event & { effectiveDirective: string }).effectiveDirective);
-      });
+      const reported = new Promise<void>((resolve) =>
+        doc.addEventListener("securitypolicyviolation", (e) => {
+          violations.push((e as Event & { effectiveDirective: string }).effectiveDirective);
+          resolve();
+        })
+      );
       try {
         await fetch(url);
         return { fetched: true, violations };
       } catch (error) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
+        // The violation's event, as the page dispatches it (5 s at most: then none came).
+        await Promise.race([reported, new Promise((resolve) => setTimeout(resolve, 5_000))]);
         return { fetched: false, error: (error as Error).name, violations };
       }
     }, `${listener.url}/mcp`);
@@ -117,7 +119,7 @@ describe("MCP Apps: our view in the official AppBridge", { skip: NO_BROWSER }, (
     page.setDefaultTimeout(15_000);
     const args = encodeURIComponent(JSON.stringify({ n: 21 }));
     await page.goto(`${listener.url}/?tool=features&args=${args}`, { timeout: 10_000 });
-    const view = await viewFrame(page, "#log");
+    const view = await viewFrameOf(page, "#log");
     const lines = view.locator("#log li");
     await view.locator("#log li", { hasText: 'result {"twice":42}' }).waitFor();
     await view.locator("#run").click();

@@ -21,7 +21,7 @@ import type { Listener } from "../../src/server/serve.ts";
 import { node22, NODE22_MISSING } from "../helpers/node22.ts";
 import { ROOT } from "../helpers/process.ts";
 import { runtimeCommand } from "../helpers/stdio.ts";
-import { bundleForBrowser, launch, NO_BROWSER, screenshotDir } from "./browser.ts";
+import { bundleForBrowser, launch, NO_BROWSER, screenshotDir, viewFrame } from "./browser.ts";
 import { ONCE_PER_RUN } from "../helpers/once-per-run.ts";
 
 if (NO_BROWSER) console.error(`apps-preview: skipped: ${NO_BROWSER}`);
@@ -99,17 +99,6 @@ function stopPreview(child: ChildProcess): Promise<boolean> {
     });
     child.kill("SIGINT");
   });
-}
-
-/** The view's frame, once it exists and holds `selector`. */
-async function viewFrame(page: Page, selector: string): Promise<Frame> {
-  const deadline = Date.now() + 15_000;
-  while (Date.now() < deadline) {
-    const frame = page.frames().find((f) => f !== page.mainFrame());
-    if (frame !== undefined && await frame.locator(selector).count().catch(() => 0) > 0) return frame;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error("the view's frame never showed up");
 }
 
 describe("mcplite app: the local preview host", { skip: NO_BROWSER }, () => {

@@ -7,10 +7,11 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import process from "node:process";
-import { type Browser, chromium } from "playwright-core";
+import { type Browser, chromium, type Frame, type Page } from "playwright-core";
 import { missingOutsideCi } from "../helpers/once-per-run.ts";
 import { ROOT } from "../helpers/process.ts";
 import { scratchDir } from "../helpers/scratch-dir.ts";
+import { readUntil } from "../helpers/wait.ts";
 
 /** The Chromium binary. */
 export const CHROMIUM: string = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -53,4 +54,25 @@ export function screenshotDir(): string {
   mkdirSync(kept, { recursive: true });
   console.error(`apps: screenshots in ${kept}`);
   return kept;
+}
+
+/**
+ * The view's frame (the page's first frame other than its own), once it holds `selector`: 15 s at most, failing with
+ * what `told()` says (the host's log).
+ */
+export async function viewFrame(
+  page: Page,
+  selector: string,
+  told: () => Promise<string> = async () => "",
+): Promise<Frame> {
+  const holding = async () => {
+    const frame = page.frames().find((f) => f !== page.mainFrame());
+    return frame !== undefined && await frame.locator(selector).count().catch(() => 0) > 0 ? frame : undefined;
+  };
+  try {
+    const what = `the view's frame holding ${selector}`;
+    return (await readUntil(holding, (frame) => frame !== undefined, what, { timeoutMs: 15_000, everyMs: 100 }))!;
+  } catch (error) {
+    throw new Error(`${(error as Error).message} ${await told()}`);
+  }
 }
