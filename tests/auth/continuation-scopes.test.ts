@@ -22,6 +22,7 @@ import { BASE, legacyRequest, modernRequest, post, toolsCall } from "../helpers/
 import { readSse } from "../helpers/sse.ts";
 import { TestSocket } from "../websocket/socket.ts";
 import { inProcessTransport } from "../helpers/connect-in-process.ts";
+import { readUntil } from "../helpers/wait.ts";
 import { rejection } from "../bindings/grpc/grpc-fixtures.ts";
 
 const RESOURCE = "http://localhost";
@@ -100,13 +101,7 @@ async function refusedWithoutRunning(attempt: () => Promise<void>): Promise<void
 
 /** Polls (bounded) until `read` gives a text holding the vault's contents. */
 async function collect(read: () => Promise<string>): Promise<void> {
-  const deadline = Date.now() + 5_000;
-  for (;;) {
-    const text = await read();
-    if (text.includes(CONTENTS)) return;
-    assert.ok(Date.now() < deadline, `not collected in time: ${text}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+  await readUntil(read, (text) => text.includes(CONTENTS), "the vault's contents", { timeoutMs: 5_000, everyMs: 10 });
 }
 
 const liteCall = (token: string, name: string, args?: unknown, headers: Record<string, string> = {}) =>

@@ -143,7 +143,7 @@ describe("DPoP replays across instances", () => {
             assert.equal(response.headers.get("retry-after"), "1");
             await response.body?.cancel();
             unavailable++;
-            await new Promise((resolve) => setTimeout(resolve, 1000));
+            await new Promise((resolve) => setTimeout(resolve, 1000)); // the Retry-After the answer asked for
             response = await call(server, once);
           }
           if (response.status === 200) accepted++;

@@ -15,6 +15,7 @@ import { createServer, defineTool } from "../../mod.ts";
 import { jwtAuth } from "../../src/auth/mod.ts";
 import { advanceClock, restoreClock } from "../helpers/clock.ts";
 import { BASE, post, toolsCall } from "../helpers/request.ts";
+import { changes } from "../helpers/wait.ts";
 
 const ISSUER = "https://auth.example.com";
 const first = await generateKeyPair("ES256");
@@ -22,9 +23,11 @@ const rotated = await generateKeyPair("ES256");
 const published: JWK[] = [{ ...(await exportJWK(first.publicKey)), kid: "k1", alg: "ES256", use: "sig" }];
 
 let fetches = 0;
+const fetched = changes(); // told of each fetch of the keys
 const jwks = createHttpServer((_req, res) => {
   fetches++;
   res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ keys: published }));
+  fetched.changed();
 });
 let server: ReturnType<typeof createServer>;
 
@@ -106,7 +109,7 @@ describe("the JWKS cache of jwtAuth({ jwksUri })", () => {
   it("the cache expires after 10 minutes: the next token refetches once, in the background", async () => {
     advanceClock(10 * 60_000 + 1000);
     assert.deepEqual(new Set(await statuses(await many(20, () => mint("k1")))), new Set([200]));
-    for (let waited = 0; fetches < 3 && waited < 5_000; waited += 20) await new Promise((r) => setTimeout(r, 20));
+    await fetched.until(() => fetches >= 3, "the background refetch", 5_000);
     assert.equal(fetches, 3);
     assert.deepEqual(new Set(await statuses(await many(20, () => mint("k1")))), new Set([200]));
     assert.equal(fetches, 3, "the refetched keys are fresh again");
