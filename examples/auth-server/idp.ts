@@ -6,12 +6,13 @@
  *
  *   PORT=8788 deno run -A --unstable-no-legacy-abort examples/auth-server/idp.ts      PORT=8788 bun examples/auth-server/idp.ts
  *
- * Reads PORT, HOSTNAME, IDP_ISSUER (its own URL) and AS_ISSUER.
+ * Reads PORT, HOSTNAME, IDP_ISSUER (its own URL; default: the URL it listens at) and AS_ISSUER.
  */
 import { exportJWK, generateKeyPair, jwtVerify, SignJWT } from "jose";
 import { env, serve } from "../../mod.ts";
 
-const issuer = env("IDP_ISSUER") ?? "http://127.0.0.1:8788";
+/** Its issuer: IDP_ISSUER, else where it listens (known once it does: PORT=0 takes any free port). */
+let issuer = env("IDP_ISSUER") ?? "http://127.0.0.1:8788";
 const connectedAs = env("AS_ISSUER") ?? "http://127.0.0.1:8787/oauth";
 /** The desktop app: its client id here, and at the connected authorization server. */
 export const DESKTOP_APP = "notes-desktop";
@@ -78,5 +79,6 @@ export async function idp(request: Request): Promise<Response> {
 }
 
 if (import.meta.main) {
-  await serve({ fetch: idp }); // PORT, HOSTNAME; prints "Listening on http://…"
+  const listener = await serve({ fetch: idp }); // PORT, HOSTNAME; prints "Listening on http://…"
+  issuer = env("IDP_ISSUER") ?? listener.url; // before the first request is handled: no I/O runs in between
 }
