@@ -73,16 +73,17 @@ describe("readJson", () => {
 
   it("answerJson: a body still arriving at bodyTimeoutMs is answered by failed, and the answer never runs", async () => {
     const timed = resolveOptions({ name: "t", version: "1", bodyTimeoutMs: 50 });
-    // The body comes whole, but only after the deadline: too late to be answered.
+    // The body comes whole, but only after the deadline (once the deadline's answer came): too late to be answered.
     const late = '{"late":"xxxxxxxxx"}';
     let arrived = false;
+    let deliver!: () => void;
     const stalled = new ReadableStream<Uint8Array>({
       start: (controller) =>
-        void setTimeout(() => {
+        void (deliver = () => {
           arrived = true;
           controller.enqueue(new TextEncoder().encode(late));
           controller.close();
-        }, 150),
+        }),
     });
     const request = new Request("http://localhost/x", {
       method: "POST",
@@ -90,6 +91,10 @@ describe("readJson", () => {
       body: stalled,
       duplex: "half",
     } as RequestInit);
+    // The server's read of the body, to wait for its end once the body came.
+    let read: Promise<string> | undefined;
+    const text = request.text.bind(request);
+    request.text = () => read = text();
     const answered: unknown[] = [];
     // The deadlines' shared timer does not keep a process alive (a listener does): this test's does.
     const alive = setTimeout(() => {}, 10_000);
@@ -105,7 +110,8 @@ describe("readJson", () => {
     }
     assert.equal(response.status, 408);
     assert.equal(await response.text(), ErrorCode.RequestTimeout);
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    deliver();
+    assert.equal(await read, late, "the late body was read whole"); // and its answer, had it run, has by now
     assert.ok(arrived, "the body arrived after the deadline");
     assert.deepEqual(answered, [], "a body past its deadline is not answered");
   });

@@ -224,9 +224,11 @@ describe("synchronous dispatch", () => {
           // Held by an asynchronous call, the one call the budget allows refuses a synchronous one.
           let release!: () => void;
           const gate = new Promise<void>((resolve) => release = resolve);
-          s.tool(defineTool("held").handle(async () => (await gate, "held")));
+          let started!: () => void;
+          const running = new Promise<void>((resolve) => started = resolve);
+          s.tool(defineTool("held").handle(async () => (started(), await gate, "held")));
           const held = s.fetch(request("held", {}));
-          await new Promise((resolve) => setTimeout(resolve, 10));
+          await running; // its handler runs: the call holds its place in the budget
           const refused = await s.fetch(request("add", ARGS));
           assert.ok(refused.status === 429 || refused.status === 503, `status ${refused.status}`);
           assert.ok(refused.headers.has("retry-after"));
