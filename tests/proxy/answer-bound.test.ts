@@ -18,6 +18,7 @@ import { gatewayServer, served } from "./gateway.ts";
 import { attachListener } from "../../src/server/listener.ts";
 import { budgetsOf } from "../../src/core/instance/runtime.ts";
 import { registryOf } from "../../src/core/definitions/registry.ts";
+import { waitFor } from "../helpers/wait.ts";
 
 const MiB = 1024 * 1024;
 const BOUND = 1 * MiB;
@@ -252,8 +253,8 @@ describe("maxResponseBytes: the client reads at most the bound of one answer", (
   });
 });
 
-/** Waits (bounded: 10 s, 25 ms steps) until a condition holds. */
+/** Waits (bounded: 10 s) until a condition on the budgets holds: they announce no change. */
 async function waitUntil(holds: () => boolean): Promise<void> {
-  for (let i = 0; i < 400 && !holds(); i++) await new Promise((resolve) => setTimeout(resolve, 25));
+  await waitFor(holds, 10_000).catch(() => {});
   assert.ok(holds(), "the condition did not hold within 10 s");
 }

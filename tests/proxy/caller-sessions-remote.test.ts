@@ -89,7 +89,9 @@ describe("connectRemote(): callers' sessions", () => {
       await remote.close();
       const opened = fake.opened();
       unwatch();
-      // Bounded: what an unsubscription would send starts at once.
+      // About time itself: an absence, which no event announces. What an unsubscription would send starts at once
+      // (the unwatch's promise chain, then the client's first fetch, in process): ten turns of the event loop, 10 ms
+      // apart, are room for it, not a guess at a delay.
       for (let i = 0; i < 10; i++) await new Promise((resolve) => setTimeout(resolve, 10));
       assert.equal(fake.opened(), opened, "no session opened again");
       assert.ok(!fake.received.some((r) => r.rpc === "resources/unsubscribe"));

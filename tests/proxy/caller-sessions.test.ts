@@ -60,6 +60,8 @@ describe("CallerSessions", () => {
   it("keeps one for good with idleMs: Infinity (never a timer that fires at once)", async () => {
     const { sessions, closed } = table({ idleMs: Infinity });
     sessions.get("kept");
+    // About time itself: a delay past setTimeout's longest fires at once (1 ms), so before this 20 ms timer, as
+    // timers fire in the order they are due.
     await new Promise((resolve) => setTimeout(resolve, 20));
     assert.deepEqual(closed, []);
     await sessions.close();

@@ -11,6 +11,7 @@ import { createClient } from "../../src/client/mod.ts";
 import { proxy } from "../../src/proxy/mod.ts";
 import { createJobTools } from "../helpers/long-running.ts";
 import { gatewayServer, served } from "./gateway.ts";
+import { readUntil } from "../helpers/wait.ts";
 
 describe("proxy() of a remote long-running call", () => {
   const jobs = createJobTools();
@@ -43,12 +44,13 @@ describe("proxy() of a remote long-running call", () => {
     const client = createClient(gateway, { transport: "mcp" });
     const handle = await client.call("jobs.analyze_dataset", { dataset_id: "d2", polls: 3 }, { wait: false });
     assert.ok(handle.kind === "promise" && handle.status === "working", "an MCP task");
-    const deadline = Date.now() + 20_000;
-    let task: Record<string, unknown>;
-    do {
-      assert.ok(Date.now() < deadline, "the task did not complete");
-      task = await client.request("tasks/get", { taskId: handle.kind === "promise" ? handle.token : "" });
-    } while (task.status === "working");
+    // Polled with tasks/get as a client does (MCP 2026-07-28, Tasks): the task says when it is done.
+    const task = await readUntil(
+      () => client.request("tasks/get", { taskId: handle.kind === "promise" ? handle.token : "" }),
+      (task: Record<string, unknown>) => task.status !== "working",
+      "the task to complete",
+      { timeoutMs: 20_000 },
+    );
     assert.equal(task.status, "completed");
     assert.deepEqual((task.result as { structuredContent: unknown }).structuredContent, { dataset_id: "d2", rows: 42 });
   });
