@@ -11,6 +11,7 @@ import { describe, it } from "node:test";
 import { SPAN_KIND_SERVER, startOtlpReceiver } from "../otel/otlp-receiver.ts";
 import { toolsCall } from "../helpers/request.ts";
 import { runtimeCommand } from "../helpers/stdio.ts";
+import { listening, output } from "../helpers/process.ts";
 
 const EXAMPLE = fileURLToPath(new URL("../../examples/otel.ts", import.meta.url));
 
@@ -28,19 +29,11 @@ describe("examples/otel.ts", () => {
       },
       stdio: ["ignore", "pipe", "pipe"],
     });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk) => stdout += chunk);
-    child.stderr.on("data", (chunk) => stderr += chunk);
+    const stdout = output(child, ["stdout"]);
     const exited = new Promise((resolve) => child.once("exit", resolve));
     try {
-      const deadline = Date.now() + 20_000;
-      let url: string | undefined;
-      while (url === undefined && Date.now() < deadline) {
-        url = /Listening on (\S+)/.exec(stderr)?.[1];
-        if (url === undefined) await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      assert.ok(url !== undefined, `the example did not start: ${stderr}`);
+      const url = await listening(child, 20_000); // rejects, with its stderr, when the example did not start
+      assert.ok(url !== undefined, "the example started");
       const health = await fetch(`${url}/healthz`);
       assert.equal(health.status, 200);
       assert.equal((await health.json()).name, "notes");
@@ -52,7 +45,7 @@ describe("examples/otel.ts", () => {
       assert.equal((await call.json()).result.content[0].text, 'Saved "otel"');
     } finally {
       child.kill("SIGTERM"); // the example flushes its batch on SIGTERM
-      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]); // a bound on its exit
       await receiver.close();
     }
     const span = await receiver.waitFor(
@@ -62,6 +55,6 @@ describe("examples/otel.ts", () => {
     const names = receiver.received.map(({ span }) => span.name).join(", ");
     assert.ok(span !== undefined, `no SERVER span arrived: ${names}`);
     assert.equal(span.service, "notes-under-test");
-    assert.match(stdout, new RegExp(`trace_id: ["']${span.span.traceId}["'][\\s\\S]*saved note "otel"`));
+    assert.match(stdout.text(), new RegExp(`trace_id: ["']${span.span.traceId}["'][\\s\\S]*saved note "otel"`));
   });
 });
