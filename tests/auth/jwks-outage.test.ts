@@ -62,9 +62,6 @@ const countingFetch = (...args: Parameters<typeof fetch>): ReturnType<typeof fet
   return response;
 };
 
-/** The hung endpoint's fetch is cut by this 3 s timeout, the runtime's own timer: a bound with room for load. */
-const TIMEOUT_BOUND_MS = 3_000 + 7_000;
-
 before(() => new Promise<void>((resolve) => jwks.listen(0, "127.0.0.1", resolve)));
 before(() => void (globalThis.fetch = Object.assign(countingFetch, realFetch)));
 after(async () => {
@@ -104,11 +101,9 @@ interface Answer {
   retryAfter: string | null;
   challenge: string | null;
   body: string;
-  ms: number;
 }
 
 async function call(server: ReturnType<typeof docsServer>, token: string): Promise<Answer> {
-  const started = performance.now();
   const response = await server.fetch(
     post("/mcp-lite/v1/calltools", toolsCall("read_doc", {}), { authorization: `Bearer ${token}` }),
   );
@@ -117,7 +112,6 @@ async function call(server: ReturnType<typeof docsServer>, token: string): Promi
     retryAfter: response.headers.get("retry-after"),
     challenge: response.headers.get("www-authenticate"),
     body: await response.text(),
-    ms: performance.now() - started,
   };
 }
 
@@ -137,11 +131,10 @@ describe("a JWKS outage", () => {
     fetches = mostActive = 0;
     const token = await mint();
     const answers = await many(20, () => call(server, token));
-    for (const answer of answers) {
-      assertUnavailable(answer);
-      // The endpoint never answers: only the fetch timeout ends the wait.
-      assert.ok(answer.ms < TIMEOUT_BOUND_MS, `waited ${Math.round(answer.ms)} ms on a hung endpoint`);
-    }
+    for (const answer of answers) assertUnavailable(answer);
+    // The endpoint never answered: only the fetch timeout (3 s, the runtime's own timer) ended the wait.
+    assert.equal(hung.length, 1);
+    assert.equal(hung[0].writableEnded, false, "answered while the endpoint still hung");
     assert.equal(fetches, 1, "one fetch for 20 concurrent requests");
     assert.equal(mostActive, 1);
     // Backing off: the next request is refused at once, without a fetch (none went out, none is pending).
