@@ -11,11 +11,13 @@ import { UrlElicitationRequiredError } from "../../src/errors/mod.ts";
 import { runCli } from "../../src/cli/cli.ts";
 import { terminalElicit } from "../../src/cli/elicit.ts";
 import type { Terminal } from "../../src/cli/terminal.ts";
+import { type Changes, changes } from "../helpers/wait.ts";
 
 /** A terminal whose stdin lines the test feeds, one `type()` at a time. */
 function fakeTerminal(
   args: string[] = [],
-): Terminal & { written: string; printed: string; type(line: string | null): void } {
+): Terminal & { written: string; printed: string; type(line: string | null): void; wrote: Changes } {
+  const wrote = changes();
   const queued: (string | null)[] = [];
   const readers: ((line: string | null) => void)[] = [];
   const terminal = {
@@ -31,8 +33,10 @@ function fakeTerminal(
     },
     err: (text: string) => {
       terminal.written += text;
+      wrote.changed();
       return Promise.resolve();
     },
+    wrote,
     readLine: () =>
       queued.length > 0 ? Promise.resolve(queued.shift()!) : new Promise<string | null>((r) => readers.push(r)),
     type: (line: string | null) => {
@@ -56,13 +60,13 @@ const page = {
   elicitationId: "flow-7",
 };
 
-/** Waits (bounded) until the terminal has written `text`. */
-async function shown(terminal: { written: string }, text: string): Promise<void> {
-  const end = Date.now() + 5_000;
-  while (!terminal.written.includes(text)) {
-    if (Date.now() > end) assert.fail(`never showed ${JSON.stringify(text)}: ${terminal.written}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
+/** Waits (bounded) until the terminal has written `text`: checked at each write. */
+async function shown(terminal: { written: string; wrote: Changes }, text: string): Promise<void> {
+  await terminal.wrote.until(
+    () => terminal.written.includes(text),
+    () => `never showed ${JSON.stringify(text)}: ${terminal.written}`,
+    5_000,
+  );
 }
 
 describe("the CLI's URL elicitation", () => {
