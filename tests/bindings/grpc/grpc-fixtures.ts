@@ -12,7 +12,6 @@ import { attachListener, type ServerCore } from "../../../src/binding.ts";
 import { grpcBinding } from "../../../src/bindings/grpc/mod.ts";
 import { fixtureServer, sleep, withDefaults } from "../../helpers/fixtures.ts";
 import { run } from "../../helpers/process.ts";
-import { LOADED_MS } from "../../helpers/long-running.ts";
 
 /** Streams `count` ticks, `delayMs` apart, recording how it ended. */
 export const tickProbe = { started: 0, aborted: 0, finished: 0, pulled: 0 };
@@ -87,14 +86,7 @@ export async function rejection(promise: Promise<unknown>): Promise<ConnectError
   assert.fail("expected the call to fail");
 }
 
-/** Waits until `check` holds, bounded ({@link LOADED_MS}: room for a loaded machine, not a measure). */
-export async function waitFor(check: () => boolean, ms = LOADED_MS): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) assert.fail("timed out waiting");
-    await sleep(10);
-  }
-}
+export { waitFor } from "../../helpers/long-running.ts";
 
 export { ROOT, type Run, run } from "../../helpers/process.ts";
 

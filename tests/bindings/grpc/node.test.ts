@@ -142,8 +142,7 @@ describe("GrpcListener.close", () => {
     // (waiting for `started > 0` passed at once, and a close before the call reached the handler aborted nothing).
     const { aborted, started } = slowProbe;
     const pending = rejection(client.callTool({ name: "slow", arguments: { ms: 10_000 } }));
-    await waitFor(() => slowProbe.started > started);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await waitFor(() => slowProbe.started > started); // in its handler, which waits on the call's signal
     await listener.close();
     await waitFor(() => slowProbe.aborted > aborted);
     assert.ok([Code.Unavailable, Code.Canceled, Code.Internal].includes((await pending).code));
