@@ -12,6 +12,7 @@ import { authorizationServer } from "../../src/auth-server/mod.ts";
 import type { AuthorizationServerOptions } from "../../src/auth-server/mod.ts";
 import { createMemoryResultStore, type ResultStore } from "../../src/jobs/result-store.ts";
 import { memoryStart } from "../../src/server/dpop-epoch.ts";
+import { advanceClock, restoreClock } from "../helpers/clock.ts";
 import {
   AS_ISSUER,
   basic,
@@ -107,16 +108,23 @@ describe("authorizationServer(): one use per ID-JAG across instances and restart
     // The store's memory begins when the instance is made, not when a slow store (it answers reads 1.1 s after the
     // instance was made here: a cold connection) writes the marker: an ID-JAG issued meanwhile was never used with it.
     const inner = createMemoryResultStore();
-    const answersFrom = Date.now() + 1_100;
+    const answers = Promise.withResolvers<void>();
     const store: ResultStore = Object.assign(Object.create(inner), {
       async get(key: string) {
-        await new Promise((resolve) => setTimeout(resolve, Math.max(0, answersFrom - Date.now())));
+        await answers.promise;
         return await inner.get(key);
       },
     });
     const made = instance(store);
     const jag = await idJag(idp, idJagClaims("desktop")); // its iat: the second the instance was made, or the next
-    assert.deepEqual(await redeem(made, jag), { status: 200 });
+    // The store answers 1.1 s later, on a clock the test moves instead of waiting.
+    advanceClock(1_100);
+    try {
+      answers.resolve();
+      assert.deepEqual(await redeem(made, jag), { status: 200 });
+    } finally {
+      restoreClock();
+    }
   });
 
   it("publishes the same key set on every instance given the same signing key, its public part only", async () => {
