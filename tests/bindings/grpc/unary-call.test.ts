@@ -44,15 +44,14 @@ function stalling(part: Uint8Array): { body: ReadableStream<Uint8Array>; cancell
   return { body, cancelled: () => cancelled };
 }
 
-/** Sends a stalling request through `server.fetch`, bounded in time, and returns the answer and how long it took. */
+/** Sends a stalling request through `server.fetch`, bounded in time, and returns the answer. */
 async function fetchStalled(
   server: ReturnType<typeof grpcServer>,
   headers: Record<string, string>,
   part: Uint8Array,
-): Promise<{ response: Response; ms: number }> {
+): Promise<{ response: Response }> {
   const { body } = stalling(part);
   const init = { method: "POST", headers, body, duplex: "half" } as RequestInit;
-  const started = Date.now();
   let timer: ReturnType<typeof setTimeout> | undefined;
   const response = await Promise.race([
     server.fetch(new Request(BASE + CALL, init)),
@@ -60,14 +59,11 @@ async function fetchStalled(
       timer = setTimeout(() => reject(new Error("no answer")), NO_ANSWER_MS);
     }),
   ]).finally(() => clearTimeout(timer));
-  return { response, ms: Date.now() - started };
+  return { response };
 }
 
-/** Answered no sooner than the body timeout; the DEADLINE_EXCEEDED answer itself shows the timeout fired. */
-function assertOnTime(ms: number): void {
-  assert.ok(ms >= BODY_TIMEOUT_MS - 50, `answered after ${ms} ms, before the body timeout`);
-}
-
+// Which deadline answered (and so that none answered before it) is in the answer's own words: the body timeout's
+// "did not arrive within 300 ms", or Connect's "the operation timed out" for a client's earlier grpc-timeout.
 describe("a stalled request body answers DEADLINE_EXCEEDED within bodyTimeoutMs", () => {
   const server = grpcServer({ bodyTimeoutMs: BODY_TIMEOUT_MS });
   const json = new TextEncoder().encode('{"name":"add","argu');
@@ -79,8 +75,7 @@ describe("a stalled request body answers DEADLINE_EXCEEDED within bodyTimeoutMs"
   ];
   for (const [label, headers, part] of connectCases) {
     it(`on server.fetch: ${label}`, async () => {
-      const { response, ms } = await fetchStalled(server, headers, part);
-      assertOnTime(ms);
+      const { response } = await fetchStalled(server, headers, part);
       assert.equal(response.status, 504); // Connect's HTTP status for deadline_exceeded
       const error = await response.json();
       assert.equal(error.code, "deadline_exceeded");
@@ -89,15 +84,15 @@ describe("a stalled request body answers DEADLINE_EXCEEDED within bodyTimeoutMs"
   }
 
   it("on server.fetch: gRPC-Web (through Connect's handler)", async () => {
-    const { response, ms } = await fetchStalled(
+    const { response } = await fetchStalled(
       server,
       { "content-type": "application/grpc-web+proto" },
       envelope(message).subarray(0, 8),
     );
-    assertOnTime(ms);
     // gRPC-Web carries the status in a trailer frame at the end of the body.
     const text = new TextDecoder().decode(await response.arrayBuffer());
     assert.match(text, /grpc-status: ?4\r\n/);
+    assert.match(decodeURIComponent(text), /did not arrive within 300 ms/);
   });
 
   describe("on serveGrpc()", () => {
@@ -105,11 +100,10 @@ describe("a stalled request body answers DEADLINE_EXCEEDED within bodyTimeoutMs"
     before(async () => listener = await serveGrpc(server, { port: 0, closeGraceMs: 200 }));
     after(() => listener.close());
 
-    /** A gRPC call whose body stalls: its trailers, and how long they took. */
+    /** A gRPC call whose body stalls: its trailers. */
     async function stalled(url: string, headers: Record<string, string> = {}) {
       const session = connect(url);
       try {
-        const started = Date.now();
         const trailers = await new Promise<Record<string, unknown>>((resolve, reject) => {
           const timer = setTimeout(() => reject(new Error("no answer")), NO_ANSWER_MS);
           const stream = session.request({
@@ -127,15 +121,14 @@ describe("a stalled request body answers DEADLINE_EXCEEDED within bodyTimeoutMs"
           stream.resume();
           stream.write(envelope(message).subarray(0, 8)); // and never ends
         });
-        return { trailers, ms: Date.now() - started };
+        return { trailers };
       } finally {
         session.destroy(); // not close(): no GOAWAY in flight for Deno's node:http2 (tests/helpers/h2-sessions.ts)
       }
     }
 
     it("gRPC over HTTP/2", async () => {
-      const { trailers, ms } = await stalled(listener.url);
-      assertOnTime(ms);
+      const { trailers } = await stalled(listener.url);
       assert.equal(trailers["grpc-status"], "4");
       assert.match(decodeURIComponent(String(trailers["grpc-message"])), /did not arrive within 300 ms/);
     });
@@ -145,10 +138,8 @@ describe("a stalled request body answers DEADLINE_EXCEEDED within bodyTimeoutMs"
       const early = await stalled(listener.url, { "grpc-timeout": "50m" });
       assert.equal(early.trailers["grpc-status"], "4");
       assert.equal(decodeURIComponent(String(early.trailers["grpc-message"])), "the operation timed out");
-      assert.ok(early.ms < BODY_TIMEOUT_MS, `answered after ${early.ms} ms, not at the client's deadline`);
       // The server's body timeout first (the client's is 5 s).
       const late = await stalled(listener.url, { "grpc-timeout": "5S" });
-      assertOnTime(late.ms);
       assert.equal(late.trailers["grpc-status"], "4");
       assert.match(decodeURIComponent(String(late.trailers["grpc-message"])), /did not arrive within 300 ms/);
     });
