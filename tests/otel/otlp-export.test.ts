@@ -40,7 +40,6 @@ import { modernRequest, toolsCall } from "../helpers/request.ts";
 import {
   type OtlpReceiver,
   type OtlpSpan,
-  type ReceivedSpan,
   SPAN_KIND_CLIENT,
   SPAN_KIND_SERVER,
   startOtlpReceiver,
@@ -128,15 +127,10 @@ describe("OTLP/HTTP export of otel() and otelClient() spans", () => {
   /** The span of `kind` named `name` exported after the first `from` spans, waited for at most 15 s. */
   async function spanOf(from: number, kind: number, name: string): Promise<OtlpSpan> {
     await provider.forceFlush();
-    const deadline = Date.now() + 15_000;
-    const match = ({ span }: ReceivedSpan) => span.kind === kind && span.name === name;
-    for (;;) {
-      const found = receiver.received.slice(from).find(match);
-      if (found !== undefined) return found.span;
-      const names = receiver.received.slice(from).map(({ span }) => `${span.kind} ${span.name}`).join(", ");
-      assert.ok(Date.now() < deadline, `no span ${kind} ${name} arrived (got: ${names})`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    const found = await receiver.waitFor((span) => span.kind === kind && span.name === name, 15_000, from);
+    const names = receiver.received.slice(from).map(({ span }) => `${span.kind} ${span.name}`).join(", ");
+    assert.ok(found !== undefined, `no span ${kind} ${name} arrived (got: ${names})`);
+    return found.span;
   }
 
   /** A span's attributes, as strings. */

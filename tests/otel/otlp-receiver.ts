@@ -4,6 +4,7 @@
  * instrumentation scope and `service.name`.
  */
 import { serve } from "../../mod.ts";
+import { changes } from "../helpers/wait.ts";
 
 /** OTLP's `SpanKind` enum (opentelemetry-proto, trace.proto). */
 export const SPAN_KIND_SERVER = 2;
@@ -45,8 +46,11 @@ export interface OtlpReceiver {
   readonly received: ReceivedSpan[];
   /** The `Content-Type` of every export request. */
   readonly contentTypes: (string | null)[];
-  /** Waits, at most `timeoutMs`, for a span that matches. */
-  waitFor(match: (span: OtlpSpan) => boolean, timeoutMs?: number): Promise<ReceivedSpan | undefined>;
+  /**
+   * Waits, at most `timeoutMs` (15 s), for a span that matches among those received after the first `from` (0),
+   * checked as each export arrives; `undefined` when none came.
+   */
+  waitFor(match: (span: OtlpSpan) => boolean, timeoutMs?: number, from?: number): Promise<ReceivedSpan | undefined>;
   /** Stops it. */
   close(): Promise<void>;
 }
@@ -58,6 +62,7 @@ export interface OtlpReceiver {
  */
 export async function startOtlpReceiver(): Promise<OtlpReceiver> {
   const received: ReceivedSpan[] = [];
+  const arrivals = changes(); // told of each export request's spans
   const contentTypes: (string | null)[] = [];
   const listener = await serve({
     async fetch(request: Request) {
@@ -70,6 +75,7 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
           for (const span of spans) received.push({ span, scope: scope.name, service });
         }
       }
+      arrivals.changed();
       return Response.json({});
     },
   }, { port: 0, hostname: "127.0.0.1", quiet: true });
@@ -77,13 +83,10 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
     tracesUrl: `${listener.url}/v1/traces`,
     received,
     contentTypes,
-    async waitFor(match, timeoutMs = 15_000) {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const found = received.find(({ span }) => match(span));
-        if (found !== undefined || Date.now() >= deadline) return found;
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+    async waitFor(match, timeoutMs = 15_000, from = 0) {
+      const found = () => received.slice(from).find(({ span }) => match(span));
+      await arrivals.until(() => found() !== undefined, "a matching span", timeoutMs).catch(() => {});
+      return found();
     },
     close: () => listener.close(),
   };
