@@ -91,7 +91,7 @@ describe("durableObjectResultStore on workerd", { skip }, () => {
       const token = started._meta.promise_token!;
       let redeemed = await lite(first.base, "redeem", { promise: token });
       for (let tries = 0; redeemed._meta.response_type === "promise" && tries < 200; tries++) {
-        await new Promise((resolve) => setTimeout(resolve, redeemed._meta.retry_after_ms ?? 100));
+        await new Promise((resolve) => setTimeout(resolve, redeemed._meta.retry_after_ms ?? 100)); // as it asks
         redeemed = await lite(first.base, "redeem", { promise: token });
       }
       assert.deepEqual(redeemed.structuredContent, { sum: 5050 });

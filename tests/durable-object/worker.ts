@@ -34,7 +34,7 @@ const crunch = defineTool("crunch")
   .longRunning({ retryAfterMs: 100 })
   .handle(({ n, ms }, ctx) =>
     ctx.defer(async () => {
-      await new Promise((resolve) => setTimeout(resolve, ms));
+      await new Promise((resolve) => setTimeout(resolve, ms)); // the work's own length
       let sum = 0;
       for (let i = 1; i <= n; i++) sum += i;
       return { sum };

@@ -12,6 +12,7 @@ import { describe, it } from "node:test";
 import * as v from "valibot";
 import { createServer, defineExtension, mcpBinding, mcpLiteBinding } from "../../mod.ts";
 import { grpcBinding } from "../../src/bindings/grpc/mod.ts";
+import { waitFor } from "../helpers/wait.ts";
 
 const LEDGER = "org.example/ledger";
 const ENVELOPE = {
@@ -72,15 +73,13 @@ function post(
   );
 }
 
-const tick = () => new Promise((resolve) => setTimeout(resolve, 10));
-
 describe("a client notification an extension declares", () => {
   it("runs its handler with what the client declared, answered 202 with no body", async () => {
     const { server, touched, errors } = bank();
     const response = await post(server, `${LEDGER}/touched`, { id: "a1" });
     assert.equal(response.status, 202);
     assert.equal(await response.text(), "");
-    await tick();
+    await waitFor(() => touched.length > 0, 10_000, "the handler's run"); // it runs after the 202
     assert.deepEqual(touched, [{ id: "a1", declared: {} }]);
     assert.deepEqual(errors, []);
   });
@@ -91,7 +90,7 @@ describe("a client notification an extension declares", () => {
       const response = await post(server, `${LEDGER}/touched`, { id });
       assert.equal(response.status, 202);
     }
-    await tick();
+    await waitFor(() => errors.length >= 2, 10_000, "both reports to onError"); // they come after the 202s
     assert.deepEqual(touched, []);
     assert.equal(errors.length, 2);
     assert.match(String((errors[0] as Error).message), /Invalid params for org\.example\/ledger\/touched/);
@@ -119,8 +118,11 @@ describe("a client notification an extension declares", () => {
     for (const method of [`${LEDGER}/unknown`, `${LEDGER}/get`]) {
       assert.equal((await post(server, method, { id: "x" })).status, 202);
     }
-    await tick();
-    assert.deepEqual([touched, errors], [[], []]);
+    // A declared notification after them, its handler's run awaited: each is dispatched as it arrives, so whatever
+    // they changed would have come before it.
+    assert.equal((await post(server, `${LEDGER}/touched`, { id: "after" })).status, 202);
+    await waitFor(() => touched.length > 0, 10_000, "the later notification's run");
+    assert.deepEqual([touched, errors], [[{ id: "after", declared: {} }], []]);
   });
 });
 
