@@ -12,6 +12,8 @@ import { createMemoryResultStore, createServer, serve } from "../../mod.ts";
 import { defineEvent } from "../../src/events/mod.ts";
 import type { Listener } from "../../src/types.ts";
 import { cliCommand } from "./cli-helpers.ts";
+import { output } from "../helpers/process.ts";
+import { readUntil } from "../helpers/wait.ts";
 
 const shipped = defineEvent("order.shipped")
   .describe("An order left the warehouse")
@@ -37,9 +39,15 @@ function tail(args: string[]) {
     stdio: ["pipe", "pipe", "pipe"],
     env: { ...process.env, NO_COLOR: "1" },
   });
-  const out = { stdout: "", stderr: "" };
-  child.stdout!.setEncoding("utf8").on("data", (chunk: string) => out.stdout += chunk);
-  child.stderr!.setEncoding("utf8").on("data", (chunk: string) => out.stderr += chunk);
+  const printed = { stdout: output(child, ["stdout"]), stderr: output(child, ["stderr"]) };
+  const out = {
+    get stdout() {
+      return printed.stdout.text();
+    },
+    get stderr() {
+      return printed.stderr.text();
+    },
+  };
   const killer = setTimeout(() => child.kill("SIGKILL"), 30_000);
   const closed = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
     child.on("close", (code, signal) => {
@@ -48,13 +56,9 @@ function tail(args: string[]) {
     })
   );
   const waitFor = async (stream: "stdout" | "stderr", pattern: RegExp, ms = 20_000) => {
-    const until = Date.now() + ms;
-    while (!pattern.test(out[stream])) {
-      if (Date.now() > until || child.exitCode !== null) {
-        throw new Error(`no ${pattern} in ${stream}; stdout: ${out.stdout}\nstderr: ${out.stderr}`);
-      }
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
+    await printed[stream].until(pattern, ms).catch(() => {
+      throw new Error(`no ${pattern} in ${stream}; stdout: ${out.stdout}\nstderr: ${out.stderr}`);
+    });
   };
   return { child, out, closed, waitFor };
 }
@@ -153,12 +157,20 @@ describe("mcplite events tail", () => {
       await run.waitFor("stderr", /tailing order\.shipped by push/);
       // The stream starts at the log's head once it opens, after the line above: occurrences are emitted again
       // (each pair given a second) until one reaches it, and another caller's never does.
-      const deadline = Date.now() + 20_000;
-      while (Date.now() < deadline && !/"p1"/.test(run.out.stdout)) {
-        await server.emit("order.shipped", { orderId: "p0", customerId: "c4" });
-        await server.emit("order.shipped", { orderId: "p1", customerId: "c3" });
-        await run.waitFor("stdout", /"p1"/, 1_000).catch(() => {});
-      }
+      // No event says the stream opened: each pair is a probe, the line it prints the answer (a bound of 20 s).
+      await readUntil(
+        async () => {
+          await server.emit("order.shipped", { orderId: "p0", customerId: "c4" });
+          await server.emit("order.shipped", { orderId: "p1", customerId: "c3" });
+          await run.waitFor("stdout", /"p1"/, 1_000).catch(() => {});
+          return run.out.stdout;
+        },
+        (stdout) => /"p1"/.test(stdout),
+        "an occurrence of p1 printed",
+        { timeoutMs: 20_000, everyMs: 0 },
+      ).catch(
+        () => {},
+      );
       const line = JSON.parse(run.out.stdout.trim().split("\n")[0]);
       assert.equal(line.name, "order.shipped");
       assert.deepEqual(line.data, { orderId: "p1", customerId: "c3" });
@@ -179,11 +191,19 @@ describe("mcplite events tail", () => {
       try {
         await run.waitFor("stderr", /tailing stock\.low by poll/);
         // Its first poll starts from now: occurrences emitted until one is printed (it holds a cursor from then on).
-        const deadline = Date.now() + 20_000;
-        for (let i = 0; Date.now() < deadline && !/"w\d+"/.test(run.out.stdout); i++) {
-          await server.emit("stock.low", { sku: `w${i}` });
-          await new Promise((resolve) => setTimeout(resolve, 100));
-        }
+        // No event says the first poll was answered: each occurrence is a probe, every 100 ms (a bound of 20 s).
+        let i = 0;
+        await readUntil(
+          async () => {
+            await server.emit("stock.low", { sku: `w${i++}` });
+            return run.out.stdout;
+          },
+          (stdout) => /"w\d+"/.test(stdout),
+          "an occurrence printed",
+          { timeoutMs: 20_000, everyMs: 100 },
+        ).catch(
+          () => {},
+        );
         await server.emit("stock.low", { sku: "q1" });
         await run.waitFor("stdout", /"q1"/);
         await server.emit("stock.low", { sku: "q2" });
