@@ -25,6 +25,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The gate of the gated call under test (see tests/helpers/seen-steps.ts). */
 let gate: SeenSteps = seenSteps(0);
+/** What a held job waits for: released by its test once it asserted (a job that outlasts any hold meanwhile). */
+let held = Promise.withResolvers<void>();
 /** A new gate for the next gated call; returns its `saw`. */
 function gated(): (step: number) => void {
   gate = seenSteps(2);
@@ -32,9 +34,9 @@ function gated(): (step: number) => void {
 }
 
 /**
- * A tool whose deferred job reports two steps of progress, then answers: `{ ms }` after `ms` in all (for the
- * tests of the hold, which need a job to outlast it), `{ gated: true }` each step once the caller saw the one
- * before (see {@link gated}).
+ * A tool whose deferred job reports two steps of progress, then answers: `{ held: true }` once its test releases
+ * it (for the tests of the hold, which need a job to outlast it: see {@link held}), `{ gated: true }` each step once
+ * the caller saw the one before (see {@link gated}), else at once.
  */
 function jobServer(options: { holdMs?: number; serverHoldMs?: number } = {}) {
   const bindings = options.holdMs === undefined ? undefined : [mcpLiteBinding({ holdMs: options.holdMs })];
@@ -43,16 +45,17 @@ function jobServer(options: { holdMs?: number; serverHoldMs?: number } = {}) {
     .tool(
       defineTool("crunch")
         .describe("Crunches numbers in the background")
-        .input(v.object({ ms: v.optional(v.number(), 0), gated: v.optional(v.boolean(), false) }))
+        .input(v.object({ held: v.optional(v.boolean(), false), gated: v.optional(v.boolean(), false) }))
         .longRunning({ retryAfterMs: 20 })
-        .handle(({ ms, gated }, ctx) =>
+        .handle(({ held: outlasting, gated }, ctx) =>
           ctx.defer(async () => {
             const { passed } = gate;
+            const { promise: released } = held;
             ctx.log("info", "crunching"); // at once: before the stream follows the job
             ctx.progress(1, 2, "loading");
-            await (gated ? passed(1) : sleep(ms / 2));
+            await (gated ? passed(1) : outlasting ? released : undefined);
             ctx.progress(2, 2, "adding up");
-            await (gated ? passed(2) : sleep(ms / 2));
+            await (gated ? passed(2) : undefined);
             return { rows: 42 };
           })
         ),
@@ -88,8 +91,9 @@ describe("pushed promise updates over MCP-lite SSE", () => {
   });
 
   it("answers the promise, as before, when the job outlasts holdMs, and when the call is not streamed", async () => {
+    held = Promise.withResolvers<void>();
     const server = jobServer({ holdMs: 30 });
-    const events = await readSse(await server.fetch(sseCall({ ms: 600 })));
+    const events = await readSse(await server.fetch(sseCall({ held: true })));
     const done = JSON.parse(events.find((e) => e.event === "done")!.data);
     assert.equal(done._meta.response_type, "promise");
     assert.match(done._meta.promise_token, /^mcl1\./);
@@ -97,17 +101,20 @@ describe("pushed promise updates over MCP-lite SSE", () => {
       jsonrpc: "2.0",
       id: 2,
       method: "tools/call",
-      params: { name: "crunch", arguments: { ms: 50 } },
+      params: { name: "crunch", arguments: { held: true } },
     }))).json();
     assert.equal(plain.result._meta.response_type, "promise");
+    held.resolve();
   });
 
   it("holds for the server's one holdMs, which mcpLiteBinding({ holdMs }) overrides", async () => {
+    held = Promise.withResolvers<void>();
     const promised = async (server: ReturnType<typeof jobServer>) =>
-      JSON.parse((await readSse(await server.fetch(sseCall({ ms: 600 })))).find((e) => e.event === "done")!.data)
+      JSON.parse((await readSse(await server.fetch(sseCall({ held: true })))).find((e) => e.event === "done")!.data)
         ._meta.response_type;
     assert.equal(await promised(jobServer({ serverHoldMs: 30 })), "promise");
     assert.equal(await promised(jobServer({ holdMs: 30, serverHoldMs: 60_000 })), "promise");
+    held.resolve();
     assert.throws(() => createServer({ name: "x", version: "1", holdMs: -1 }), {
       name: "TypeError",
       message: /holdMs/,
