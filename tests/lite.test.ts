@@ -13,6 +13,7 @@ import * as lite from "../src/lite/mod.ts";
 import * as main from "../mod.ts";
 import { protectedResource } from "../src/auth/mod.ts";
 import { modernRequest, post, toolsCall } from "./helpers/request.ts";
+import { readUntil } from "./helpers/wait.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 
@@ -79,12 +80,12 @@ describe("@mcplite/sdk/lite", () => {
     const deferred = await server.call("later", {});
     assert.equal(deferred.kind, "promise");
     if (deferred.kind !== "promise") return;
-    for (const deadline = Date.now() + 5_000; Date.now() < deadline;) {
-      const outcome = await server.call("redeem", { promise: deferred.token });
-      if (outcome.kind === "answer") return assert.equal(outcome.result.content[0].type, "text");
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-    assert.fail("the deferred work did not finish within 5 s");
+    const redeem = () => server.call("redeem", { promise: deferred.token });
+    const outcome = await readUntil(redeem, (outcome) => outcome.kind === "answer", "the deferred work's answer", {
+      timeoutMs: 5_000,
+      everyMs: 10,
+    });
+    assert.equal(outcome.kind === "answer" && outcome.result.content[0].type, "text");
   });
 
   it("answers a promise from a tool that did not declare it with a failure, and keeps serving", async () => {
