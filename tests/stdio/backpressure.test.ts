@@ -84,10 +84,9 @@ function stdioServer() {
 
 /** Waits until `count()` stays the same for {@link STILL_MS} (bounded by {@link STEP_MS}): stillness has no event. */
 async function settled(count: () => number): Promise<number> {
-  const end = Date.now() + STEP_MS;
   let last = count();
-  while (Date.now() < end) {
-    await new Promise((resolve) => setTimeout(resolve, STILL_MS));
+  for (const bound = AbortSignal.timeout(STEP_MS); !bound.aborted;) {
+    await new Promise((resolve) => setTimeout(resolve, STILL_MS)); // about time itself: a stillness this long
     if (count() === last) return last;
     last = count();
   }

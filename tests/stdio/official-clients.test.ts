@@ -80,7 +80,9 @@ function session(name: string, connect: () => Promise<AnyClient>): void {
     it("cancels a call, and the server goes on", async () => {
       const cancel = new AbortController();
       const running = client.call({ name: "wait", arguments: { ms: 30_000 } }, { signal: cancel.signal });
-      setTimeout(() => cancel.abort(new Error("enough")), 100);
+      // In flight once a call sent after it is answered (the server reads its requests in order), not 100 ms in.
+      await client.call({ name: "read_note", arguments: { title: "one" } });
+      cancel.abort(new Error("enough"));
       await assert.rejects(running, /enough/); // the abort's reason: the 30 s call was not waited for
       const after = await client.call({ name: "read_note", arguments: { title: "one" } }) as {
         content: { text: string }[];
