@@ -52,10 +52,11 @@ export interface Output {
   /** What it printed so far. */
   text(): string;
   /**
-   * The first match of `pattern` (no `g` flag) in what it printed, once printed; rejects, with what it printed,
-   * when the child ends first or after `timeoutMs` (a bound for a loaded machine, not a measure).
+   * The first match of `pattern` (no `g` flag) in what it printed (after its first `from` characters), once printed;
+   * rejects, with what it printed, when the child ends first or after `timeoutMs` (a bound for a loaded machine, not
+   * a measure).
    */
-  until(pattern: RegExp, timeoutMs?: number): Promise<RegExpExecArray>;
+  until(pattern: RegExp, timeoutMs?: number, from?: number): Promise<RegExpExecArray>;
 }
 
 /**
@@ -82,14 +83,15 @@ export function output(
   });
   return {
     text: () => text,
-    until: async (pattern, timeoutMs = LOADED_MS) => {
+    until: async (pattern, timeoutMs = LOADED_MS, from = 0) => {
+      const found = () => pattern.exec(text.slice(from));
       await printed.until(
-        () => ended || pattern.test(text),
+        () => ended || found() !== null,
         () => `${pattern} not printed; it printed:\n${text}`,
         timeoutMs,
       );
-      const found = pattern.exec(text);
-      if (found !== null) return found;
+      const match = found();
+      if (match !== null) return match;
       throw new Error(
         `it ended (${child.exitCode ?? child.signalCode}) before printing ${pattern}; it printed:\n${text}`,
       );

@@ -9,7 +9,8 @@ import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
-import { ROOT } from "../../helpers/process.ts";
+import { output, ROOT } from "../../helpers/process.ts";
+import { readUntil, waitFor } from "../../helpers/wait.ts";
 import { runtimeCommand } from "../../helpers/stdio.ts";
 
 /** A running `mcplite dev`. */
@@ -63,26 +64,12 @@ export async function startDev(
     env: { ...process.env, PORT: "0", NO_COLOR: "1", ...extra.env },
     detached: true, // a process group of its own, as a terminal's job
   });
-  let err = "";
+  const stderr = output(child, ["stderr"]);
   let exited = false;
-  child.stderr!.on("data", (chunk) => void (err += chunk));
   child.stdout!.resume();
   child.once("exit", () => void (exited = true));
-  const waitFor = (pattern: RegExp, from = 0, timeoutMs = 30_000) =>
-    new Promise<RegExpExecArray>((resolve, reject) => {
-      const deadline = Date.now() + timeoutMs;
-      const look = () => {
-        const found = pattern.exec(err.slice(from));
-        if (found) return resolve(found);
-        if (exited || Date.now() > deadline) {
-          return reject(
-            new Error(`no ${pattern} on stderr within ${timeoutMs} ms${exited ? " (it exited)" : ""}:\n${err}`),
-          );
-        }
-        setTimeout(look, 20);
-      };
-      look();
-    });
+  // Each line checked as it comes: a bound, not a poll.
+  const said = (pattern: RegExp, from = 0, timeoutMs = 30_000) => stderr.until(pattern, timeoutMs, from);
   let code: number | null = null;
   child.once("exit", (exitCode) => void (code = exitCode));
   const group = (signal: NodeJS.Signals | 0) => {
@@ -102,20 +89,20 @@ export async function startDev(
         if (exited) (clearTimeout(timer), resolve());
       });
     }
-    const deadline = Date.now() + 5000;
-    while (group(0) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    // The group's other processes are no children of the test's: nothing says when they are gone (a bound of 5 s).
+    await waitFor(() => !group(0), 5_000).catch(() => {});
     const orphans = group(0);
     if (orphans) group("SIGKILL");
     rmSync(dir, { recursive: true, force: true });
     return { code, orphans };
   };
   try {
-    const origin = (await waitFor(/dev page at (http:\/\/\S+)\/_dev/))[1];
+    const origin = (await said(/dev page at (http:\/\/\S+)\/_dev/))[1];
     return {
       dir,
       origin,
-      stderr: () => err,
-      waitFor,
+      stderr: stderr.text,
+      waitFor: said,
       write: (file, text) => writeFileSync(join(dir, file), text),
       stop,
     };
@@ -128,7 +115,7 @@ export async function startDev(
 /**
  * Calls until `check` holds for the answer (or the error), bounded: a restart is waited for, not slept.
  *
- * @returns What the last call gave, and how long it took to hold, in ms.
+ * @returns What the last call gave, and how long it took to hold, in ms (reported, never asserted).
  */
 export async function until<T>(
   call: () => Promise<T>,
@@ -136,15 +123,9 @@ export async function until<T>(
   timeoutMs = 30_000,
 ): Promise<{ answer: T | Error; ms: number }> {
   const start = performance.now();
-  let answer: T | Error = new Error("never called");
-  while (performance.now() - start < timeoutMs) {
-    answer = await call().catch((error: Error) => error);
-    if (check(answer)) return { answer, ms: Math.round(performance.now() - start) };
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(
-    `no expected answer within ${timeoutMs} ms; the last: ${
-      answer instanceof Error ? answer.message : JSON.stringify(answer)
-    }`,
-  );
+  const answer = await readUntil(() => call().catch((error: Error) => error), check, "the expected answer", {
+    timeoutMs,
+    everyMs: 25,
+  });
+  return { answer, ms: Math.round(performance.now() - start) };
 }
