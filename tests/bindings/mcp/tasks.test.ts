@@ -28,7 +28,7 @@ const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
 /** An outside job system, shared by every server instance of a test (a database, say). */
 function createWorld() {
-  return { done: new Set<string>(), cancelled: new Set<string>(), aborted: 0, started: 0, requiredRuns: 0 };
+  return { done: new Set<string>(), cancelled: new Set<string>(), aborted: 0, started: 0, requiredRuns: 0, looks: 0 };
 }
 type World = ReturnType<typeof createWorld>;
 
@@ -51,7 +51,10 @@ function taskTools(world: World) {
     .output(v.object({ job: v.string(), status: v.string() }))
     .longRunning({ retryAfterMs: 40 })
     .handle(({ job }, ctx) => ctx.promise({ state: { job } }))
-    .redeem(({ job }, ctx) => world.done.has(job) ? { job, status: "done" } : ctx.promise({ state: { job } }))
+    .redeem(({ job }, ctx) => {
+      world.looks++; // each look at the job
+      return world.done.has(job) ? { job, status: "done" } : ctx.promise({ state: { job } });
+    })
     .cancel(({ job }) => {
       world.cancelled.add(job);
     });
@@ -232,9 +235,15 @@ describe("MCP tasks extension (2026-07-28)", () => {
 
     // Held (the default), the same calls answer the real result once the job is done.
     const holding = taskServer(world);
-    setTimeout(() => world.done.add("j1"), 100);
     for (const call of [modern, legacy]) {
-      const reply = await call(holding, "tools/call", { name: "watch", arguments: { job: "j1" } });
+      const looked = world.looks;
+      const replying = call(holding, "tools/call", { name: "watch", arguments: { job: "j1" } });
+      if (!world.done.has("j1")) {
+        // Done while the call is held: once the hold looked at the job and found it still running.
+        await waitFor(() => world.looks > looked);
+        world.done.add("j1");
+      }
+      const reply = await replying;
       assert.deepEqual(reply.body.result.structuredContent, { job: "j1", status: "done" });
       assert.notEqual(reply.body.result.isError, true);
     }
