@@ -188,8 +188,3 @@ export class SseReader {
     await this.#reader.cancel().catch(() => {});
   }
 }
-
-/** Resolves after `ms`. */
-export function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}

@@ -4,7 +4,8 @@ import * as v from "valibot";
 import { createServer, defineTool } from "../../../mod.ts";
 import { slowProbe } from "../../helpers/fixtures.ts";
 import { legacyRequest, modernRequest } from "../../helpers/request.ts";
-import { delay, mcpServer, modern, SseReader } from "./mcp-helpers.ts";
+import { waitFor } from "../../helpers/long-running.ts";
+import { mcpServer, modern, SseReader } from "./mcp-helpers.ts";
 
 const LOG_LEVEL = "io.modelcontextprotocol/logLevel";
 const PARTIALS = "io.mcplite/partials";
@@ -125,7 +126,7 @@ describe("2026-07-28: progress, logging and cancellation on the call's stream", 
     const first = await stream.next();
     assert.equal(first.method, "notifications/progress");
     await stream.close();
-    for (const end = Date.now() + 10_000; slowProbe.aborted === before && Date.now() < end;) await delay(10);
+    await waitFor(() => slowProbe.aborted !== before, 10_000).catch(() => {}); // asserted next
     assert.equal(slowProbe.aborted, before + 1);
   });
 
@@ -136,7 +137,7 @@ describe("2026-07-28: progress, logging and cancellation on the call's stream", 
     const response = await server.fetch(modernRequest("tools/call", { name: "slow", arguments: { ms: 10_000 } }));
     assert.equal(response.headers.get("content-type"), "text/event-stream");
     await response.body!.cancel();
-    for (const end = Date.now() + 10_000; slowProbe.aborted === before && Date.now() < end;) await delay(10);
+    await waitFor(() => slowProbe.aborted !== before, 10_000).catch(() => {}); // asserted next
     assert.equal(slowProbe.aborted, before + 1);
   });
 
@@ -160,7 +161,7 @@ describe("2026-07-28: progress, logging and cancellation on the call's stream", 
     assert.equal((await stream.next()).method, "notifications/progress");
     await stream.close();
     closed();
-    for (const end = Date.now() + 10_000; seen === undefined && Date.now() < end;) await delay(10);
+    await waitFor(() => seen !== undefined, 10_000).catch(() => {}); // asserted next
     assert.equal(seen, true);
   });
 
