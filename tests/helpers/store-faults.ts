@@ -13,8 +13,9 @@ import type { Notifier } from "../../src/core/instance/notifier.ts";
 import { grpcBinding } from "../../src/bindings/grpc/mod.ts";
 import { webtoolsBinding } from "../../src/bindings/webtools/mod.ts";
 import type { Listener } from "../../src/types.ts";
-import { SECRET, waitFor } from "./long-running.ts";
+import { SECRET } from "./long-running.ts";
 import { modernRequest, toolsCall } from "./request.ts";
+import { LOADED_MS, waitFor } from "./wait.ts";
 
 /**
  * The jobs' lease: a job counts as stopped once its lease has been missing for a whole lease. After the restart
@@ -138,8 +139,8 @@ async function assertRetryableOnEveryWire(url: string): Promise<void> {
 }
 
 /**
- * Starts {@link JOBS} jobs over three instances on `backend`, breaks it after 400 ms, restores it after
- * {@link OUTAGE_MS}, and redeems every token round robin until each answers.
+ * Starts {@link JOBS} jobs over three instances on `backend`, breaks it once a first job has answered, restores it
+ * {@link OUTAGE_MS} later, and redeems every token round robin until each answers.
  *
  * @param backend The backend, started.
  */
@@ -163,7 +164,7 @@ export async function survive(backend: FailingBackend): Promise<void> {
           `${JSON.stringify(body)}; the instance heard: ${told()}`,
         );
         console.error(`job ${n}: "send again later" at its start (try ${attempt}); the instance heard: ${told()}`);
-        await sleep(body.error.data.retryAfterMs ?? 1_000);
+        await sleep(body.error.data.retryAfterMs ?? 1_000); // the wait the refusal asked for
       }
     }));
     const answers = new Map<number, unknown>();
@@ -171,8 +172,8 @@ export async function survive(backend: FailingBackend): Promise<void> {
     let down = false;
     let polling = true;
     const poll = (async () => {
-      const deadline = Date.now() + 20_000;
-      for (let round = 0; answers.size < JOBS && Date.now() < deadline && polling; round++) {
+      const bound = AbortSignal.timeout(20_000); // a bound for a loaded machine; the count is asserted after
+      for (let round = 0; answers.size < JOBS && !bound.aborted && polling; round++) {
         await Promise.all(tokens.map(async (token, n) => {
           if (answers.has(n)) return;
           const body = await lite(urls[(n + round) % 3], "redeem", { promise: token });
@@ -185,16 +186,18 @@ export async function survive(backend: FailingBackend): Promise<void> {
           );
           if (kind === "answer") answers.set(n, body.result!.structuredContent);
         }));
-        await sleep(100);
+        await sleep(100); // a client's pace between rounds of redeems
       }
     })();
     try {
-      await sleep(400);
+      await waitFor(() => answers.size > 0, LOADED_MS, "a job's result before the outage");
       await backend.break();
       down = true;
-      await sleep(200);
+      // About time itself: the backend stays down OUTAGE_MS, however long what follows takes.
+      const outage = sleep(OUTAGE_MS);
+      await waitFor(() => cluster.reports[1].length > 0, LOADED_MS, "the instance hearing of the outage");
       await assertRetryableOnEveryWire(urls[1]);
-      await sleep(OUTAGE_MS - 200);
+      await outage;
       await backend.restore();
       down = false;
       await poll;
