@@ -12,6 +12,7 @@ import { resolveMcpSettings } from "../../../src/bindings/mcp/mcp-options.ts";
 import type { McpContext } from "../../../src/bindings/mcp/mcp-request.ts";
 import { NO_HOST, type ServerCore } from "../../../src/server/binding-contract.ts";
 import { fixtureServer, slowProbe } from "../../helpers/fixtures.ts";
+import { waitFor } from "../../helpers/long-running.ts";
 import { modernMeta } from "../../helpers/request.ts";
 
 // deno-lint-ignore no-explicit-any
@@ -108,9 +109,7 @@ describe("dispatch over a carrier in memory", () => {
     const aborted = slowProbe.aborted, started = slowProbe.started;
     const work = dispatch(ctx, rpc(7, "tools/call", { name: "slow", arguments: { ms: 10_000 } }), carrier);
     assert.ok(work instanceof Promise);
-    for (const end = Date.now() + 10_000; slowProbe.started === started && Date.now() < end;) {
-      await new Promise((r) => setTimeout(r, 5));
-    }
+    await waitFor(() => slowProbe.started !== started, 10_000); // in its handler
     dispatch(ctx, rpc(undefined, "notifications/cancelled", { requestId: 7, reason: "stop" }), carrier);
     await work;
     assert.equal(slowProbe.aborted, aborted + 1);

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { slowProbe } from "../../helpers/fixtures.ts";
+import { waitFor } from "../../helpers/long-running.ts";
 import { legacyRequest, post } from "../../helpers/request.ts";
 import { type Fetcher, legacy, mcpServer, send, SseReader } from "./mcp-helpers.ts";
 
@@ -179,9 +180,7 @@ describe("2025 revisions: notifications/cancelled", () => {
         "mcp-session-id": session,
       }),
     );
-    for (const end = Date.now() + 10_000; slowProbe.started === started && Date.now() < end;) {
-      await new Promise((r) => setTimeout(r, 10));
-    }
+    await waitFor(() => slowProbe.started !== started, 10_000); // in its handler
     const other = await open(server);
     const ignored = await server.fetch(
       post("/mcp", { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 42 } }, {

@@ -55,20 +55,19 @@ async function officialClient(url: string) {
   };
   await client.connect(transport);
   /** Waits until `count` updates arrived: at most HEARD_MS, then fails naming what did arrive. */
-  const heard = async (count: number) => {
-    const deadline = Date.now() + HEARD_MS;
-    while (updates.length < count) {
-      const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`heard ${JSON.stringify(updates)} of ${count} updates in ${HEARD_MS} ms`);
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      await new Promise<void>((wake) => {
-        waiters.push(wake);
-        timer = setTimeout(wake, left);
-      });
-      clearTimeout(timer);
-    }
-    return updates.slice(0, count);
-  };
+  const heard = (count: number) =>
+    new Promise<string[]>((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error(`heard ${JSON.stringify(updates)} of ${count} updates in ${HEARD_MS} ms`)),
+        HEARD_MS,
+      );
+      const check = () => {
+        if (updates.length < count) return void waiters.push(check); // woken by the next notification
+        clearTimeout(timer);
+        resolve(updates.slice(0, count));
+      };
+      check();
+    });
   /**
    * Ends the session (DELETE, which ends the server's side of the GET stream), then the client: a stream the server
    * still holds open would keep the listener's close waiting.
