@@ -10,7 +10,7 @@ import { after, describe, it } from "node:test";
 import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import { type GrpcListener, MCPLite, serveGrpc } from "../../../src/bindings/grpc/mod.ts";
 import type { Limits } from "../../../src/core/instance/budgets.ts";
-import { grpcJs, grpcServer } from "./grpc-fixtures.ts";
+import { gated, gatedProbe, grpcJs, grpcServer, openGate, refusalsOf, waitFor } from "./grpc-fixtures.ts";
 import { closeClientSessions, DENO_H2_ABORTS, grpcOverH2 } from "../../helpers/h2-sessions.ts";
 
 const listeners: GrpcListener[] = [];
@@ -19,10 +19,25 @@ after(async () => {
   await Promise.all(listeners.map((listener) => listener.close()));
 });
 
-async function listen(limits: Limits): Promise<GrpcListener> {
-  const listener = await serveGrpc(grpcServer({ limits }), { port: 0, closeGraceMs: 500 });
+/** A listener, and how many calls its budgets refused so far. */
+async function listen(limits: Limits): Promise<GrpcListener & { refused: () => number }> {
+  const server = grpcServer({ limits }).tool(gated);
+  const refused = refusalsOf(server);
+  const listener = await serveGrpc(server, { port: 0, closeGraceMs: 500 });
   listeners.push(listener);
-  return listener;
+  return Object.assign(listener, { refused });
+}
+
+/**
+ * Runs `calls`, which make `count` calls of `gated`, and opens the gate once each of them is in: held at the gate
+ * or refused. The admitted calls are then all in flight at once, however slowly a loaded machine sends them.
+ */
+async function allIn<T>(listener: { refused: () => number }, count: number, calls: () => Promise<T>): Promise<T> {
+  const held = gatedProbe.held, refused = listener.refused();
+  const done = calls();
+  await waitFor(() => gatedProbe.held - held + listener.refused() - refused >= count);
+  openGate();
+  return await done;
 }
 
 describe("serveGrpc's budgets", () => {
@@ -37,7 +52,7 @@ describe("serveGrpc's budgets", () => {
     },
     async () => {
       const listener = await listen({});
-      const report = await grpcJs(`127.0.0.1:${listener.port}`, "concurrent", 300);
+      const report = await allIn(listener, 300, () => grpcJs(`127.0.0.1:${listener.port}`, "concurrent", 300));
       assert.deepEqual(report.codes, { OK: 300 }, JSON.stringify(report.refused));
     },
   );
@@ -47,7 +62,7 @@ describe("serveGrpc's budgets", () => {
     { timeout: 60_000 },
     async () => {
       const listener = await listen({ perCaller: { calls: 10 } });
-      const report = await grpcJs(`127.0.0.1:${listener.port}`, "concurrent", 40);
+      const report = await allIn(listener, 40, () => grpcJs(`127.0.0.1:${listener.port}`, "concurrent", 40));
       assert.equal(report.codes.OK >= 10, true, JSON.stringify(report.codes));
       assert.equal((report.codes.OK ?? 0) + (report.codes.RESOURCE_EXHAUSTED ?? 0), 40, JSON.stringify(report));
       assert.equal(report.refused.code, "RESOURCE_EXHAUSTED");
@@ -65,17 +80,18 @@ describe("serveGrpc's budgets", () => {
     async () => {
       const listener = await listen({ perCaller: { calls: 10 } });
       const client = createClient(MCPLite, grpcOverH2(listener.url));
-      const outcomes = await Promise.all(
-        Array.from(
-          { length: 40 },
-          () =>
-            // 3 s: the first calls still run when the last arrive, however loaded the machine.
-            client.callTool({ name: "slow", arguments: { ms: 3_000 } }).then(() => "OK", (error) => {
-              const e = ConnectError.from(error);
-              return e.code === Code.ResourceExhausted ? "RESOURCE_EXHAUSTED" : `${Code[e.code]}: ${e.rawMessage}`;
-            }),
-        ),
-      );
+      const outcomes = await allIn(listener, 40, () =>
+        Promise.all(
+          Array.from(
+            { length: 40 },
+            () =>
+              // Held at the gate: the first calls still run when the last arrive, however loaded the machine.
+              client.callTool({ name: "gated" }).then(() => "OK", (error) => {
+                const e = ConnectError.from(error);
+                return e.code === Code.ResourceExhausted ? "RESOURCE_EXHAUSTED" : `${Code[e.code]}: ${e.rawMessage}`;
+              }),
+          ),
+        ));
       const codes: Record<string, number> = {};
       for (const outcome of outcomes) {
         codes[outcome] = (codes[outcome] ?? 0) + 1;

@@ -9,6 +9,8 @@ import { defineTool } from "../../../mod.ts";
 import { ErrorCode, ProtocolError } from "../../../src/errors/mod.ts";
 import type { Limits } from "../../../src/core/instance/budgets.ts";
 import { attachListener, type ServerCore } from "../../../src/binding.ts";
+import { budgetsOf } from "../../../src/core/instance/runtime.ts";
+import { registryOf } from "../../../src/core/definitions/registry.ts";
 import { grpcBinding } from "../../../src/bindings/grpc/mod.ts";
 import { fixtureServer, sleep, withDefaults } from "../../helpers/fixtures.ts";
 import { run } from "../../helpers/process.ts";
@@ -48,6 +50,47 @@ export const analyze = defineTool("analyze_dataset")
       ? { doubled: state.n * 2 }
       : ctx.promise({ state: { n: state.n, polls: state.polls + 1 }, retryAfterMs: 5 })
   );
+
+/** The gate `gated` calls wait at: opened by {@link openGate} (then closed again for later calls). */
+let gate = Promise.withResolvers<void>();
+/** How many calls of `gated` wait at the gate now. */
+export const gatedProbe = { held: 0 };
+/** Lets every call of `gated` waiting now answer. */
+export function openGate(): void {
+  gate.resolve();
+  gate = Promise.withResolvers<void>();
+}
+/** Answers once the test opens its gate ({@link openGate}), or "cancelled" when cancelled: calls held at once. */
+export const gated = defineTool("gated")
+  .describe("Waits until the test opens its gate")
+  .handle(async (_args, ctx) => {
+    gatedProbe.held++;
+    try {
+      return await Promise.race([
+        gate.promise.then(() => "opened"),
+        new Promise<string>((resolve) => ctx.signal.addEventListener("abort", () => resolve("cancelled"))),
+      ]);
+    } finally {
+      gatedProbe.held--;
+    }
+  });
+
+/**
+ * Counts the calls a server's budgets refuse (their `take` answering a refusal), from now on.
+ *
+ * @returns How many were refused so far.
+ */
+export function refusalsOf(server: object): () => number {
+  const budgets = budgetsOf(registryOf(attachListener(server).core).runtime);
+  const take = budgets.take.bind(budgets);
+  let refused = 0;
+  budgets.take = (name, amount, caller) => {
+    const refusal = take(name, amount, caller);
+    if (refusal !== undefined) refused++;
+    return refusal;
+  };
+  return () => refused;
+}
 
 /** The fixture server (with the gRPC binding on its fetch), the tools above, and middleware failing on `x-test-auth: none|deny`. */
 export function grpcServer(options: { maxBodyBytes?: number; bodyTimeoutMs?: number; limits?: Limits } = {}) {

@@ -214,9 +214,10 @@ const scenarios = {
     };
   },
   // One backend client multiplexing many unary calls on one connection, as gRPC clients do: `channelArg`
-  // calls of `slow` at once (300 by default), each answer's code counted; a refusal's details and
-  // trailers (its retry information) kept from the first one. Each call lasts 3 s, so the first ones
-  // still run when the last arrive, however slowly a loaded machine sends them (400 ms left little room).
+  // calls of `gated` at once (300 by default), each answer's code counted; a refusal's details and
+  // trailers (its retry information) kept from the first one. Each call is held until the test opens its gate
+  // once every call is in (held or refused), so the first ones still run when the last arrive, however slowly a
+  // loaded machine sends them (tests/bindings/grpc/budgets.test.ts).
   async concurrent() {
     const count = Number(channelArg ?? 300);
     const results = await Promise.all(
@@ -224,7 +225,7 @@ const scenarios = {
         new Promise((resolve) => {
           const metadata = new Metadata();
           const trailers = {};
-          const c = client.CallTool({ name: "slow", arguments: toStruct({ ms: 3_000 }) }, metadata, {
+          const c = client.CallTool({ name: "gated", arguments: toStruct({}) }, metadata, {
             deadline: soon(20_000),
           }, (error, reply) =>
             resolve(
