@@ -19,7 +19,7 @@ const steps = defineTool("steps").describe("Reports each step").input(v.object({
   async ({ n }, ctx) => {
     for (let i = 1; i <= n; i++) {
       ctx.progress(i, n, `step ${i}`);
-      await new Promise((resolve) => setTimeout(resolve, 1));
+      await new Promise((resolve) => setTimeout(resolve, 1)); // the handler's own work between steps
     }
     return `${n} steps`;
   },
