@@ -53,19 +53,19 @@ for (const { on, missing, open } of QUEUES) {
         take: (run, options) => opened.take((data, start) => (starts.push(start), run(data, start)), options),
       };
       const asleep = Promise.withResolvers<void>();
-      // A timer of the sleep's length (less a margin for the clocks' grain), started as the work goes to sleep: the
-      // second delivery must find it fired.
-      let sleepOver = false;
-      const woke: boolean[] = []; // at each delivery of the sleeper after the first, whether its sleep was over
+      // The wake time on the servers' clock, read as the work goes to sleep (the journal's, read after it, is no
+      // earlier): each later delivery must come at it or after, whatever the machine's load made of the wait.
+      let wakeAt = Infinity;
+      const woke: boolean[] = []; // at each delivery of the sleeper after the first, whether its wake time had come
       const runs: string[] = [];
       const server = queuedInProcess("sleeper", queue).server.tool(
         defineTool("nap").input(v.object({ id: v.string() })).longRunning().defer(async ({ id }, work) => {
           runs.push(id);
           if (id === "sleeper") {
             if (runs.filter((run) => run === id).length === 1) {
-              setTimeout(() => sleepOver = true, SLEEP_MS - 50);
+              wakeAt = Date.now() + SLEEP_MS;
               asleep.resolve();
-            } else woke.push(sleepOver);
+            } else woke.push(Date.now() >= wakeAt);
             await work.sleep(SLEEP_MS); // asleep on the first delivery; past its wake time on the second
           }
           return `${id} done`;
@@ -80,7 +80,7 @@ for (const { on, missing, open } of QUEUES) {
         for (const [{ outcome }, text] of [[first, "sleeper done"], [second, "other done"]] as const) {
           assert.deepEqual(outcome.kind === "answer" ? outcome.result.content : outcome, [{ type: "text", text }]);
         }
-        assert.deepEqual(woke, [true], "the sleeper was delivered again once its sleep was over, not before");
+        assert.deepEqual(woke, [true], "the sleeper was delivered again at its wake time or after, not before");
         assert.ok(second.at < first.at, "the job queued meanwhile ran while the sleeper slept");
         assert.deepEqual(runs, ["sleeper", "other", "sleeper"]);
         assert.deepEqual(starts, [1, 1, 1], "a sleep is no start");
