@@ -103,7 +103,9 @@ export function output(
  * A free TCP port on 127.0.0.1, for a child server that must be told its port: one below Linux's ephemeral range
  * (ip(7), ip_local_port_range: 32768 and up), where the port a probe found free could be taken, before the child binds
  * it, as the source port of any outgoing connection (CI run L: a README's web instance found its port in use). Random
- * in 20000–32767, probed; the system's choice after 50 ports found taken.
+ * in 20000–32767, probed; the system's choice after 50 ports found taken. Still racy (another process may bind it
+ * between the probe and the child's bind): its last callers are redis-server.ts, postgres-server.ts and prism.ts;
+ * elsewhere a child binds port 0 and says which port it got (issue 99), and this goes with them.
  */
 export async function freePort(): Promise<number> {
   for (let tries = 0; tries < 50; tries++) {
