@@ -11,6 +11,7 @@ import releaseSync from "@jitl/quickjs-wasmfile-release-sync";
 import { newQuickJSWASMModuleFromVariant, type QuickJSSyncVariant } from "quickjs-emscripten-core";
 import { runInSandbox } from "../../src/code-mode/quickjs/sandbox-run.ts";
 import type { CodeExecutor } from "../../src/code-mode/executor.ts";
+import { waitFor } from "../helpers/long-running.ts";
 
 type Program = Parameters<CodeExecutor["execute"]>[0];
 
@@ -27,11 +28,19 @@ const LIMITS: Program["limits"] = {
   pendingCalls: 4,
 };
 
-/** The host: `echo` answers its arguments, `fail` rejects, `held` answers only when the test releases it. */
-const held: (() => void)[] = [];
+/**
+ * The host: `echo` answers its arguments, `fail` rejects, `held` answers only when the test releases it (each held
+ * call's release, and its answer as handed to the sandbox).
+ */
+const held: { release(): void; answer: Promise<unknown> }[] = [];
 function call(name: string, args: unknown): Promise<unknown> {
   if (name === "fail") return Promise.reject(new Error("refused"));
-  if (name === "held") return new Promise((resolve) => held.push(() => resolve(args)));
+  if (name === "held") {
+    let release!: () => void;
+    const answer = new Promise((resolve) => release = () => resolve(args));
+    held.push({ release, answer });
+    return answer;
+  }
   return Promise.resolve(args);
 }
 
@@ -73,27 +82,30 @@ describe("runInSandbox frees what it makes", () => {
       assert.equal(run.outcome.ok ? "ok" : run.outcome.reason, expected, `${source}: ${JSON.stringify(run.outcome)}`);
       assert.equal(run.broken, false, `${source} left the instance broken`);
     }
-    // The held calls settle now, after their programs' end: no-ops on disposed sandboxes.
-    for (const release of held.splice(0)) release();
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    // The held calls settle now, after their programs' end: no-ops on disposed sandboxes (their handlers, attached
+    // before the test's, have run once the answers are awaited here).
+    const settled = held.splice(0);
+    for (const { release } of settled) release();
+    await Promise.all(settled.map(({ answer }) => answer));
     const after = await runPath(`return 1;`, {});
     assert.deepEqual(after, { outcome: { ok: true, value: 1, logs: [] }, broken: false });
   });
 
   it("ends a program aborted while it awaits the host, freeing its pending call", async () => {
     const controller = new AbortController();
+    const calls = held.length;
     const running = runInSandbox(module, {
       source: `await __call("held", 1);`,
       call,
       limits: LIMITS,
       signal: controller.signal,
     });
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    await waitFor(() => held.length > calls); // it awaits the host
     controller.abort();
     const run = await running;
     assert.equal(!run.outcome.ok && run.outcome.reason, "aborted");
     assert.equal(run.broken, false);
-    for (const release of held.splice(0)) release();
+    for (const { release } of held.splice(0)) release();
   });
 
   it("runs two hundred programs in a row without growing the instance's memory", async () => {
