@@ -20,7 +20,7 @@ export function outputJobTools() {
     .longRunning({ retryAfterMs: 30_000 })
     .handle(({ n }, ctx) =>
       ctx.defer(async () => {
-        await new Promise((resolve) => setTimeout(resolve, 150));
+        await new Promise((resolve) => setTimeout(resolve, 150)); // the work's own length
         return { rows: n };
       })
     );

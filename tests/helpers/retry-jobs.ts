@@ -35,7 +35,7 @@ export function retryInstance(options: RetryInstanceOptions, server: Partial<Ser
     if (options.hang) {
       await new Promise((_, reject) => signal.addEventListener("abort", () => reject(signal.reason), { once: true }));
     }
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    await new Promise((resolve) => setTimeout(resolve, 30)); // the work's own length
     return { n, by: options.name };
   };
   const input = v.object({ n: v.number() });
