@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
 import { createServer, defineTool } from "../../mod.ts";
 import { type CodeExecutor, codeMode, workerExecutor } from "../../src/code-mode/mod.ts";
+import { waitFor } from "../helpers/long-running.ts";
 
 type Limits = Parameters<CodeExecutor["execute"]>[0]["limits"];
 type Outcome = Awaited<ReturnType<CodeExecutor["execute"]>>;
@@ -84,11 +85,12 @@ describe("workerExecutor()", () => {
 
   it("terminates a program on the request's abort, mid-loop", async () => {
     const controller = new AbortController();
+    // Its last call, unawaited, goes as it enters the loop: the abort comes once the host has it.
     const outcome = await run(
-      `await __call("started", {}); for (;;) {}`,
+      `await __call("started", {}); void __call("looping", {}); for (;;) {}`,
       {},
       (name, args) => {
-        setTimeout(() => controller.abort(), 50);
+        if (name === "looping") controller.abort();
         return echo(name, args);
       },
       controller.signal,
@@ -106,7 +108,7 @@ describe("workerExecutor()", () => {
       run(`return (await __call("a", 1)).args;`, {}, hold),
       run(`return (await __call("b", 2)).args;`, {}, hold),
     ];
-    while (started < 2) await new Promise((resolve) => setTimeout(resolve, 5));
+    await waitFor(() => started >= 2);
     // Both threads hold a program: a third waits, and one whose time ends while it waits stops with "time".
     const third = run(`return 3;`);
     const late = await run(`return 4;`, { timeMs: 100 });
