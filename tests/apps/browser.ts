@@ -63,7 +63,7 @@ export function screenshotDir(): string {
 export async function viewFrame(
   page: Page,
   selector: string,
-  told: () => Promise<string> = async () => "",
+  told: () => Promise<string> = () => Promise.resolve(""),
 ): Promise<Frame> {
   const holding = async () => {
     const frame = page.frames().find((f) => f !== page.mainFrame());
