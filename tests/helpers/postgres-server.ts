@@ -14,7 +14,7 @@ import { join } from "node:path";
 import process from "node:process";
 import pg from "pg";
 import { missingOutsideCi } from "./once-per-run.ts";
-import { freePort } from "./process.ts";
+import { onUnusedPort } from "./process.ts";
 import type { ServerProcess } from "./server-process.ts";
 import { readUntil, waitFor } from "./wait.ts";
 import { startWatched, type WatchedProcess } from "./watched-process.ts";
@@ -151,12 +151,16 @@ function initCluster(): string {
 }
 
 /**
- * Makes a cluster and starts PostgreSQL on it (on `port`, default a free one); waits (at most 60 s) until it
- * answers a query.
+ * Makes a cluster and starts PostgreSQL on it (on `port`, default an unused one: onUnusedPort()); waits (at most
+ * 60 s) until it says it is ready and answers a query.
  */
-export async function startPostgres(port?: number): Promise<PostgresServer> {
+export function startPostgres(port?: number): Promise<PostgresServer> {
+  return port === undefined ? onUnusedPort(startOn) : startOn(port);
+}
+
+/** {@link startPostgres} on `chosen`, on a cluster of its own: rejects, its log saying why, when it could not start. */
+async function startOn(chosen: number): Promise<PostgresServer> {
   const data = initCluster();
-  const chosen = port ?? await freePort();
   let server: WatchedProcess | undefined;
   const url = `postgres://postgres@127.0.0.1:${chosen}/postgres`;
   const launch = async () => {
@@ -174,9 +178,11 @@ export async function startPostgres(port?: number): Promise<PostgresServer> {
     ]);
     // Stopped as an immediate shutdown (SIGQUIT) when the test process has ended.
     const started = server = await startWatched(command, args, { stopWith: "SIGQUIT", remove: join(data, "..") });
-    // Its readiness probe: a query answered (a bound of 60 s, for a loaded machine).
+    // Its readiness: its log says so (so a query is not answered by another process on the port), then a query
+    // answered (a bound of 60 s, for a loaded machine).
     const ready = async () => {
       if (started.child.exitCode !== null) throw new Error(`it exited with ${started.child.exitCode}`);
+      if (!started.stderr().includes("ready to accept connections")) return false;
       const probe = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1_000 });
       probe.on("error", () => {});
       try {

@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { missingOutsideCi } from "./once-per-run.ts";
-import { freePort, ROOT, run } from "./process.ts";
+import { onUnusedPort, ROOT, run } from "./process.ts";
 
 /** Why a Prism test skips. */
 export const PRISM_MISSING =
@@ -28,16 +28,28 @@ export interface Prism {
   close(): Promise<void>;
 }
 
-/** Starts `prism mock --errors` on a document (written to a temporary file), within `timeoutMs`. */
-export async function startPrism(
+/**
+ * Starts `prism mock --errors` on a document (written to a temporary file), within `timeoutMs`, on an unused port
+ * (onUnusedPort()).
+ */
+export function startPrism(
   command: readonly [string, string],
   document: unknown,
   timeoutMs = 60_000,
 ): Promise<Prism> {
+  return onUnusedPort((port) => startOn(port, command, document, timeoutMs));
+}
+
+/** {@link startPrism} on `port`: rejects, with what it printed, when it could not listen there. */
+async function startOn(
+  port: number,
+  command: readonly [string, string],
+  document: unknown,
+  timeoutMs: number,
+): Promise<Prism> {
   const dir = mkdtempSync(join(tmpdir(), "mcplite-prism-"));
   const file = join(dir, "openapi.json");
   writeFileSync(file, JSON.stringify(document));
-  const port = await freePort();
   const child = spawn(command[0], [command[1], "mock", file, "-h", "127.0.0.1", "-p", String(port), "--errors"], {
     stdio: ["ignore", "pipe", "pipe"],
   });

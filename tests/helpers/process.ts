@@ -2,7 +2,6 @@
  * Child processes for tests: programs run from the repository root, each killed after a time bound.
  */
 import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { createServer } from "node:net";
 import process from "node:process";
 import { changes, LOADED_MS } from "./wait.ts";
 
@@ -100,35 +99,28 @@ export function output(
 }
 
 /**
- * A free TCP port on 127.0.0.1, for a child server that must be told its port: one below Linux's ephemeral range
- * (ip(7), ip_local_port_range: 32768 and up), where the port a probe found free could be taken, before the child binds
- * it, as the source port of any outgoing connection (CI run L: a README's web instance found its port in use). Random
- * in 20000–32767, probed; the system's choice after 50 ports found taken. Still racy (another process may bind it
- * between the probe and the child's bind): its last callers are redis-server.ts, postgres-server.ts and prism.ts;
- * elsewhere a child binds port 0 and says which port it got (issue 99), and this goes with them.
+ * Starts a server that must be told its port and cannot bind port 0 and say which port it got (redis-server,
+ * PostgreSQL, Prism), on a port no other process can take between a probe and its bind, since there is no probe: a
+ * random port below Linux's ephemeral range (ip(7), ip_local_port_range: 32768 and up, where an outgoing connection's
+ * source port could take it; CI run L), bound by the server itself; another one while `start` fails saying the port is
+ * in use (its message matching `inUse`), at most `tries` times.
+ *
+ * @param start Starts the server on `port`; rejects when it could not (its message says why).
+ * @param tries How many ports to try.
+ * @returns What `start` resolved.
  */
-export async function freePort(): Promise<number> {
-  for (let tries = 0; tries < 50; tries++) {
-    const port = await probe(20_000 + Math.floor(Math.random() * 12_768));
-    if (port !== undefined) return port;
+export async function onUnusedPort<T>(start: (port: number) => Promise<T>, tries = 10): Promise<T> {
+  for (let attempt = 1;; attempt++) {
+    try {
+      return await start(20_000 + Math.floor(Math.random() * 12_768));
+    } catch (error) {
+      if (attempt >= tries || !IN_USE.test(String((error as Error).message))) throw error;
+    }
   }
-  return (await probe(0))!;
 }
 
-/** Listens on `port` (0: any) and closes again: the port, or undefined where it is taken. */
-function probe(port: number): Promise<number | undefined> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on(
-      "error",
-      (error: NodeJS.ErrnoException) => error.code === "EADDRINUSE" ? resolve(undefined) : reject(error),
-    );
-    server.listen(port, "127.0.0.1", () => {
-      const bound = (server.address() as { port: number }).port;
-      server.close(() => resolve(bound));
-    });
-  });
-}
+/** How redis-server, PostgreSQL and Node's servers (Prism) say that the port they were given is taken. */
+const IN_USE = /address already in use|EADDRINUSE/i;
 
 /** A server a test started in a child process: its origin, and how to stop it. */
 export interface StartedServer {

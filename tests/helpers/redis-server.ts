@@ -1,11 +1,11 @@
 /**
- * A real `redis-server` for tests: started on a free 127.0.0.1 port with no persistence, stopped by the
+ * A real `redis-server` for tests: started on an unused 127.0.0.1 port with no persistence, stopped by the
  * test, and ending with the test process however that ends (tests/helpers/watched-process.ts). When the program
  * is missing, `REDIS_MISSING` says how to install it (tests skip with it).
  */
 import { spawnSync } from "node:child_process";
 import { missingOutsideCi } from "./once-per-run.ts";
-import { freePort } from "./process.ts";
+import { onUnusedPort } from "./process.ts";
 import type { ServerProcess } from "./server-process.ts";
 import { readUntil } from "./wait.ts";
 import { startWatched } from "./watched-process.ts";
@@ -36,18 +36,34 @@ export interface RedisServerOptions {
 }
 
 /**
- * Starts `redis-server` (on `port`, default a free one; no persistence unless `persistIn`) and waits (at
- * most 60 s, a bound for a loaded machine) until it answers `PING`.
+ * Starts `redis-server` (on `port`, default an unused one: onUnusedPort(); no persistence unless `persistIn`) and
+ * waits (at most 60 s, a bound for a loaded machine) until it says it is ready and answers `PING`.
  */
-export async function startRedis(portOrOptions?: number | RedisServerOptions): Promise<RedisServer> {
+export function startRedis(portOrOptions?: number | RedisServerOptions): Promise<RedisServer> {
   const options = typeof portOrOptions === "number" ? { port: portOrOptions } : portOrOptions ?? {};
-  const port = options.port ?? await freePort();
+  return options.port === undefined ? onUnusedPort((port) => startOn(port, options)) : startOn(options.port, options);
+}
+
+/** {@link startRedis} on `port`: rejects, its log saying why, when it could not start there. */
+async function startOn(port: number, options: RedisServerOptions): Promise<RedisServer> {
   const persistence = options.persistIn === undefined
     ? ["--appendonly", "no"]
     : ["--appendonly", "yes", "--appendfsync", "always", "--dir", options.persistIn];
   const server = await startWatched(
     PROGRAM,
-    ["--port", String(port), "--bind", "127.0.0.1", "--save", "", ...persistence, "--protected-mode", "no"],
+    [
+      "--port",
+      String(port),
+      "--bind",
+      "127.0.0.1",
+      "--save",
+      "",
+      ...persistence,
+      "--protected-mode",
+      "no",
+    ],
+    // Its log (on stdout) kept: its readiness ("Ready to accept connections") and a port in use.
+    { logOnStdout: true },
   );
   let ended = false; // once it has, its pid may be another process's
   const exited = server.exited.then(() => void (ended = true));
@@ -69,9 +85,11 @@ export async function startRedis(portOrOptions?: number | RedisServerOptions): P
     signal("SIGKILL");
     await exited;
   };
-  // Its readiness probe: a PING answered (a bound of 60 s, for a loaded machine).
+  // Its readiness: its log says so (so a PING is not answered by another process on the port), then a PING answered
+  // (a bound of 60 s, for a loaded machine).
   const ready = async () => {
-    if (server.child.exitCode !== null) throw new Error(`it exited with ${server.child.exitCode}`);
+    if (server.child.exitCode !== null) throw new Error(`it exited with ${server.child.exitCode}: ${server.stderr()}`);
+    if (!server.stderr().includes("Ready to accept connections")) return false;
     const probe = createClient({ url, socket: { reconnectStrategy: false } });
     probe.on("error", () => {});
     try {

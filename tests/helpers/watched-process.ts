@@ -16,7 +16,7 @@ export interface WatchedProcess {
   readonly child: ChildProcess;
   /** Settles when the program has exited. */
   readonly exited: Promise<void>;
-  /** What the program wrote to stderr so far (the first 64 KiB). */
+  /** What the program wrote to stderr (and to stdout, with `logOnStdout`) so far (the first 64 KiB). */
   stderr(): string;
 }
 
@@ -26,16 +26,18 @@ export interface WatchOptions {
   readonly stopWith?: "SIGTERM" | "SIGINT" | "SIGQUIT";
   /** A folder of the program's to remove once it has ended, if the test process ended first. */
   readonly remove?: string;
+  /** The program logs on stdout (redis-server does): kept with its stderr, where it is otherwise dropped. */
+  readonly logOnStdout?: boolean;
 }
 
-// $1: the signal; $2: the folder to remove ("" for none); then the program. The reader (a subshell) reads the pipe
+// $1: the signal; $2: the folder to remove ("" for none); $3: where the program's stdout goes; then the program. The reader (a subshell) reads the pipe
 // from the test process until its end; the shell waits for the program and ends the reader (SIGTERM) unless the
 // reader is stopping the program already (it ignores SIGTERM from then on). An asynchronous list's standard input is
 // /dev/null in sh unless redirected, hence the pipe's copy on fd 3.
 const WATCHDOG = `
-signal=$1; folder=$2; shift 2
+signal=$1; folder=$2; out=$3; shift 3
 exec 3<&0 </dev/null
-"$@" >/dev/null 3<&- &
+if [ "$out" = stderr ]; then "$@" 1>&2 3<&- & else "$@" >/dev/null 3<&- & fi
 program=$!
 echo "$program"
 (
@@ -70,7 +72,16 @@ export async function startWatched(
   options: WatchOptions = {},
 ): Promise<WatchedProcess> {
   const signal = (options.stopWith ?? "SIGTERM").slice(3);
-  const child = spawn("sh", ["-c", WATCHDOG, "watchdog", signal, options.remove ?? "", command, ...args], {
+  const child = spawn("sh", [
+    "-c",
+    WATCHDOG,
+    "watchdog",
+    signal,
+    options.remove ?? "",
+    options.logOnStdout ? "stderr" : "null",
+    command,
+    ...args,
+  ], {
     stdio: ["pipe", "pipe", "pipe"],
     detached: true,
   });
