@@ -56,6 +56,8 @@ export async function stoppedThreads(): Promise<StoppedReport> {
       limits: { ...LIMITS, ...limits },
       signal: controller.signal,
       call: () => {
+        // About time: the abort lands while the thread computes, which nothing outside it sees (a call made there
+        // would be in flight, another path): 100 ms after the call's answer.
         if (abort) setTimeout(() => controller.abort(), 100);
         return Promise.resolve(null);
       },
@@ -71,6 +73,7 @@ export async function stoppedThreads(): Promise<StoppedReport> {
     const windows: number[] = [];
     while (windows.length < WINDOWS && !windows.some((ms) => ms < QUIET_MS)) {
       const before = cpuMs();
+      // About time: the process's CPU over a window, quiet once the stopped thread is gone.
       await new Promise((resolve) => setTimeout(resolve, WINDOW_MS));
       windows.push(Math.round(cpuMs() - before));
     }
