@@ -154,7 +154,7 @@ export async function runBattery(executor?: CodeExecutor, timeMs?: number): Prom
       await call("ping", {});
       latencies.push(performance.now() - started);
       holds.push(performance.now() - started - (waitedForCoreMs() - wait));
-      await new Promise((resolve) => setTimeout(resolve, 10));
+      await new Promise((resolve) => setTimeout(resolve, 10)); // about time: a call every 10 ms
     }
   })();
 
@@ -165,7 +165,7 @@ export async function runBattery(executor?: CodeExecutor, timeMs?: number): Prom
       [1, 2].map(() => call("execute_code", { code: "return (await tools.add({ a: 1, b: 1 })).sum;" })),
     );
     maxLagMs = 0;
-    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    await new Promise((resolve) => setTimeout(resolve, 3_000)); // about time: the timer's lag over 3 quiet seconds
     const quietLagMs = Math.round(maxLagMs);
     maxLagMs = maxHeldMs = 0;
     latencies.length = holds.length = 0;

@@ -90,7 +90,7 @@ function scripted(...names: string[]): CodeExecutor {
  */
 async function heldPast(slowCalled: Promise<void>, release: () => void): Promise<void> {
   await slowCalled;
-  await new Promise((resolve) => setTimeout(resolve, 5));
+  await new Promise((resolve) => setTimeout(resolve, 5)); // about time: after the promiseAfterMs timer (timers in order)
   release();
 }
 

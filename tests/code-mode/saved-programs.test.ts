@@ -236,7 +236,7 @@ describe("a saved program promised on a queue", () => {
       // slow is in flight; the 1 ms promise timer, set as the program started, fires before this 5 ms one (timers in
       // order): slow ends on this side once the program is held at its promise, and the worker reads it back.
       await slowCalled;
-      await new Promise((resolve) => setTimeout(resolve, 5));
+      await new Promise((resolve) => setTimeout(resolve, 5)); // about time: after the 1 ms timer (timers in order)
       release();
       const ended = await redeemedWithin(
         { call: (name, args) => callAny(server, name, args, auth) }, // the caller's promise, redeemed by the caller
