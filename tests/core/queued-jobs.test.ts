@@ -60,13 +60,12 @@ async function redeemed(
   token: string,
   auth?: { subject: string },
 ) {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const outcome = await server.call("redeem", { promise: token }, { auth });
-    if (outcome.kind !== "promise") return outcome;
-    assert.ok(Date.now() < deadline, "the job did not end in 10 s");
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+  let outcome: CallOutcome | undefined;
+  await waitFor(
+    async () => (outcome = await server.call("redeem", { promise: token }, { auth })).kind !== "promise",
+    10_000,
+  );
+  return outcome!;
 }
 
 function tokenOf(outcome: CallOutcome): string {
@@ -153,8 +152,7 @@ describe("createServer({ queue }) and runWorker() in one process", () => {
     // A worker deployed with another secret: it cannot check the job, and gives it back.
     const stranger = queuedServer(queue, { runs: 0 }, OTHER_SECRET);
     const wrong = runWorker(stranger.server);
-    const deadline = Date.now() + 5_000;
-    while (rejections.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+    await waitFor(() => rejections.length > 0, 5_000).catch(() => {}); // asserted below
     await wrong.close();
     assert.ok(rejections.length > 0, "the job was refused, not dropped");
     assert.equal(seen.runs, 0);
@@ -197,21 +195,14 @@ describe("createServer({ queue }) and runWorker() in one process", () => {
     const job = jobs[0];
     const worker = runWorker(server, { concurrency: 2 });
     try {
-      const until = async (done: () => boolean, what: string) => {
-        const deadline = Date.now() + 5_000;
-        while (!done()) {
-          assert.ok(Date.now() < deadline, what);
-          await new Promise((resolve) => setTimeout(resolve, 5));
-        }
-      };
-      await until(() => seen.runs === 1, "the first run");
+      await waitFor(() => seen.runs === 1, 5_000); // the first run
       stall(job); // its lock lapsed: delivered again as start 2
       const outcome = await redeemed(server, token);
       assert.deepEqual(outcome.kind === "failure" ? outcome.result.content : outcome, [{
         type: "text",
         text: "The instance running this job stopped before it finished",
       }]);
-      await until(() => aborted, "the first run aborted once it read its entry");
+      await waitFor(() => aborted, 5_000); // the first run aborted once it read its entry
       open();
       assert.equal(seen.runs, 1);
     } finally {
@@ -245,17 +236,10 @@ describe("createServer({ queue }) and runWorker() in one process", () => {
     const token = tokenOf(await web.call("report", { id: "c2" }));
     const worker = runWorker(elsewhere);
     try {
-      const deadline = Date.now() + 5_000;
-      while (!started) {
-        assert.ok(Date.now() < deadline, "the job did not start");
-        await new Promise((resolve) => setTimeout(resolve, 5));
-      }
+      await waitFor(() => started, 5_000); // the job started
       assert.equal(writes.length, 1, "the worker wrote nothing as it started");
       await web.call("redeem", { promise: token, cancel: true });
-      while (!aborted) {
-        assert.ok(Date.now() < deadline, "the work's signal did not abort");
-        await new Promise((resolve) => setTimeout(resolve, 5));
-      }
+      await waitFor(() => aborted, 5_000); // the work's signal aborted
       assert.equal((await redeemed(web, token)).kind, "failure", "cancelled");
     } finally {
       await worker.close();
@@ -268,9 +252,17 @@ describe("createServer({ queue }) and runWorker() in one process", () => {
     const { server } = queuedServer(queue, seen);
     const token = tokenOf(await server.call("report", { id: "c1" }));
     await server.call("redeem", { promise: token, cancel: true });
-    const worker = runWorker(server);
+    // What the worker's run of each job it took resolved with: the cancelled job's, once taken, ends it.
+    const ran: unknown[] = [];
+    const taking = {
+      ...queue,
+      take:
+        ((run, options) =>
+          queue.take((...job) => run(...job).then((end) => (ran.push(end), end)), options)) as typeof queue.take,
+    };
+    const worker = runWorker(server, { queue: taking });
     try {
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await waitFor(() => ran.length === 1); // taken, and done with
       assert.equal(seen.runs, 0);
     } finally {
       await worker.close();
@@ -287,6 +279,7 @@ describe("createServer({ queue }) and runWorker() in one process", () => {
     assert.equal(jobs.length, 0, "the cancelled job left its queue");
     const worker = runWorker(server);
     try {
+      // About time: nothing is left to deliver, so nothing comes to wait for; a job delivered anyway would run by now.
       await new Promise((resolve) => setTimeout(resolve, 100));
       assert.equal(seen.runs, 0);
       assert.equal((await redeemed(server, token)).kind, "failure", "cancelled");
