@@ -8,6 +8,7 @@ import { createMemoryResultStore, type ResultStore } from "../../mod.ts";
 import { ErrorCode, ProtocolError } from "../../src/errors/mod.ts";
 import { guardStore } from "../../src/jobs/guarded-store.ts";
 import { storeOnce } from "../../src/jobs/store-once.ts";
+import { advanceClock, restoreClock } from "../helpers/clock.ts";
 
 /** A memory store whose next operations fail or succeed as `script` says (true: fail), then succeed. */
 function scripted(script: boolean[]): ResultStore {
@@ -40,8 +41,12 @@ describe("guardStore", () => {
     const store = guardStore(scripted([true, false, true]), 1, (e) => reports.push(e));
     await store.get("a").catch(() => {});
     await store.get("a");
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    await store.get("a").catch(() => {});
+    advanceClock(20); // the guard's clock (Date.now) moves past retryAfterMs, instead of the test waiting
+    try {
+      await store.get("a").catch(() => {});
+    } finally {
+      restoreClock();
+    }
     assert.equal(reports.length, 2);
   });
 
