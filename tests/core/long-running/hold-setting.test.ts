@@ -38,6 +38,7 @@ function jobServer(serverHoldMs: number, bindingHoldMs?: number) {
       .longRunning({ retryAfterMs: 20 })
       .handle((_args, ctx) =>
         ctx.defer(async () => {
+          // Work that takes a while: a hold of 0 answers in the call's own turn, a long one waits for it.
           await new Promise((resolve) => setTimeout(resolve, 100));
           return { rows: 42 };
         })
