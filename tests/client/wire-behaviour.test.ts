@@ -10,6 +10,8 @@ import { createClient } from "../../src/client/mod.ts";
 import { createMcpliteTransport } from "../../src/client/transports/mcplite.ts";
 import { ErrorCode, McpliteError, ProtocolError } from "../../src/errors/mod.ts";
 import { waitFor } from "../helpers/long-running.ts";
+import { recordTimers } from "../helpers/recorded-timers.ts";
+import { freezeClock, restoreClock } from "../helpers/clock.ts";
 
 type Json = Record<string, unknown>;
 
@@ -70,9 +72,14 @@ describe("MCP tasks", () => {
         },
     });
     const client = createClient("http://localhost/mcp", { fetch });
-    const started = Date.now();
-    assert.deepEqual(await client.call("job", {}), { rows: 3 });
-    assert.ok(Date.now() - started >= 50, "two waits of 20 ms at least");
+    const timers = recordTimers();
+    try {
+      assert.deepEqual(await client.call("job", {}), { rows: 3 });
+    } finally {
+      timers.restore();
+    }
+    // The waits the client chose between its polls (the timers it set), not the time a loaded machine took.
+    assert.ok(timers.delays.filter((ms) => ms === 20).length >= 2, `two waits of 20 ms at least: ${timers.delays}`);
     const gets = calls.filter((c) => c.method === "tasks/get");
     assert.equal(gets.length, 3);
     assert.equal(gets[0].headers.get("mcp-name"), "t-1");
@@ -82,21 +89,25 @@ describe("MCP tasks", () => {
 
   it("answers input_required with tasks/update, once per key", async () => {
     let state = "input_required";
+    // Once answered, the task still asks the same once more (as its server takes the answer in), then completes.
+    let getsSinceUpdate = 0;
     const { fetch, calls } = mcpServer({
       "tools/call": () => ({ resultType: "task", taskId: "t-2", status: "working", pollIntervalMs: 5, ...TASK }),
       "tasks/get": () =>
-        state === "done" ? { taskId: "t-2", status: "completed", ...TASK, result: text("deleted") } : {
-          taskId: "t-2",
-          status: "input_required",
-          pollIntervalMs: 5,
-          ...TASK,
-          inputRequests: {
-            confirm: { method: "elicitation/create", params: { message: "Delete?", requestedSchema: {} } },
+        state === "updated" && ++getsSinceUpdate > 1
+          ? { taskId: "t-2", status: "completed", ...TASK, result: text("deleted") }
+          : {
+            taskId: "t-2",
+            status: "input_required",
+            pollIntervalMs: 5,
+            ...TASK,
+            inputRequests: {
+              confirm: { method: "elicitation/create", params: { message: "Delete?", requestedSchema: {} } },
+            },
           },
-        },
       "tasks/update": (params) => {
         assert.deepEqual(params.inputResponses, { confirm: { action: "accept", content: { confirm: true } } });
-        setTimeout(() => state = "done", 15);
+        state = "updated";
         return {};
       },
     });
@@ -154,11 +165,13 @@ describe("MCP tasks", () => {
   });
 
   it("returns the task handle with wait: false; resume() polls and cancel() cancels", async () => {
-    let done = false;
+    let resumed = false;
+    let gets = 0;
     const { fetch, calls } = mcpServer({
       "tools/call": () => ({ resultType: "task", taskId: "t-6", status: "working", pollIntervalMs: 5, ...TASK }),
+      // Done once resume() has polled it working twice.
       "tasks/get": () =>
-        done
+        resumed && ++gets > 2
           ? { taskId: "t-6", status: "completed", ...TASK, result: text("ok") }
           : { taskId: "t-6", status: "working", ...TASK },
       "tasks/cancel": () => ({}),
@@ -173,7 +186,7 @@ describe("MCP tasks", () => {
       status: "working",
       retryAfterMs: 5,
     });
-    setTimeout(() => done = true, 20);
+    resumed = true; // what the handle's wait: false polled (if anything) is not counted
     assert.equal(await client.resume(handle), "ok");
     assert.equal(await client.cancel(handle), true);
     assert.ok(calls.some((c) => c.method === "tasks/cancel"));
@@ -391,9 +404,16 @@ describe("MCP-lite wire details", () => {
       })
     );
     const client = createClient(createMcpliteTransport("http://localhost/mcp-lite/v1", { fetch }));
-    const started = Date.now();
-    assert.equal(await client.call("analyze", {}), "ready");
-    assert.ok(Date.now() - started >= 45);
+    // The clock stands still (the server's estimate 60 ms ahead of it); the client's wait is read from its timers.
+    freezeClock();
+    const timers = recordTimers();
+    try {
+      assert.equal(await client.call("analyze", {}), "ready");
+    } finally {
+      timers.restore();
+      restoreClock();
+    }
+    assert.ok(timers.delays.includes(60), `a wait until the estimated completion: ${timers.delays}`);
     assert.deepEqual(calls[1], { name: "redeem", arguments: { promise: "tok" } });
   });
 });
