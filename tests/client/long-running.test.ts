@@ -7,7 +7,23 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { createClient } from "../../src/client/mod.ts";
 import { ErrorCode, McpliteError, ProtocolError } from "../../src/errors/mod.ts";
-import { jobServer } from "../helpers/long-running.ts";
+import { jobServer, waitFor } from "../helpers/long-running.ts";
+import { recordTimers } from "../helpers/recorded-timers.ts";
+
+/** `server` as a client's target, counting the `redeem` calls that reach it. */
+function countingRedeems(server: { fetch(request: Request): Response | Promise<Response> }) {
+  let redeems = 0;
+  return {
+    redeems: () => redeems,
+    target: {
+      async fetch(request: Request) {
+        const body = await request.clone().json().catch(() => undefined);
+        if (body?.params?.name === "redeem") redeems++;
+        return await server.fetch(request);
+      },
+    },
+  };
+}
 
 const handlers = {
   onElicit: (request: { message: string }) => ({
@@ -21,12 +37,21 @@ describe("client: long-running calls over MCP-lite", () => {
   it("redeems a promise until the answer, waiting retry_after_ms between redeems", async () => {
     const { server, counters } = jobServer();
     const client = createClient(server, { transport: "mcp-lite" });
-    const started = Date.now();
-    const { rows } = await client.call("analyze_dataset", { dataset_id: "d1", polls: 3 });
+    const timers = recordTimers();
+    let rows: number;
+    try {
+      ({ rows } = await client.call("analyze_dataset", { dataset_id: "d1", polls: 3 }));
+    } finally {
+      timers.restore();
+    }
     assert.equal(rows, 42);
     assert.equal(counters.started, 1);
     assert.equal(counters.redeemed, 3);
-    assert.ok(Date.now() - started >= 15, "three waits of retry_after_ms (5 ms)");
+    // The waits the client chose (the timers it set), not the time a loaded machine took.
+    assert.ok(
+      timers.delays.filter((ms) => ms === 5).length >= 3,
+      `three waits of retry_after_ms (5 ms): ${timers.delays}`,
+    );
   });
 
   it("returns the raw promise with wait: false, and resumes it later", async () => {
@@ -45,22 +70,28 @@ describe("client: long-running calls over MCP-lite", () => {
 
   it("waits for deferred work in the server's result store", async () => {
     const { server, release } = jobServer();
-    const client = createClient(server, { transport: "mcp-lite", redeemBackoff: { initialMs: 5, maxMs: 20 } });
+    const counted = countingRedeems(server);
+    const client = createClient(counted.target, { transport: "mcp-lite", redeemBackoff: { initialMs: 5, maxMs: 20 } });
     const call = client.call("crunch", {});
-    setTimeout(() => release(7), 30);
+    await waitFor(() => counted.redeems() >= 2); // it redeemed while the work ran
+    release(7);
     assert.deepEqual(await call, { rows: 7 });
   });
 
   it("stops redeeming when the caller aborts", async () => {
     const { server, counters } = jobServer();
-    const client = createClient(server, { transport: "mcp-lite" });
+    const counted = countingRedeems(server);
+    const client = createClient(counted.target, { transport: "mcp-lite" });
     const controller = new AbortController();
     const call = client.call("crunch", {}, { signal: controller.signal });
-    setTimeout(() => controller.abort(new Error("gave up")), 30);
+    await waitFor(() => counted.redeems() >= 1); // redeeming
+    controller.abort(new Error("gave up"));
     await assert.rejects(call, /gave up/);
-    const redeems = counters.redeemed;
+    const [redeems, requests] = [counters.redeemed, counted.redeems()];
+    // About time: that no redeem follows is seen only over a while (the redeems were 5 ms apart).
     await new Promise((resolve) => setTimeout(resolve, 40));
     assert.equal(counters.redeemed, redeems);
+    assert.equal(counted.redeems(), requests, "no redeem after the abort");
   });
 
   it("answers elicitation and roots rounds, each step running once", async () => {
