@@ -10,6 +10,8 @@ import { createServer, defineTool, mcpBinding } from "../../mod.ts";
 import { type CallResult, createClient } from "../../src/client/mod.ts";
 import { ErrorCode, McpliteError, ProtocolError, ToolError } from "../../src/errors/mod.ts";
 import { fixtureServer, sleep, slowProbe } from "../helpers/fixtures.ts";
+import { waitFor } from "../helpers/long-running.ts";
+import { recordTimers } from "../helpers/recorded-timers.ts";
 
 const WIRES = ["mcp-lite", "mcp"] as const;
 
@@ -82,16 +84,23 @@ for (const wire of WIRES) {
     it("delivers progress, which keeps a call alive past its idle timeout", async () => {
       const client = createClient(server(), { transport: wire });
       const seen: number[] = [];
-      const started = Date.now();
       // 12 steps of 100 ms outlive the 1 s idle timeout; a gap of 100 ms leaves 900 ms for a loaded machine
       // to run the tool's timer late (a gap of 40 ms to a timeout of 150 ms left 110 ms).
-      const value = await client.call("ticking", { steps: 12, everyMs: 100 }, {
-        timeoutMs: 1_000,
-        onProgress: (p) => seen.push(p.progress),
-      });
+      const timers = recordTimers();
+      let value: unknown;
+      try {
+        value = await client.call("ticking", { steps: 12, everyMs: 100 }, {
+          timeoutMs: 1_000,
+          onProgress: (p) => seen.push(p.progress),
+        });
+      } finally {
+        timers.restore();
+      }
       assert.equal(value, "ticked");
       assert.deepEqual(seen, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
-      assert.ok(Date.now() - started >= 1_000, "the call outlived its idle timeout");
+      // The tool's steps waited one after another: the call lasted their sum at least, whatever the machine's speed.
+      const stepped = timers.delays.filter((ms) => ms === 100).length * 100;
+      assert.ok(stepped >= 1_000, `the call outlived its idle timeout: ${stepped} ms of steps`);
     });
 
     it("fails a silent call with a timeout error after its idle timeout", async () => {
@@ -114,7 +123,7 @@ for (const wire of WIRES) {
         onProgress: () => controller.abort(new Error("stop")),
       });
       await assert.rejects(call, /stop/);
-      for (const end = Date.now() + 10_000; slowProbe.aborted === before && Date.now() < end;) await sleep(10);
+      await waitFor(() => slowProbe.aborted !== before, 10_000).catch(() => {}); // asserted next
       assert.equal(slowProbe.aborted, before + 1);
     });
 
