@@ -13,6 +13,7 @@ import { describe, it } from "node:test";
 import { createClient } from "../../../src/client/mod.ts";
 import { ErrorCode, ToolError } from "../../../src/errors/mod.ts";
 import { createStdioTransport, type StdioTransportOptions } from "../../../src/client/transports/stdio.ts";
+import { recordTimers } from "../../helpers/recorded-timers.ts";
 import { runtimeCommand } from "../../helpers/stdio.ts";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
@@ -44,6 +45,7 @@ for (const [name, options] of wires) {
         });
         const cancel = new AbortController();
         const waiting = client.call("wait", { ms: 30_000 }, { signal: cancel.signal });
+        // About time: a caller that gives up a while into the call (asserted the same whenever it does).
         setTimeout(() => cancel.abort(new Error("enough")), 100);
         await assert.rejects(waiting, /enough/); // the abort's reason: the 30 s call was not waited for
         assert.equal(await client.call("read_note", { title: "a" }), "one two"); // the server goes on
@@ -166,6 +168,7 @@ describe("children that fail", () => {
   it("close() ends a server that ignores stdin closing, with SIGTERM", async () => {
     const dir = mkdtempSync(join(tmpdir(), "mcplite-stubborn-"));
     const signals = join(dir, "signals");
+    const events = join(dir, "events"); // what the server saw, in order
     const stubborn = node(`
       const { appendFileSync } = require("node:fs");
       process.stdin.on("data", (chunk) => {
@@ -174,18 +177,28 @@ describe("children that fail", () => {
           if (m.id !== undefined) process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id: m.id, result: { tools: [] } }) + "\\n");
         }
       });
-      process.stdin.on("end", () => {}); // keeps running
-      process.on("SIGTERM", () => { appendFileSync(${JSON.stringify(signals)}, "SIGTERM"); process.exit(0); });
+      process.stdin.on("end", () => appendFileSync(${JSON.stringify(events)}, "stdin closed;")); // keeps running
+      process.on("SIGTERM", () => {
+        appendFileSync(${JSON.stringify(events)}, "SIGTERM;");
+        appendFileSync(${JSON.stringify(signals)}, "SIGTERM");
+        process.exit(0);
+      });
       setInterval(() => {}, 1000);
     `);
     const transport = createStdioTransport({ ...stubborn, wire: "mcp-lite", closeGraceMs: 300, stderr: "pipe" });
     const client = createClient(transport);
     try {
       await client.listTools();
-      const started = Date.now();
-      await client.close();
-      // Stdin closed first, then SIGTERM once the grace passed, which ended it (no SIGKILL was needed).
-      assert.ok(Date.now() - started >= 250, `ended after ${Date.now() - started} ms, before the grace`);
+      const timers = recordTimers();
+      try {
+        await client.close();
+      } finally {
+        timers.restore();
+      }
+      // Stdin closed first, then SIGTERM once the grace passed (the close's timer of 300 ms, not the time a loaded
+      // machine took), which ended it (no SIGKILL was needed).
+      assert.equal(readFileSync(events, "utf8"), "stdin closed;SIGTERM;");
+      assert.ok(timers.delays.includes(300), `no wait of the 300 ms grace: ${timers.delays}`);
       assert.equal(readFileSync(signals, "utf8"), "SIGTERM");
     } finally {
       rmSync(dir, { recursive: true, force: true });
