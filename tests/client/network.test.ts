@@ -8,7 +8,8 @@ import { serve } from "../../mod.ts";
 import type { Listener } from "../../src/types.ts";
 import { createClient } from "../../src/client/mod.ts";
 import { ErrorCode, ProtocolError } from "../../src/errors/mod.ts";
-import { fixtureServer, sleep, slowProbe } from "../helpers/fixtures.ts";
+import { fixtureServer, slowProbe } from "../helpers/fixtures.ts";
+import { waitFor } from "../helpers/long-running.ts";
 
 const server = fixtureServer();
 let listener: Listener;
@@ -63,7 +64,7 @@ describe("client over 127.0.0.1", () => {
         onProgress: () => controller.abort(new Error("enough")),
       });
       await assert.rejects(call, /enough/);
-      for (const end = Date.now() + 10_000; slowProbe.aborted === before && Date.now() < end;) await sleep(10);
+      await waitFor(() => slowProbe.aborted !== before, 10_000).catch(() => {}); // asserted next
       assert.equal(slowProbe.aborted, before + 1);
     });
   }
