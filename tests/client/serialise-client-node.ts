@@ -14,5 +14,6 @@ for (const wire of ["mcp-lite", "mcp"] as const) {
   console.error(client); // as a logger prints it
   counted[wire] = [requests, methods];
 }
+// About time: a call a probe started would reach the server, or reject unhandled, within this while.
 await new Promise((resolve) => setTimeout(resolve, 200));
 process.stdout.write(JSON.stringify({ counted, json: printed.json, inspect: printed.inspect }));

@@ -14,7 +14,10 @@ import { ONCE_PER_RUN } from "../helpers/once-per-run.ts";
 import { ROOT, run } from "../helpers/process.ts";
 import { probe, PROBES, spiedClient } from "./probes.ts";
 
-/** Lets a call the probes might have started reach the server, and its rejection surface. */
+/**
+ * Lets a call the probes might have started reach the server, and its rejection surface. About time: that no request
+ * goes is seen only over a while (no call started means no event to wait for).
+ */
 const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
 
 for (const wire of ["mcp-lite", "mcp"] as const) {
