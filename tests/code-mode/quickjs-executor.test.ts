@@ -25,7 +25,7 @@ const LIMITS = {
 /** The host's tools: `echo` answers its name and arguments, `fail` rejects, `later` answers after a turn. */
 async function call(name: string, args: unknown): Promise<unknown> {
   if (name === "fail") throw new Error(`the tool ${name} refused: ${JSON.stringify(args)}`);
-  if (name === "later") await new Promise((resolve) => setTimeout(resolve, 5));
+  if (name === "later") await new Promise((resolve) => setTimeout(resolve, 5)); // the host's own work: a turn
   return { name, args };
 }
 

@@ -128,7 +128,7 @@ describe("the call pipeline", () => {
         for (let i = 1; i <= 1000; i++) {
           probe.yielded = i;
           yield i;
-          await new Promise((resolve) => setTimeout(resolve, 1));
+          await new Promise((resolve) => setTimeout(resolve, 1)); // the stream's own work between values
         }
       } finally {
         probe.closed = true;

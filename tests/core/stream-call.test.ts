@@ -107,7 +107,7 @@ describe("streamCall", () => {
         seen = ctx.signal;
         for (let i = 0; i < 1_000; i++) {
           yield i;
-          await sleep(5);
+          await sleep(5); // the stream's own work between values
         }
       }),
     );
