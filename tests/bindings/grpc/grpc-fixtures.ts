@@ -51,14 +51,23 @@ export const analyze = defineTool("analyze_dataset")
       : ctx.promise({ state: { n: state.n, polls: state.polls + 1 }, retryAfterMs: 5 })
   );
 
+/**
+ * A gate: its promise and what opens it. Not `Promise.withResolvers()`: node.test.ts bundles these fixtures into a
+ * server that runs on the machine's Node, which may be Node 20 (withResolvers came in Node 22).
+ */
+function closedGate(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((opened) => resolve = opened);
+  return { promise, resolve };
+}
 /** The gate `gated` calls wait at: opened by {@link openGate} (then closed again for later calls). */
-let gate = Promise.withResolvers<void>();
+let gate = closedGate();
 /** How many calls of `gated` wait at the gate now. */
 export const gatedProbe = { held: 0 };
 /** Lets every call of `gated` waiting now answer. */
 export function openGate(): void {
   gate.resolve();
-  gate = Promise.withResolvers<void>();
+  gate = closedGate();
 }
 /** Answers once the test opens its gate ({@link openGate}), or "cancelled" when cancelled: calls held at once. */
 export const gated = defineTool("gated")
