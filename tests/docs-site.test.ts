@@ -12,7 +12,7 @@ import { extname, join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { launch, NO_BROWSER } from "./apps/browser.ts";
 import { ROOT, run } from "./helpers/process.ts";
-import { ONCE_PER_RUN } from "./helpers/once-per-run.ts";
+import { ONCE_PER_RUN, RECIPE_BUILD } from "./helpers/once-per-run.ts";
 
 const DOCS = join(ROOT, "docs");
 const DIST = join(DOCS, ".vitepress", "dist");
@@ -91,7 +91,7 @@ function target(path: string): string | undefined {
   return existsSync(file) && statSync(file).isFile() ? file : undefined;
 }
 
-describe("the documentation site", { skip: ONCE_PER_RUN }, () => {
+describe("the documentation site", { skip: ONCE_PER_RUN || RECIPE_BUILD }, () => {
   const BUILD = { timeout: 600_000 };
 
   it("has every page the issue lists, and the API reference of every entry point", BUILD, async () => {

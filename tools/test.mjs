@@ -65,6 +65,7 @@ import process from "node:process";
 import { docExamples } from "./doc-examples.mjs";
 import { failureDigest, uncoloured } from "./failure-digest.mjs";
 import { leftovers } from "./leftovers.mjs";
+import { RECIPE_DIGEST_FILE, recipeDigest, recipesPassedOn, recordRecipesPassed } from "./recipe-builds.mjs";
 import { repoEnv } from "./repo-bin.mjs";
 
 /**
@@ -175,6 +176,12 @@ const UPDATE_TIMINGS = process.env.MCPLITE_UPDATE_TIMINGS === "1";
 /** `--all` (`npm run test:all`) or MCPLITE_EVERY_RUNTIME=1: every file under Deno too, ONCE_PER_RUN lifted. */
 const EVERY_RUNTIME = process.env.MCPLITE_EVERY_RUNTIME === "1" || process.argv.includes("--all");
 const LIST = process.argv.includes("--list");
+/**
+ * The recipes' framework builds (tools/recipe-builds.mjs): run with `--all`, and when what they check changed since
+ * they last passed; RECIPE_DIGEST is written once they pass again.
+ */
+const RECIPE_DIGEST = recipeDigest();
+const RECIPE_BUILDS = EVERY_RUNTIME || !recipesPassedOn(RECIPE_DIGEST);
 /** Test files named on the command line: each lane runs those of its files only, without `--doc`. */
 const ONLY = process.argv.slice(2).filter((arg) => !arg.startsWith("--")).map((arg) => arg.replace(/^\.\//, ""));
 
@@ -464,6 +471,11 @@ if (LIST) {
       `(${once.length} run once, under Bun only: ${s(sum(once, denoMs))} of Deno's test time not repeated; ` +
       `npm run test:all runs every file under Deno too)`,
   );
+  console.log(
+    `The recipes' framework builds (Next.js, VitePress, mcplite init's templates): ${
+      RECIPE_BUILDS ? "run" : `skipped, their inputs as they last passed (${RECIPE_DIGEST_FILE})`
+    }.`,
+  );
   process.exit(0);
 }
 
@@ -491,7 +503,16 @@ const env = repoEnv({
   MCPLITE_SCRATCH_DIR: SCRATCH_DIR,
   TMPDIR: TEMP_DIR,
   ...(EVERY_RUNTIME ? { MCPLITE_EVERY_RUNTIME: "1" } : {}),
+  MCPLITE_RECIPE_BUILDS: RECIPE_BUILDS ? "1" : "0",
 });
+console.log(
+  RECIPE_BUILDS
+    ? `== the recipes' framework builds run (${
+      EVERY_RUNTIME ? "--all" : `their inputs changed since ${RECIPE_DIGEST_FILE}`
+    })`
+    : `== the recipes' framework builds (Next.js, VitePress, mcplite init's templates) skip: their inputs are as they ` +
+      `last passed (${RECIPE_DIGEST_FILE}); npm run test:all runs them`,
+);
 
 // The docs' and the README's TypeScript blocks (tests/docs/code-blocks.test.ts), written where the type check reads
 // them beside the sources, in one program, with the repository's configuration (as the blocks' own project has it):
@@ -632,6 +653,14 @@ if (left.length) {
   console.log(left.map((name) => `  ${name}`).join("\n"));
 }
 spawn("rm", ["-rf", SCRATCH_DIR, TEMP_DIR, ...made], { detached: true, stdio: "ignore" }).unref();
+
+// The recipes' framework builds ran on every file and passed: what they checked is recorded, so that the next run
+// skips them until it changes (tools/recipe-builds.mjs; the digest belongs in the commit that changed their inputs).
+const recipesRan = RECIPE_BUILDS && RECIPE_DIGEST !== undefined && ONLY.length === 0;
+if (recipesRan && results.every((r) => r.code === 0) && !recipesPassedOn(RECIPE_DIGEST)) {
+  recordRecipesPassed(RECIPE_DIGEST);
+  console.log(`\n== the recipes' framework builds passed: ${RECIPE_DIGEST_FILE} records what they checked (commit it)`);
+}
 
 for (const { name, code, seconds, error } of results) {
   console.log(

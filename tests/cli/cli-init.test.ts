@@ -20,7 +20,7 @@ import { BIN, offline, packOnce, withBin } from "../helpers/npm-pack.ts";
 import { ROOT, run } from "../helpers/process.ts";
 import { toolsCall } from "../helpers/request.ts";
 import { runCli } from "./cli-helpers.ts";
-import { ONCE_PER_RUN, skipOutsideCi } from "../helpers/once-per-run.ts";
+import { ONCE_PER_RUN, RECIPE_BUILD, skipOutsideCi } from "../helpers/once-per-run.ts";
 import { scratchDir } from "../helpers/scratch-dir.ts";
 
 // The v1 SDK maps its subpaths with `./*` to `*.d.ts`, which Deno's type checker does not resolve for a
@@ -147,8 +147,9 @@ describe("mcplite init", () => {
     }
   });
 
-  // The projects install the packed package (prepare builds dist/ with tsc): once per CI run, under bun test.
-  const heavy = ONCE_PER_RUN;
+  // The projects install the packed package (prepare builds dist/ with tsc) and the templates' packages from npm: once
+  // per run, under bun test, when a template changed (RECIPE_BUILD) or under npm run test:all.
+  const heavy = ONCE_PER_RUN || RECIPE_BUILD;
 
   /** The packed tarball and Node 22, or why not. */
   async function prerequisites(): Promise<string | { tarball: string; node: string }> {

@@ -17,7 +17,7 @@ import { Client } from "@modelcontextprotocol/sdk/client";
 import { tsBlocks } from "../helpers/markdown.ts";
 import { node22, NODE22_MISSING } from "../helpers/node22.ts";
 import { BIN, consumerProject, linkPackages, offline, withBin } from "../helpers/npm-pack.ts";
-import { ONCE_PER_RUN, skipOutsideCi } from "../helpers/once-per-run.ts";
+import { ONCE_PER_RUN, RECIPE_BUILD, skipOutsideCi } from "../helpers/once-per-run.ts";
 import { output, ROOT, run } from "../helpers/process.ts";
 import { scratchDir } from "../helpers/scratch-dir.ts";
 
@@ -183,7 +183,10 @@ describe("docs/guides/mounting.md, run from the npm package", () => {
     await recipe(DENO, [...serve, "hono-app.ts"], app);
   });
 
-  it("builds the Next.js route handler with next build and serves it with next start on Node 22", LONG, async (t) => {
+  it("builds the Next.js route handler with next build and serves it with next start on Node 22", {
+    ...LONG,
+    skip: ONCE_PER_RUN || RECIPE_BUILD,
+  }, async (t) => {
     const [ready, node] = await Promise.all([install(), node22()]);
     if (typeof ready === "string") return skipOutsideCi(t, ready);
     const { app } = ready;

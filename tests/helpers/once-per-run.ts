@@ -52,3 +52,15 @@ export function missingOutsideCi<T extends string | false>(reason: T): T {
   if (reason !== false && IN_CI) throw new Error(`in CI this prerequisite must be present: ${reason}`);
   return reason;
 }
+
+/**
+ * A `skip` option for a build of a third-party framework that checks a recipe (the Next.js mount, the VitePress site,
+ * each `mcplite init` template installed from npm): minutes of a 2-core run's CPU for what changes only with the docs,
+ * a recipe or a template. `npm run test:all` runs them, and `npm test` when what they check changed since they last
+ * passed (tools/test.mjs sets MCPLITE_RECIPE_BUILDS=1 then: its RECIPE_INPUTS' digest differs from the one
+ * tests/recipe-builds.sha256 records); run alone (`bun test`, `deno test`), they run as well.
+ */
+export const RECIPE_BUILD: string | false = process.env.MCPLITE_RECIPE_BUILDS === "0"
+  ? "a recipe's framework build: runs under npm run test:all, and under npm test when the docs, a recipe or a " +
+    "template changed since it last passed (tools/test.mjs, RECIPE_INPUTS)"
+  : false;
