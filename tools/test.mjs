@@ -201,7 +201,17 @@ function timings(file) {
   const files = JSON.parse(readFileSync(file, "utf8")).files;
   return (path) => files[path] ?? 1000;
 }
-const bunMs = timings("tests/timings.json");
+/**
+ * How much of a file's time in tests/timings.json is the recipes' framework builds (RECIPE_BUILD: measured in CI,
+ * issue 99), left out of its expected time when they skip, so that the lanes stay even.
+ */
+const RECIPE_BUILD_MS = {
+  "tests/cli/cli-init.test.ts": 100_000,
+  "tests/docs-site.test.ts": 79_000,
+  "tests/docs/mounting.test.ts": 30_000,
+};
+const measuredBunMs = timings("tests/timings.json");
+const bunMs = (file) => Math.max(0, measuredBunMs(file) - (RECIPE_BUILDS ? 0 : RECIPE_BUILD_MS[file] ?? 0));
 const denoMs = timings("tests/timings-deno.json");
 /** The files whose JSDoc examples run (as `deno test --doc mod.ts src/` would run them). */
 const DOC_PATHS = ["mod.ts", "src"];
