@@ -272,7 +272,10 @@ const PACKAGING_LANE = evened(ALL);
 const LANES = {
   bun: ALL.filter((file) => !PACKAGING_LANE.includes(file)),
   packaging: ALL.filter((file) => PACKAGING_LANE.includes(file)),
-  deno: EVERY_RUNTIME ? ALL : ALL.filter((file) => onEachRuntime(file) !== undefined),
+  // Under `--all` too, never the packaging lane's files: their subject is the package or a build run by children of
+  // their own choosing, and a second harness at once would race the first on dist/ and docs/.vitepress/dist (a run of
+  // both got 404s from the site being rebuilt under it, and a Bun install from a checkout refused mid-install).
+  deno: ALL.filter((file) => !PACKAGING.includes(file) && (EVERY_RUNTIME || onEachRuntime(file) !== undefined)),
 };
 for (const file of ALL) {
   if (!LANES.bun.includes(file) && !LANES.packaging.includes(file) && !LANES.deno.includes(file)) {
