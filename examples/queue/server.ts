@@ -133,7 +133,7 @@ export const publishReport = defineTool("publish_report")
     const built = await invoke(work, "report", buildReport, { region, quarter }); // the child's result, typed
     work.progress(1, 2, "report built");
     await work.step("ask", async () => {
-      const url = await work.signalUrl("approved"); // under the host the call came to (signals({ publicUrl }) else)
+      const url = await work.signalUrl("approved"); // at signals({ publicUrl }), else the call's loopback host
       const approve = `curl -s -X POST '${url}' -H 'content-type: application/json' -d '{"by":"ada"}'`;
       console.log(`approve the ${region} report for ${quarter} (revenue ${built.revenue}): ${approve}`);
     });

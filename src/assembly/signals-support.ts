@@ -36,8 +36,11 @@ import type { SignalsSupport } from "../server/server-options.ts";
 export interface SignalsOptions {
   /**
    * The server's origin as outside systems reach it (`https://api.example.com`), which `work.signalUrl()` puts before
-   * the server's `basePath`; default: the `Host` of the request that started the job (`http:` for a loopback host,
-   * else `https:`). Set it behind a proxy, and for jobs started in process (`server.call()`), which have no request.
+   * the server's `basePath`. Set it wherever the server is reached other than on a loopback host: a signal URL is a
+   * capability, and a request's `Host` is the caller's to write, so without `publicUrl` the URL takes the `Host` of
+   * the request that started the job only when that is a loopback host (`http://127.0.0.1:8000`, development), and
+   * `work.signalUrl()` otherwise throws a `TypeError` saying to set it; so does a job started in process
+   * (`server.call()`), which has no request.
    */
   readonly publicUrl?: string;
   /** The largest payload a signal URL takes, in bytes (default 65 536); a larger one is answered 413. */
@@ -162,11 +165,23 @@ function answer(status: number, message: string, headers: Record<string, string>
   return Response.json({ status, message }, { status, headers });
 }
 
-/** The origin of the request that started a job, from its `Host`: `http:` for a loopback host, else `https:`. */
+/** A loopback `Host`: a development server's, the only origin a request may give a capability URL. */
+const LOOPBACK_HOST = /^(localhost|127\.[\d.]+|\[::1\])(:\d+)?$/i;
+
+/**
+ * The origin of a job's signal URLs without `signals({ publicUrl })`: the `Host` of the request that started it, when
+ * that is a loopback host (`http:`). Any other `Host` is the caller's to write (`Host: evil.example` would send the
+ * capability, mailed to an approver, to the caller's host), so no URL is made from it: the error says what to set.
+ */
 function originOf(meta: CallMeta): string {
   const host = meta.headers.get("host");
-  if (host === null) {
-    throw new TypeError("work.signalUrl(): this job came from no request: give signals({ publicUrl })");
-  }
-  return `${/^(localhost|127\.[\d.]+|\[::1\])(:\d+)?$/.test(host) ? "http" : "https"}://${host}`;
+  if (host !== null && LOOPBACK_HOST.test(host)) return `http://${host}`;
+  throw new TypeError(
+    host === null
+      ? "work.signalUrl(): this job came from no request: give signals({ publicUrl })"
+      : `work.signalUrl(): a signal URL is a capability, its origin comes from signals({ publicUrl }); without it ` +
+        `only a loopback Host (development) is used, and this job's request came with Host ${
+          JSON.stringify(host.slice(0, 100))
+        }: give signals({ publicUrl: "https://<the server's public origin>" })`,
+  );
 }

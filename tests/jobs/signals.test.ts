@@ -5,6 +5,7 @@
  * a body too large or not JSON refused; a payload its schema refuses. The queued forms: tests/bullmq/signals.test.ts.
  */
 import assert from "node:assert/strict";
+import { request as httpRequest } from "node:http";
 import { after, before, describe, it } from "node:test";
 import * as v from "valibot";
 import { type CallOutcome, createServer, defineTool, serve, type ServerOptions, signals } from "../../mod.ts";
@@ -286,5 +287,79 @@ describe("work.signalUrl() over HTTP", () => {
     } finally {
       server = shared;
     }
+  });
+});
+
+/**
+ * POSTs an MCP 2025-11-25 `tools/call` to a listener over a raw HTTP/1.1 connection with the `Host` the caller writes
+ * (a `fetch` would put the URL's), and answers the JSON-RPC response.
+ */
+function callWithHost(listener: string, host: string, name: string): Promise<Record<string, any>> {
+  const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: {} } });
+  return new Promise((resolve, reject) => {
+    const sent = httpRequest(`${listener}/mcp`, {
+      method: "POST",
+      headers: {
+        host,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": "2025-11-25",
+      },
+      timeout: 30_000,
+    }, (response) => {
+      let text = "";
+      response.setEncoding("utf8").on("data", (chunk: string) => text += chunk).on("end", () => {
+        try {
+          resolve(JSON.parse(text));
+        } catch {
+          reject(new Error(`${response.statusCode}: ${text}`));
+        }
+      });
+    });
+    sent.on("timeout", () => sent.destroy(new Error("no answer in 30 s"))).on("error", reject).end(body);
+  });
+}
+
+// Issue 101, item 6: a signal URL is a bearer capability; its origin comes from configuration, never a forged `Host`.
+// The server answers any `Host` (`allowedHosts: "*"`, as behind a proxy that passes `Host` on): the default list of
+// loopback names would refuse a foreign one before the job starts.
+describe("a signal URL's origin without signals({ publicUrl })", () => {
+  let listener: Listener | undefined;
+  const server = createServer({
+    name: "origin",
+    version: "1.0.0",
+    secret: SECRET,
+    signals: signals(),
+    allowedHosts: "*",
+  }).tool(
+    defineTool("url").describe("Makes a signal URL").input(v.object({})).longRunning()
+      .defer(async (_, work) => await work.signalUrl("go")),
+  );
+  before(async () => {
+    listener = await serve({ fetch: server.fetch }, { port: 0, hostname: "127.0.0.1", quiet: true });
+  });
+  after(async () => await listener?.close());
+
+  it("is the request's loopback host in development (http:)", async () => {
+    const answer = await callWithHost(listener!.url, new URL(listener!.url).host, "url");
+    assert.equal(answer.result?.isError, undefined, JSON.stringify(answer));
+    assert.match(answer.result.content[0].text, new RegExp(`^${listener!.url}/signals/[\\w.~-]+$`));
+  });
+
+  it("is never a forged Host's: the job fails saying to set publicUrl, and no URL names that host", async () => {
+    for (const host of ["evil.example", "evil.example:443", "127.0.0.1.evil.example", "localhost.evil.example"]) {
+      const answer = await callWithHost(listener!.url, host, "url");
+      assert.equal(answer.result?.isError, true, JSON.stringify(answer));
+      const text: string = answer.result.content[0].text;
+      assert.match(text, /signals\(\{ publicUrl: "https:\/\/<the server's public origin>" \}\)/);
+      assert.doesNotMatch(text, /\/signals\/\S/, `no URL made for Host ${host}: ${text}`);
+    }
+  });
+
+  it("is refused for a job started in process (no request), saying to set publicUrl", async () => {
+    assert.match(
+      failedWith(await ended(server, await server.call("url", {}))),
+      /this job came from no request: give signals\(\{ publicUrl \}\)/,
+    );
   });
 });

@@ -156,7 +156,8 @@ export interface WorkContext<TConfig = unknown>
    *
    * @param name The signal's name.
    * @param options How long the URL is good for.
-   * @returns The URL, under the server's `basePath` at `signals({ publicUrl })` (default: the calling request's host).
+   * @returns The URL, under the server's `basePath` at `signals({ publicUrl })`; without it, at the calling request's
+   * host only when that is a loopback host (development), else this throws a `TypeError` saying to set it.
    */
   signalUrl(name: string, options?: SignalUrlOptions): Promise<string>;
 }
