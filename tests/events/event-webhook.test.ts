@@ -2,7 +2,8 @@
  * `eventWebhook()`, the receiver of MCP Events' webhook deliveries, with bodies signed by `standardwebhooks`' own
  * `Webhook.sign()`: a valid delivery, a wrong secret, a stale timestamp, a rotated secret, a duplicate `webhook-id`
  * (in memory and across two receivers sharing a store), 256 KiB + 1 streamed, the challenge, 503 when `onEvent`
- * throws (and the retry that follows), and the receiver mounted on `node:http` with `nodeHandler()`.
+ * throws (and the retry that follows), a capture replayed past what the receiver remembers, and the receiver mounted
+ * on `node:http` with `nodeHandler()`.
  */
 import assert from "node:assert/strict";
 import { createServer as createHttpServer } from "node:http";
@@ -170,6 +171,41 @@ describe("eventWebhook()", () => {
     assert.equal((await one.receive(sep("sub_a.evt_9"))).status, 204);
     assert.equal((await two.receive(sep("sub_a.evt_9"))).status, 204);
     assert.equal(one.events.length + two.events.length, 1);
+  });
+
+  // Issue 101, item 7: a signature verifies five minutes either side of its timestamp, longer than a small memory
+  // remembers a busy receiver's ids; what the memory let go of is refused, not run again.
+  it("never runs a capture replayed past the in-memory ids (remember): 503, and the sender's re-signed retry runs once", async () => {
+    const { receive, events } = collecting({ remember: 3 });
+    const captured = new Date(Date.now() - 60_000); // four deliveries a minute ago; the first is let go of
+    for (const id of ["evt_1", "evt_2", "evt_3", "evt_4"]) {
+      assert.equal((await receive(delivery({ id, at: captured }))).status, 204, id);
+    }
+    const replayed = await receive(delivery({ id: "evt_1", at: captured })); // still within its five minutes
+    assert.equal(replayed.status, 503);
+    assert.equal(replayed.headers.get("retry-after"), "1");
+    // A delivery signed no later than what was let go of may be a replay: refused so too, until signed anew.
+    assert.equal((await receive(delivery({ id: "evt_5", at: captured }))).status, 503);
+    assert.equal((await receive(delivery({ id: "evt_5" }))).status, 204); // the sender's retry: a fresh timestamp
+    assert.equal((await receive(delivery({ id: "evt_5" }))).status, 204); // and a duplicate of it
+    assert.deepEqual(events.map((e) => (e as { eventId: string }).eventId), [
+      "evt_1",
+      "evt_2",
+      "evt_3",
+      "evt_4",
+      "evt_5",
+    ]);
+  });
+
+  it("keeps a delivery id in a store for the ten minutes a capture verifies, whatever rememberMs says", async () => {
+    let time = Date.now();
+    const store = createMemoryResultStore({ now: () => time });
+    const { receive, events } = collecting({ store, rememberMs: 1_000 });
+    const at = new Date();
+    assert.equal((await receive(delivery({ at }))).status, 204);
+    time += 4 * 60_000; // the store's clock past rememberMs; the capture still verifies
+    assert.equal((await receive(delivery({ at }))).status, 204);
+    assert.equal(events.length, 1);
   });
 
   it("answers 503 when onEvent throws, and runs it again on the server's retry", async () => {

@@ -139,9 +139,16 @@ export interface EventWebhookOptions<S = unknown> {
    * ResultStore contract (`redisResultStore()`, …). Default: this process's newest {@link remember} ids.
    */
   store?: Pick<ResultStore, "set" | "delete">;
-  /** How many delivery ids the in-memory default remembers (default 10 000). */
+  /**
+   * How many delivery ids the in-memory default remembers (default 10 000). A signature verifies for five minutes
+   * either side of its timestamp, so a bound on the ids is not one on replays: once an id is let go of, a delivery
+   * signed no later than it is answered 503 (not run), and the sender's retry, signed anew, is taken.
+   */
   remember?: number;
-  /** How long a store remembers a delivery id, in ms (default 24 h: longer than the server's retries). */
+  /**
+   * How long a store remembers a delivery id, in ms (default 24 h: longer than the server's retries); at least the
+   * ten minutes a captured delivery verifies, whatever it says.
+   */
   rememberMs?: number;
   /** Hears what made a delivery fail with 503 (a callback's error, a store's). */
   onError?: (error: unknown) => void;
@@ -243,7 +250,12 @@ export function eventWebhook<S = unknown>(options: EventWebhookOptions<S>): (req
     // X-MCP-Subscription-Id; a delivery is its signed webhook-id within its key's scope, whatever that header says.
     const key = `${scope} ${webhookId}`;
     try {
-      if (!await seen.claim(key)) return new Response(null, { status: 204 });
+      // Read as `verify()` read it (parseInt), so the time is the one the signature was checked against.
+      const claim = await seen.claim(key, Number.parseInt(signed["webhook-timestamp"], 10));
+      if (claim === "duplicate") return new Response(null, { status: 204 });
+      // Signed before an id the memory let go of: perhaps a replay of it. Not run; the sender's retry, signed anew
+      // (Standard Webhooks: a fresh webhook-timestamp per attempt), is newer than anything forgotten.
+      if (claim === "forgotten") return new Response(null, { status: 503, headers: { "retry-after": "1" } });
     } catch (error) {
       options.onError?.(error);
       return new Response(null, { status: 503 });
