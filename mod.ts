@@ -74,6 +74,7 @@ export type { ContentBlock, ToolResult } from "./src/core/results/result.ts";
 // Where deferred results wait, and the queue and workers that run deferred work.
 export { createMemoryResultStore } from "./src/jobs/result-store.ts";
 export type { ResultStore } from "./src/jobs/result-store.ts";
+export type { PutOptions, SharedStore } from "./src/store/shared-store.ts";
 export type { JournalEntry, JournalStore } from "./src/jobs/journal-store.ts";
 export { signals, type SignalsOptions } from "./src/assembly/signals-support.ts";
 export type { SignalDelivery } from "./src/jobs/signals.ts";

@@ -1,30 +1,28 @@
 /**
  * One use per assertion (RFC 7523 §3 item 7; the ID-JAG's required `jti`): a `jti` is remembered in the
- * server's result store until its assertion expires, written only where none is (the store's first writer
- * wins, atomically in every store: a put-if-absent), so every instance sharing the store, and the next
+ * server's shared store until its assertion expires, taken once (`putIfAbsent`, atomic in every store), so every
+ * instance sharing the store, and the next
  * process over it, refuse a second use. A store that came back empty has forgotten what it took: an
  * assertion issued before its memory began (`dpop-epoch.ts`'s marker) is refused, so none is taken twice.
  *
  * @module
  */
-import type { ResultStore } from "../jobs/result-store.ts";
+import type { SharedStore } from "../store/shared-store.ts";
+import { storeSpace } from "../store/store-space.ts";
 import { memoryStart } from "../server/dpop-epoch.ts";
 import { TokenError } from "./oauth-error.ts";
-
-/** Where used assertions are remembered in the result store, apart from results (whose ids are random). */
-const USED_PREFIX = "assertion-jti:";
 
 /**
  * Remembers an assertion's use, refusing a second one.
  *
- * @param store The server's result store.
+ * @param store The server's shared store (used assertions in its `assertion-jti` namespace).
  * @param assertion The assertion's issuer, `jti`, `iat` (if it has one) and `exp` (seconds).
  * @param toleranceSec The clock skew tolerated past `exp`.
  * @throws {TokenError} `invalid_grant` for an assertion used already, or issued before the store's memory
  *   began; `temporarily_unavailable` (503) when the store is down.
  */
 export async function useOnce(
-  store: ResultStore,
+  store: SharedStore,
   assertion: { readonly issuer: string; readonly jti: string; readonly iat: number | undefined; readonly exp: number },
   toleranceSec: number,
 ): Promise<void> {
@@ -39,9 +37,9 @@ export async function useOnce(
       );
     }
     const ttlMs = Math.max(1, assertion.exp + toleranceSec) * 1000 - Date.now();
-    first = await store.set(
-      `${USED_PREFIX}${assertion.issuer}\n${assertion.jti}`,
-      { status: "cancelled", at: Date.now() },
+    first = await storeSpace<true>(store, "assertion-jti").putIfAbsent(
+      `${assertion.issuer}\n${assertion.jti}`,
+      true,
       Math.max(1000, ttlMs),
     );
   } catch (error) {

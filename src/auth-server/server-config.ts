@@ -5,7 +5,9 @@
  *
  * @module
  */
-import { createMemoryResultStore, type ResultStore } from "../jobs/result-store.ts";
+import { createMemoryStore } from "../store/memory-store.ts";
+import type { SharedStore } from "../store/shared-store.ts";
+import { sharedStoreOf } from "../store/store-of.ts";
 import { type KeySet, keySetOf } from "./key-sets.ts";
 import type { AuthorizationServerOptions } from "./options.ts";
 import type { LifetimeBound } from "./verify-assertion.ts";
@@ -51,7 +53,8 @@ export interface ServerConfig {
   readonly resources: ReadonlyMap<string, readonly string[]>;
   readonly issuers: ReadonlyMap<string, TrustedIssuer>;
   readonly clients: ReadonlyMap<string, RegisteredClient>;
-  readonly store: ResultStore;
+  /** Where used assertions and DPoP proofs are remembered: the `store` option's shared store. */
+  readonly store: SharedStore;
   readonly accessTokenTtlSec: number;
   readonly toleranceSec: number;
 }
@@ -105,7 +108,7 @@ export function configOf(options: AuthorizationServerOptions): ServerConfig {
     resources,
     issuers,
     clients,
-    store: options.store ?? createMemoryResultStore({ maxEntries: 100_000 }),
+    store: options.store === undefined ? createMemoryStore({ maxEntries: 100_000 }) : sharedStoreOf(options.store),
     accessTokenTtlSec: ttl,
     toleranceSec: Math.min(Math.max(tolerance, 0), 300),
   };

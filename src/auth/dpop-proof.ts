@@ -5,7 +5,7 @@
  * @module
  */
 import { calculateJwkThumbprint, EmbeddedJWK, errors, type JWTHeaderParameters, jwtVerify } from "jose";
-import type { ResultStore } from "../jobs/result-store.ts";
+import type { SharedStore } from "../store/shared-store.ts";
 import { base64urlEncode } from "../codec/base64url.ts";
 import { sha256 } from "../internal/sha256.ts";
 import type { DpopChecks, DpopPolicy, DpopProof, DpopRequest } from "../server/dpop.ts";
@@ -82,7 +82,7 @@ export function dpopPolicy(options: DpopPolicyOptions): DpopPolicy {
       const jkt = await calculateJwkThumbprint(header.jwk!, "sha256");
       return typeof nonce === "string" ? { jkt, jti, iat, nonce } : { jkt, jti, iat };
     },
-    checks: (store: ResultStore): DpopChecks => dpopChecks(policy, store),
+    checks: (store: SharedStore): DpopChecks => dpopChecks(policy, store),
   };
   return policy;
 }

@@ -18,7 +18,8 @@ import { quickjsExecutor } from "./quickjs/quickjs-executor.ts";
 import { threadsAvailable } from "../runtime/threads.ts";
 import { workerExecutor } from "./worker/worker-executor.ts";
 import { continuationsOf } from "../jobs/continuations.ts";
-import { createMemoryResultStore, type ResultStore } from "../jobs/result-store.ts";
+import { createMemoryStore } from "../store/memory-store.ts";
+import type { SharedStore } from "../store/shared-store.ts";
 import { saveProgramTool } from "./save-program-tool.ts";
 import { SavedPrograms, type SavedProgramsOptions } from "./saved-programs.ts";
 
@@ -184,12 +185,11 @@ export function codeMode(options: CodeModeOptions = {}): Capability<"codeMode"> 
   }
   const own = new Set([discoverName, executeName, ...saveName === undefined ? [] : [saveName]]);
   return capability("codeMode", (registry: Definitions) => {
-    let store: ResultStore | undefined; // the server's, else one of this server's own in memory
+    let store: SharedStore | undefined; // the server's, else one of this server's own in memory
     const programs = options.savedPrograms === undefined ? undefined : new SavedPrograms(
       options.savedPrograms,
       () =>
-        store ??= (registry.runtime.continuations && continuationsOf(registry.runtime).results) ??
-          createMemoryResultStore(),
+        store ??= (registry.runtime.continuations && continuationsOf(registry.runtime).store) ?? createMemoryStore(),
     );
     if (registry.listing !== undefined) {
       throw new TypeError("createServer(): codeMode and toolSearch cannot be given together (both decide the lists)");

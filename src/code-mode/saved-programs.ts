@@ -1,7 +1,6 @@
 /**
- * Saved programs of code mode: a caller's programs kept by name in the server's result store, each an entry
- * (`cmprog:<name>:<principal>`, a running entry, as event subscriptions are kept) indexed in a set per principal
- * (`cmprogs:<principal>`). The principal is `callerKey()`'s, without a session: another connection of the same
+ * Saved programs of code mode: a caller's programs kept by name in the server's shared store, each a record
+ * (`cmprog:<name>:<principal>`) indexed in a set per principal (`cmprogs:<principal>`). The principal is `callerKey()`'s, without a session: another connection of the same
  * caller finds them, another caller never does.
  *
  * @module
@@ -13,6 +12,9 @@ import type { JsonSchema } from "../core/schema.ts";
 import { isObject } from "../internal/is-object.ts";
 import { utf8Length } from "../internal/utf8-length.ts";
 import type { ResultStore } from "../jobs/result-store.ts";
+import type { SharedStore } from "../store/shared-store.ts";
+import { type StoreSpace, storeSpace } from "../store/store-space.ts";
+import { recordOf, sharedStoreOf } from "../store/store-of.ts";
 import { Bm25fIndex } from "../tool-search/bm25f-index.ts";
 import { searchTokens } from "../tool-search/search-tokens.ts";
 
@@ -84,9 +86,6 @@ export interface SavedProgram {
 /** A name a program may have: an identifier, so that it reads as one in declarations. */
 const NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 
-/** The store with the sets the index is kept in. */
-type SetStore = ResultStore & Required<Pick<ResultStore, "addMember" | "removeMember" | "members">>;
-
 /** The saved programs of one code mode: their settings, and their store once the server is known. */
 export class SavedPrograms {
   /** How many programs one caller keeps. */
@@ -95,14 +94,14 @@ export class SavedPrograms {
   readonly maxBytes: number;
   readonly #ttlMs: number;
   readonly #anonymous: boolean;
-  readonly #store: () => ResultStore;
+  readonly #store: () => SharedStore;
 
   /**
    * @param options The options.
-   * @param store The server's store, read at the first call (the options' store, if given, wins).
+   * @param store The server's shared store, read at the first call (the options' store, if given, wins).
    * @throws {TypeError} When a bound is not a positive integer.
    */
-  constructor(options: SavedProgramsOptions, store: () => ResultStore) {
+  constructor(options: SavedProgramsOptions, store: () => SharedStore) {
     this.max = options.max ?? 20;
     this.maxBytes = options.maxBytes ?? 16 << 10;
     this.#ttlMs = options.ttlMs ?? 90 * 86_400_000;
@@ -113,7 +112,7 @@ export class SavedPrograms {
     }
     this.#anonymous = options.anonymous ?? false;
     const given = options.store;
-    this.#store = given === undefined ? store : () => given;
+    this.#store = given === undefined ? store : () => sharedStoreOf(given);
   }
 
   /**
@@ -133,11 +132,11 @@ export class SavedPrograms {
    * @returns Them, sorted by name.
    */
   async list(principal: string): Promise<SavedProgram[]> {
-    const store = this.#sets();
-    const names = await store.members(indexKey(principal));
+    const index = this.#index();
+    const names = await index.members(principal);
     const read = await Promise.all(names.map((name) => this.get(principal, name)));
     const gone = names.filter((_, i) => read[i] === undefined); // expired or evicted: the index forgets them
-    await Promise.all(gone.map((name) => store.removeMember(indexKey(principal), name)));
+    await Promise.all(gone.map((name) => index.removeMember(principal, name)));
     return read.filter((p) => p !== undefined).sort((a, b) => a.name < b.name ? -1 : 1);
   }
 
@@ -150,8 +149,7 @@ export class SavedPrograms {
    */
   async get(principal: string, name: string): Promise<SavedProgram | undefined> {
     if (!NAME.test(name)) return undefined;
-    const entry = await this.#store().get(programKey(principal, name));
-    const state = entry?.status === "working" ? entry.continued?.state : undefined;
+    const state = recordOf(await this.#programs().get(programKey(principal, name)));
     return isObject(state) && state.name === name && typeof state.code === "string"
       ? state as unknown as SavedProgram
       : undefined;
@@ -165,18 +163,13 @@ export class SavedPrograms {
    * @returns Why it was refused, or `undefined` once saved.
    */
   async save(principal: string, program: SavedProgram): Promise<string | undefined> {
-    const store = this.#sets();
     const kept = await this.list(principal);
     if (kept.length >= this.max && !kept.some((p) => p.name === program.name)) {
       return `You have ${kept.length} saved programs, at most ${this.max}: remove one first ` +
         `(${kept.map((p) => p.name).join(", ")})`;
     }
-    await store.set(
-      programKey(principal, program.name),
-      { status: "working", continued: { state: program } },
-      this.#ttlMs,
-    );
-    await store.addMember(indexKey(principal), program.name, this.#ttlMs);
+    await this.#programs().put(programKey(principal, program.name), program, this.#ttlMs);
+    await this.#index().addMember(principal, program.name, this.#ttlMs);
     return undefined;
   }
 
@@ -188,10 +181,9 @@ export class SavedPrograms {
    * @returns Whether there was one.
    */
   async remove(principal: string, name: string): Promise<boolean> {
-    const store = this.#sets();
     const had = await this.get(principal, name) !== undefined;
-    await store.delete(programKey(principal, name));
-    await store.removeMember(indexKey(principal), name);
+    await this.#programs().delete(programKey(principal, name));
+    await this.#index().removeMember(principal, name);
     return had;
   }
 
@@ -239,17 +231,16 @@ export class SavedPrograms {
     return undefined;
   }
 
-  /** The store, which must keep sets (every store of this package does). */
-  #sets(): SetStore {
-    const store = this.#store();
-    if (typeof store.addMember !== "function" || typeof store.members !== "function") {
-      throw new TypeError("codeMode(): savedPrograms needs a store with sets (addMember, removeMember, members)");
-    }
-    return store as SetStore;
+  /** The programs, by name and whose (the `cmprog` namespace; records of before the store contract read too). */
+  #programs(): StoreSpace<unknown> {
+    return storeSpace(this.#store(), "cmprog");
+  }
+
+  /** Each caller's set of names, by whose (the `cmprogs` namespace). */
+  #index(): StoreSpace<never> {
+    return storeSpace(this.#store(), "cmprogs");
   }
 }
 
-/** The store key of a program's entry: the name first (an identifier, so no `:`), then whose. */
-const programKey = (principal: string, name: string) => `cmprog:${name}:${principal}`;
-/** The store key of a caller's set of names. */
-const indexKey = (principal: string) => `cmprogs:${principal}`;
+/** A program's key: the name first (an identifier, so no `:`), then whose. */
+const programKey = (principal: string, name: string) => `${name}:${principal}`;

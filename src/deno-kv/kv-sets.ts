@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { ResultStore } from "../jobs/result-store.ts";
+import type { SharedStore } from "../store/shared-store.ts";
 import type { DenoKvLike } from "./deno-kv-like.ts";
 
 /** A set's lifetime, and each member's (the same, but while a lengthening passes over the members). */
@@ -38,7 +38,7 @@ export function kvSets(
   kv: Required<DenoKvLike>,
   prefix: readonly string[],
   now: () => number,
-): Required<Pick<ResultStore, "addMember" | "removeMember" | "members">> {
+): Pick<SharedStore, "addMember" | "removeMember" | "members"> {
   const setKey = (key: string) => [...prefix, key, true];
   const lifetime = (value: unknown) => (value as Lifetime | null)?.expiresAt ?? 0;
   const expireIn = (expiresAt: number, time: number) => Math.max(1, expiresAt - time) + GRACE_MS;

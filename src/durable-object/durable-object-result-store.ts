@@ -4,11 +4,10 @@
  *
  * @module
  */
-import { hasEnded, type ResultStore, type StoredResult } from "../jobs/result-store.ts";
+import type { ResultStore } from "../jobs/result-store.ts";
+import { resultStoreOver } from "../jobs/result-store-view.ts";
+import { durableObjectStore } from "./durable-object-store.ts";
 import type { DurableObjectNamespaceLike } from "./namespace-like.ts";
-import { MAX_ENTRY_BYTES, OBJECT_URL, type ObjectAnswer, type ObjectRequest } from "./object-protocol.ts";
-
-const utf8 = new TextEncoder();
 
 /**
  * The options of {@link durableObjectResultStore}: the objects' names and how large one entry may be.
@@ -38,6 +37,8 @@ export interface DurableObjectResultStoreOptions {
  * them; a read past the expiry finds nothing). An entry's JSON is at most `maxBytes`; it is stored in chunks, so
  * it may be larger than a storage value. A set (`addMember`, `removeMember`, `members`) is one object too, named
  * `<prefix>set:<key>`, each member a key of its storage, listed by prefix; it expires as a whole, by the same alarm.
+ * It is a view of job entries over the shared store on Durable Objects (its `store`, where the server's other
+ * features keep their records), an ended entry written final.
  *
  * An object that cannot be reached (overloaded, restarting, a network fault between Cloudflare's machines) makes
  * the operation fail: the server answers "send again later" on every wire.
@@ -66,47 +67,5 @@ export function durableObjectResultStore<Id>(
   namespace: DurableObjectNamespaceLike<Id>,
   options: DurableObjectResultStoreOptions = {},
 ): ResultStore {
-  const prefix = options.prefix ?? "mcplite:result:";
-  const maxBytes = options.maxBytes ?? 1024 * 1024;
-  if (!(maxBytes > 0 && maxBytes <= MAX_ENTRY_BYTES)) {
-    throw new RangeError(`maxBytes must be above 0 and at most ${MAX_ENTRY_BYTES}, not ${maxBytes}`);
-  }
-  const ask = async (id: string, request: ObjectRequest): Promise<ObjectAnswer> => {
-    const object = namespace.get(namespace.idFromName(prefix + id));
-    const response = await object.fetch(OBJECT_URL, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(request),
-    });
-    if (response.status === 413) throw new RangeError((await response.json()).error);
-    if (!response.ok) {
-      throw new Error(`the result store's Durable Object answered ${response.status}: ${await response.text()}`);
-    }
-    return await response.json() as ObjectAnswer;
-  };
-  return {
-    async get(id) {
-      const { json } = await ask(id, { op: "get" });
-      return typeof json === "string" ? JSON.parse(json) as StoredResult : undefined;
-    },
-    async set(id, entry, ttlMs) {
-      const json = JSON.stringify(entry);
-      const size = utf8.encode(json).length;
-      if (size > maxBytes) throw new RangeError(`a result of ${size} bytes exceeds the store's limit of ${maxBytes}`);
-      const { written } = await ask(id, { op: "set", json, ended: hasEnded(entry), ttlMs: Math.max(1, ttlMs) });
-      return written === true;
-    },
-    async delete(id) {
-      await ask(id, { op: "delete" });
-    },
-    async addMember(key, member, ttlMs) {
-      await ask(`set:${key}`, { op: "add", member, ttlMs: Math.max(1, ttlMs) });
-    },
-    async removeMember(key, member) {
-      await ask(`set:${key}`, { op: "remove", member });
-    },
-    async members(key) {
-      return (await ask(`set:${key}`, { op: "members" })).members ?? [];
-    },
-  };
+  return resultStoreOver(durableObjectStore(namespace, options));
 }

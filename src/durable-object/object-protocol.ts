@@ -24,10 +24,20 @@ export const MAX_CHUNKS = 127;
 /** The most bytes of one entry's JSON a store takes (4 000 000: {@link MAX_CHUNKS} chunks always hold it). */
 export const MAX_ENTRY_BYTES = 4_000_000;
 
-/** A request of the store to its object: an entry's (`get`, `set`, `delete`), a set's (`add`, `remove`, `members`). */
+/**
+ * A request of the store to its object: a record's (`get`, `set`, `delete`), a set's (`add`, `remove`, `members`). A
+ * `set` writes unless the record kept is final (`ended`), and only `if` it is absent, or its JSON is the one given
+ * (`null`: absent), when asked.
+ */
 export type ObjectRequest =
   | { readonly op: "get" }
-  | { readonly op: "set"; readonly json: string; readonly ended: boolean; readonly ttlMs: number }
+  | {
+    readonly op: "set";
+    readonly json: string;
+    readonly ended: boolean;
+    readonly ttlMs: number;
+    readonly if?: "absent" | { readonly json: string | null };
+  }
   | { readonly op: "delete" }
   | { readonly op: "add"; readonly member: string; readonly ttlMs: number }
   | { readonly op: "remove"; readonly member: string }
@@ -80,10 +90,13 @@ export function chunkKey(n: number): string {
  */
 export function isObjectRequest(body: unknown): body is ObjectRequest {
   if (typeof body !== "object" || body === null) return false;
-  const { op, json, ended, ttlMs, member } = body as Record<string, unknown>;
+  const { op, json, ended, ttlMs, member, if: condition } = body as Record<string, unknown>;
   if (op === "get" || op === "delete" || op === "members") return true;
   if (op === "remove") return typeof member === "string";
   const lifetime = typeof ttlMs === "number" && Number.isFinite(ttlMs) && ttlMs > 0;
   if (op === "add") return typeof member === "string" && lifetime;
-  return op === "set" && typeof json === "string" && typeof ended === "boolean" && lifetime;
+  const when = condition === undefined || condition === "absent" ||
+    (typeof condition === "object" && condition !== null &&
+      (typeof (condition as { json?: unknown }).json === "string" || (condition as { json?: unknown }).json === null));
+  return op === "set" && typeof json === "string" && typeof ended === "boolean" && lifetime && when;
 }

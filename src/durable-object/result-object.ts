@@ -73,7 +73,8 @@ export class ResultObject {
   }
 
   /**
-   * Answers one request of the store (read, write unless ended, or delete the entry) or of the notifier
+   * Answers one request of the store (read, write unless final, and if absent or as expected where asked, or delete
+   * the record) or of the notifier
    * (subscribe with a WebSocket, publish, count the subscribed sockets).
    *
    * @param request A `POST` with the store's JSON request, or a notifier's request.
@@ -162,9 +163,7 @@ export class ResultObject {
     if (request.op === "get") {
       const meta = await this.#meta();
       if (meta === undefined || Date.now() >= meta.expiresAt) return { json: null }; // the alarm may come late
-      const keys = Array.from({ length: meta.chunks }, (_, n) => chunkKey(n));
-      const chunks = await this.#storage.get(keys);
-      return { json: keys.map((key) => chunks.get(key) as string).join("") };
+      return { json: await this.#json(meta) };
     }
     if (request.op === "delete") {
       await this.#storage.deleteAll();
@@ -172,7 +171,12 @@ export class ResultObject {
       return {};
     }
     const kept = await this.#meta();
-    if (kept !== undefined && kept.ended && Date.now() < kept.expiresAt) return { written: false };
+    const live = kept !== undefined && Date.now() < kept.expiresAt ? kept : undefined;
+    if (live?.ended) return { written: false };
+    if (request.if === "absent" && live !== undefined) return { written: false };
+    if (typeof request.if === "object" && (live === undefined ? null : await this.#json(live)) !== request.if.json) {
+      return { written: false };
+    }
     const chunks = Math.max(1, Math.ceil(request.json.length / CHUNK_UNITS));
     if (chunks > MAX_CHUNKS) throw new RangeError(`an entry of ${request.json.length} characters is too large`);
     const expiresAt = Date.now() + Math.ceil(request.ttlMs);
@@ -187,6 +191,13 @@ export class ResultObject {
     const alarm = this.#storage.setAlarm(expiresAt);
     await Promise.all([written, removed, alarm]);
     return { written: true };
+  }
+
+  /** A record's JSON, from its chunks. */
+  async #json(meta: EntryMeta): Promise<string> {
+    const keys = Array.from({ length: meta.chunks }, (_, n) => chunkKey(n));
+    const chunks = await this.#storage.get(keys);
+    return keys.map((key) => chunks.get(key) as string).join("");
   }
 
   async #meta(): Promise<EntryMeta | undefined> {

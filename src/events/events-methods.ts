@@ -22,13 +22,8 @@ import {
 } from "./delivery/mod.ts";
 import { EVENTS_EXTENSION, type EventsSource } from "./events-router.ts";
 import { pushStream } from "./push-stream.ts";
-import {
-  type EventsRuntime,
-  principalIndexKey,
-  readLiveSubscription,
-  type SetStore,
-  storeSubscription,
-} from "./subscription-store.ts";
+import type { SharedStore } from "../store/shared-store.ts";
+import { type EventsRuntime, principalIndex, readLiveSubscription, storeSubscription } from "./subscription-store.ts";
 
 /** ChatGPT's error codes (the router renumbers them SEP-3415's for a client that declared the extension). */
 const NOT_FOUND = -32011, FORBIDDEN = -32012, EXHAUSTED = -32013, UNSUPPORTED = -32014;
@@ -112,12 +107,12 @@ async function identify(runtime: EventsRuntime, principal: string, url: string, 
 }
 
 /** Refuses one more subscription past the principal's budget (-32013), forgetting ended ones as it counts. */
-async function budget(runtime: EventsRuntime, store: SetStore, principal: string, now: number): Promise<void> {
+async function budget(runtime: EventsRuntime, store: SharedStore, principal: string, now: number): Promise<void> {
   let held = 0;
-  const index = principalIndexKey(principal);
-  for (const id of await store.members(index)) {
+  const index = principalIndex(store);
+  for (const id of await index.members(principal)) {
     if (await readLiveSubscription(store, id, now)) held++;
-    else await store.removeMember(index, id);
+    else await index.removeMember(principal, id);
   }
   if (held >= runtime.options.maxSubscriptions) {
     throw new ProtocolError(EXHAUSTED, `Resource exhausted: at most ${runtime.options.maxSubscriptions} subscriptions`);
@@ -249,7 +244,7 @@ async function unsubscribe(runtime: EventsRuntime, params: Params, ctx: Extensio
     throw new ProtocolError(NOT_FOUND, "Subscription not found");
   }
   await endSubscription(store, sub);
-  await store.removeMember(principalIndexKey(principal), sub.id);
+  await principalIndex(store).removeMember(principal, sub.id);
   return {};
 }
 

@@ -1,6 +1,6 @@
 /**
  * The events runtime of one server, attached by its first `server.event()` and kept by the server: the events it
- * serves, where subscriptions live (the server's `ResultStore`, `evsub:<id>` entries indexed by `evidx:<name>`), the
+ * serves, where subscriptions live (the server's shared store, `evsub:<id>` records indexed by `evidx:<name>`), the
  * extension that serves `events/*` (SEP-3415), and `emit`, which hands each matching subscription to delivery.
  *
  * @module
@@ -8,7 +8,8 @@
 import type { EventDefinition, EventsOptions } from "../core/definitions/event.ts";
 import { type Definitions, registryOf } from "../core/definitions/registry.ts";
 import { base64urlEncode } from "../codec/base64url.ts";
-import { createMemoryResultStore } from "../jobs/result-store.ts";
+import { createMemoryStore } from "../store/memory-store.ts";
+import { sharedStoreOf } from "../store/store-of.ts";
 import type { ServerOptions } from "../server/server-options.ts";
 import { attachListener } from "../server/listener.ts";
 import {
@@ -17,13 +18,13 @@ import {
   deliver,
   Deliveries,
   deliveryBody,
-  eventIndexKey,
+  eventIndex,
 } from "./delivery/mod.ts";
 import { localEvents } from "./events-methods.ts";
 import { routerOf } from "./events-router.ts";
 import { OccurrenceLog } from "./occurrence-log.ts";
 import { OpenStreams } from "./open-streams.ts";
-import { type Emitted, type EventsRuntime, readLiveSubscription, type SetStore } from "./subscription-store.ts";
+import { type Emitted, type EventsRuntime, readLiveSubscription } from "./subscription-store.ts";
 
 const HOUR = 3_600_000;
 
@@ -116,12 +117,13 @@ async function emitOn(
     );
   }
   runtime.streams.wake(name); // this instance's push streams read it now (another's at their next poll)
-  const ids = await store.members(eventIndexKey(name));
+  const index = eventIndex(store);
+  const ids = await index.members(name);
   const subs = await Promise.all(ids.map((id) => readLiveSubscription(store, id, now)));
   const handed: Promise<void>[] = [];
   for (const [i, sub] of subs.entries()) {
     if (sub === undefined) {
-      await store.removeMember(eventIndexKey(name), ids[i]); // the entry expired or was ended: the index forgets it
+      await index.removeMember(name, ids[i]); // the record expired or was ended: the index forgets it
       continue;
     }
     if (sub.status !== "active") continue; // pending (not verified yet) or suspended until re-subscribed
@@ -146,13 +148,14 @@ async function emitOn(
 /** Attaches the events runtime to a server: its store, options, and the `events/*` extension served on it. */
 function attach(server: object, options: ServerOptions): EventsRuntime {
   const { core, gate } = attachListener(server);
-  const store = (options.resultStore ?? createMemoryResultStore()) as SetStore;
-  if (typeof store.addMember !== "function" || typeof store.members !== "function") {
+  const given = options.resultStore;
+  if (given !== undefined && given.store === undefined && typeof given.members !== "function") {
     throw new TypeError(
       "server.event(): the server's resultStore keeps no sets (addMember, removeMember, members), where events " +
         "index their subscriptions",
     );
   }
+  const store = given === undefined ? createMemoryStore() : sharedStoreOf(given);
   const registry = registryOf(core) as Definitions;
   const { runtime: serverRuntime } = registry;
   const onError = serverRuntime.onError ?? (() => {});

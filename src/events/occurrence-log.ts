@@ -1,12 +1,14 @@
 /**
  * The occurrence log of a server's events (SEP-3415 "Events Extension": poll, and replay from a cursor or `maxAgeMs`):
- * each occurrence of an event kept in the server's `ResultStore` at a position of its own, `evocc:<name>:<life>:<n>`,
- * claimed first-writer-wins (an ended entry is never replaced), so instances sharing a store number one log alike.
+ * each occurrence of an event kept in the server's shared store at a position of its own, `evocc:<name>:<life>:<n>`,
+ * taken once (`putIfAbsent`), so instances sharing a store number one log alike.
  * Kept `events.retainMs` and at most `events.maxOccurrences` per event. A cursor is a position sealed with an HMAC.
  *
  * @module
  */
-import type { ResultStore, StoredResult } from "../jobs/result-store.ts";
+import type { SharedStore } from "../store/shared-store.ts";
+import { type StoreSpace, storeSpace } from "../store/store-space.ts";
+import { recordOf } from "../store/store-of.ts";
 import { base64urlEncode } from "../codec/base64url.ts";
 import { ProtocolError } from "../errors/error.ts";
 import { isObject } from "../internal/is-object.ts";
@@ -44,28 +46,28 @@ export interface ReadOptions {
   readonly match: (occurrence: Occurrence) => boolean | Promise<boolean>;
 }
 
-const done = (value: Record<string, unknown>): StoredResult => ({
-  status: "completed",
-  result: { content: [], structuredContent: value },
-});
-const valueOf = (entry: StoredResult | undefined) =>
-  entry?.status === "completed" ? entry.result.structuredContent : undefined;
-
 /** The log of one server's events in its store. */
 export class OccurrenceLog {
-  readonly #store: ResultStore;
+  /** Each event's life (`evlog:<name>`), taken once. */
+  readonly #lives: StoreSpace<unknown>;
+  /** Each event's head (`evhead:<name>`), where the last writer left it. */
+  readonly #heads: StoreSpace<unknown>;
+  /** The occurrences, each at its position (`evocc:<name>:<life>:<n>`), taken once. */
+  readonly #slots: StoreSpace<unknown>;
   readonly #key: Promise<CryptoKey>;
   readonly #retainMs: number;
   readonly #max: number;
   readonly #now: () => number;
 
   /**
-   * @param store The server's store.
+   * @param store The server's shared store.
    * @param key The HMAC key cursors are sealed with (the server's first secret).
    * @param limits How long an occurrence is kept, how many per event, and the clock.
    */
-  constructor(store: ResultStore, key: Promise<CryptoKey>, limits: { retainMs: number; max: number; now(): number }) {
-    this.#store = store;
+  constructor(store: SharedStore, key: Promise<CryptoKey>, limits: { retainMs: number; max: number; now(): number }) {
+    this.#lives = storeSpace(store, "evlog");
+    this.#heads = storeSpace(store, "evhead");
+    this.#slots = storeSpace(store, "evocc");
     this.#key = key;
     this.#retainMs = limits.retainMs;
     this.#max = limits.max;
@@ -74,24 +76,22 @@ export class OccurrenceLog {
 
   /** The log's life: the first writer's, or a new one when the store holds none. */
   async #life(name: string): Promise<string> {
-    const key = `evlog:${name}`;
     for (let tries = 0; tries < 3; tries++) {
-      const kept = valueOf(await this.#store.get(key))?.life;
-      if (typeof kept === "string") return kept;
+      const kept = lifeOf(await this.#lives.get(name));
+      if (kept !== undefined) return kept;
       const life = base64urlEncode(crypto.getRandomValues(new Uint8Array(9)));
-      if (await this.#store.set(key, done({ life }), LIFE_MS)) return life;
+      if (await this.#lives.putIfAbsent(name, { life }, LIFE_MS)) return life;
     }
     throw new Error(`the occurrence log of "${name}" has no life the store keeps`);
   }
 
   /** The highest position written, as the last writer left it (every slot up to it was claimed). */
   async #head(name: string, life: string): Promise<number> {
-    const entry = await this.#store.get(`evhead:${name}`);
-    const state = entry?.status === "working" ? entry.continued?.state : undefined;
+    const state = recordOf(await this.#heads.get(name));
     return isObject(state) && state.life === life && Number.isSafeInteger(state.n) ? state.n as number : 0;
   }
 
-  #slot = (name: string, at: Position) => `evocc:${name}:${at.life}:${at.n}`;
+  #slot = (name: string, at: Position) => `${name}:${at.life}:${at.n}`;
 
   async #seal(name: string, at: Position): Promise<string> {
     const signed = new TextEncoder().encode(`${name}\n${at.life}\n${at.n}`);
@@ -116,8 +116,8 @@ export class OccurrenceLog {
    * @returns The head, `<life>.<n>` as {@link LogRead.at} gives a position (`""` when the store keeps no log of it).
    */
   async head(name: string): Promise<string> {
-    const life = valueOf(await this.#store.get(`evlog:${name}`))?.life;
-    return typeof life === "string" ? `${life}.${await this.#head(name, life)}` : "";
+    const life = lifeOf(await this.#lives.get(name));
+    return life !== undefined ? `${life}.${await this.#head(name, life)}` : "";
   }
 
   /**
@@ -132,9 +132,9 @@ export class OccurrenceLog {
     const life = await this.#life(name);
     const from = await this.#head(name, life);
     for (let n = from + 1; n <= from + SCAN; n++) {
-      if (!(await this.#store.set(this.#slot(name, { life, n }), done(occurrence as never), this.#retainMs))) continue;
-      await this.#store.set(`evhead:${name}`, { status: "working", continued: { state: { life, n } } }, LIFE_MS);
-      if (n > this.#max) await this.#store.delete(this.#slot(name, { life, n: n - this.#max }));
+      if (!(await this.#slots.putIfAbsent(this.#slot(name, { life, n }), occurrence, this.#retainMs))) continue;
+      await this.#heads.put(name, { life, n }, LIFE_MS);
+      if (n > this.#max) await this.#slots.delete(this.#slot(name, { life, n: n - this.#max }));
       return await this.#seal(name, { life, n });
     }
     throw new Error(`the occurrence log of "${name}": no free position within ${SCAN} of its head`);
@@ -168,10 +168,10 @@ export class OccurrenceLog {
       // Up to the head, every slot was written: one missing is gone. Past it, one may be landing: stop there.
       const size = n <= head ? Math.min(BATCH, head - n + 1) : 1;
       const slots = await Promise.all(
-        Array.from({ length: size }, (_, i) => this.#store.get(this.#slot(name, { life, n: n + i }))),
+        Array.from({ length: size }, (_, i) => this.#slots.get(this.#slot(name, { life, n: n + i }))),
       );
       for (const entry of slots) {
-        const occurrence = valueOf(entry) as unknown as Occurrence | undefined;
+        const occurrence = recordOf(entry) as Occurrence | undefined;
         if (occurrence === undefined) {
           if (n > head) break scan;
           // Gone before the first kept: truncated when a cursor asked for it, or when it may be within maxAgeMs.
@@ -194,7 +194,13 @@ export class OccurrenceLog {
       at: `${life}.${read}`,
       cursor: await this.#seal(name, { life, n: read }),
       truncated,
-      hasMore: read < head || (await this.#store.get(this.#slot(name, { life, n: read + 1 }))) !== undefined,
+      hasMore: read < head || (await this.#slots.get(this.#slot(name, { life, n: read + 1 }))) !== undefined,
     };
   }
+}
+
+/** The life a log's record names (`{ life }`; of before the store contract, as a completed entry), if any. */
+function lifeOf(value: unknown): string | undefined {
+  const record = recordOf(value);
+  return isObject(record) && typeof record.life === "string" ? record.life : undefined;
 }

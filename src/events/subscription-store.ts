@@ -1,25 +1,17 @@
 /**
- * Where a server's event subscriptions live: entries of its `ResultStore` (`evsub:<id>`, running entries that
- * expire with the subscription), indexed by event (`evidx:<name>`) and by principal (`evprn:<principal>`) in the
- * store's sets; and the shape of the events runtime that the methods and `emit` share.
+ * Where a server's event subscriptions live: records of its shared store (`evsub:<id>`, expiring with the
+ * subscription), indexed by event (`evidx:<name>`) and by principal (`evprn:<principal>`) in the store's sets; and the
+ * shape of the events runtime that the methods and `emit` share.
  *
  * @module
  */
 import type { EventDefinition, EventsOptions } from "../core/definitions/event.ts";
-import type { ResultStore } from "../jobs/result-store.ts";
+import type { SharedStore } from "../store/shared-store.ts";
+import { type StoreSpace, storeSpace } from "../store/store-space.ts";
 import type { EventsRouter } from "./events-router.ts";
 import type { OccurrenceLog } from "./occurrence-log.ts";
 import type { OpenStreams } from "./open-streams.ts";
-import {
-  type Deliveries,
-  eventIndexKey,
-  readSubscription,
-  type Subscription,
-  writeSubscription,
-} from "./delivery/mod.ts";
-
-/** A result store with the sets the events' indexes are kept in. */
-export type SetStore = ResultStore & Required<Pick<ResultStore, "addMember" | "removeMember" | "members">>;
+import { type Deliveries, eventIndex, readSubscription, type Subscription, writeSubscription } from "./delivery/mod.ts";
 
 /** What `emit` answers. */
 export type Emitted = { readonly eventId: string; readonly deliveries: number };
@@ -29,7 +21,7 @@ export interface EventsRuntime {
   /** The events served, by name. */
   readonly definitions: Map<string, EventDefinition<string, never, never>>;
   /** Where subscriptions live. */
-  readonly store: SetStore;
+  readonly store: SharedStore;
   /** The events options, with their defaults. */
   readonly options: Required<EventsOptions>;
   /** The occurrence log (poll, replay). */
@@ -57,7 +49,7 @@ export interface EventsRuntime {
  * @returns The subscription.
  */
 export async function readLiveSubscription(
-  store: ResultStore,
+  store: SharedStore,
   id: string,
   now: number,
 ): Promise<Subscription | undefined> {
@@ -65,8 +57,8 @@ export async function readLiveSubscription(
   return sub !== undefined && sub.expiresAt > now ? sub : undefined;
 }
 
-/** The index key of a principal's subscriptions (its budget). */
-export const principalIndexKey = (principal: string): string => `evprn:${principal}`;
+/** The set of a principal's subscriptions (its budget), by principal (`evprn:<principal>`). */
+export const principalIndex = (store: SharedStore): StoreSpace<never> => storeSpace(store, "evprn");
 
 /**
  * Writes a subscription's entry (delivery's format) and its index memberships, to expire with it.
@@ -75,9 +67,9 @@ export const principalIndexKey = (principal: string): string => `evprn:${princip
  * @param sub The subscription.
  * @param now The time, ms since the epoch.
  */
-export async function storeSubscription(store: SetStore, sub: Subscription, now: number): Promise<void> {
+export async function storeSubscription(store: SharedStore, sub: Subscription, now: number): Promise<void> {
   const ttlMs = sub.expiresAt - now;
   await writeSubscription(store, sub, now);
-  await store.addMember(eventIndexKey(sub.name), sub.id, ttlMs);
-  await store.addMember(principalIndexKey(sub.principal), sub.id, ttlMs);
+  await eventIndex(store).addMember(sub.name, sub.id, ttlMs);
+  await principalIndex(store).addMember(sub.principal, sub.id, ttlMs);
 }

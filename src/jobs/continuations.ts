@@ -13,7 +13,9 @@ import { answerInEntry } from "./entry-answers.ts";
 import { createTokens, type Tokens, type TokensOptions } from "../core/instance/tokens.ts";
 import { readLapsed, type Redelivery } from "./lapsed-jobs.ts";
 import { holdLease, leaseHeld, type Leases } from "./leases.ts";
-import { guardJournalStore, guardStore, storeGuard } from "./guarded-store.ts";
+import { guardJournalStore, guardSharedStore, guardStore, storeGuard } from "./guarded-store.ts";
+import type { SharedStore } from "../store/shared-store.ts";
+import { sharedStoreOf } from "../store/store-of.ts";
 import type { JournalStore } from "./journal-store.ts";
 import { storeOnce } from "./store-once.ts";
 import { RunningJobs, type StartOptions } from "./running-jobs.ts";
@@ -73,6 +75,11 @@ export class Continuations implements Tokens {
   declare readonly codec: TokenCodec;
   /** Where deferred results wait. */
   declare readonly results: ResultStore;
+  /**
+   * The shared store the results are a view of, where the server's other features keep their records (each in a
+   * namespace of its own: `storeSpace()`), guarded as the results are.
+   */
+  declare readonly store: SharedStore;
   /** Where jobs keep their journals. */
   declare readonly journals: JournalStore;
   /** How long promise tokens last, in ms. */
@@ -103,11 +110,10 @@ export class Continuations implements Tokens {
   constructor(options: ContinuationsOptions = {}) {
     Object.assign(this, createTokens(options)); // its codec, lifetimes and retry_after_ms
     const guard = storeGuard(this.retryAfterMs, options.onError); // one per backend: an outage is told once
-    this.results = storeOnce(
-      options.results === undefined
-        ? createMemoryResultStore({ now: options.now })
-        : guardStore(options.results, guard),
-    );
+    const given = options.results;
+    const memory = given === undefined ? createMemoryResultStore({ now: options.now }) : undefined;
+    this.results = storeOnce(memory ?? guardStore(given!, guard));
+    this.store = memory?.store ?? guardSharedStore(sharedStoreOf(given!), guard);
     const journals = options.journals ?? options.results?.journalStore;
     this.journals = journals === undefined ? journalStoreFromResults(this.results) : guardJournalStore(journals, guard);
     this.queue = options.queue;

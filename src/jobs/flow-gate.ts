@@ -1,6 +1,6 @@
 /**
  * Per-key concurrency and rate limits of queued jobs (`.longRunning({ concurrency, rateLimit })`), held in the shared
- * result store with its one atomic write (an ended entry is written only where none is): a rate is `limit` places,
+ * store's `flow` namespace, each claim taken once (`putIfAbsent`): a rate is `limit` places,
  * each given back a period after a job took it; a slot is a chain of such claims, one per third of a lease, renewed ahead by its holder,
  * so a killed worker's slot lapses within a lease. BullMQ's own limiter is per queue, and its groups are BullMQ Pro's.
  *
@@ -8,7 +8,8 @@
  */
 import type { AuthInfo } from "../core/call/host.ts";
 import type { LongRunningOptions } from "../core/definitions/tool.ts";
-import type { ResultStore } from "./stored-result.ts";
+import type { SharedStore } from "../store/shared-store.ts";
+import { type StoreSpace, storeSpace } from "../store/store-space.ts";
 import type { WorkQueue } from "./work-queue.ts";
 
 /** The last priority BullMQ takes (2^21), and the longest `dedupe.ttlMs` (a timer's longest delay). */
@@ -27,7 +28,7 @@ export interface FlowPass {
 
 /** The store, clock and lease length a gate works with. */
 export interface FlowStore {
-  readonly results: ResultStore;
+  readonly store: SharedStore;
   readonly now: () => number;
   readonly leaseMs: number;
 }
@@ -87,20 +88,21 @@ export async function enterFlow(
   const { concurrency, rateLimit } = options;
   const keyOf = (key: ((input: never, auth: AuthInfo | undefined) => string) | undefined) =>
     encodeURIComponent(key === undefined ? "" : key(input as never, auth));
+  const claims = storeSpace<number>(store.store, "flow"); // each claim: when it was taken
   let slot: FlowPass | undefined;
   if (concurrency !== undefined) {
-    slot = await takeSlot(store, `flow:${tool}:c:${keyOf(concurrency.key)}`, concurrency.limit);
+    slot = await takeSlot(store, claims, `${tool}:c:${keyOf(concurrency.key)}`, concurrency.limit);
     if (slot === undefined) return { delayMs: WAIT_MS * (1 + Math.random()) };
   }
-  const counted = `flow:counted:${job.id}`;
-  if (rateLimit !== undefined && await store.results.get(counted) === undefined) {
-    const place = await takePlace(store, `flow:${tool}:r:${keyOf(rateLimit.key)}`, rateLimit);
+  const counted = `counted:${job.id}`;
+  if (rateLimit !== undefined && await claims.get(counted) === undefined) {
+    const place = await takePlace(store, claims, `${tool}:r:${keyOf(rateLimit.key)}`, rateLimit);
     if (place === undefined) {
       await slot?.release();
       // A place frees within a period: tried again a share of it later, so that starts spread over the period.
       return { delayMs: Math.max(WAIT_MS, rateLimit.periodMs / rateLimit.limit) * (1 + Math.random()) };
     }
-    store.results.set(counted, { status: "cancelled", at: store.now() }, job.ttlMs).catch(() => {}); // counted once
+    claims.putIfAbsent(counted, store.now(), job.ttlMs).catch(() => {}); // counted once
     return {
       begin: place.giveBack,
       release: () => (place.giveBack(), slot?.release() ?? Promise.resolve()), // a work that never began: a period from now
@@ -119,6 +121,7 @@ export async function enterFlow(
  */
 async function takePlace(
   store: FlowStore,
+  claims: StoreSpace<number>,
   base: string,
   { limit, periodMs }: { readonly limit: number; readonly periodMs: number },
 ): Promise<{ giveBack(): void } | undefined> {
@@ -126,7 +129,7 @@ async function takePlace(
   const at = store.now();
   let place: string | undefined;
   for (let i = 0; i < limit && place === undefined; i++) {
-    if (await store.results.set(`${base}:${i}`, { status: "cancelled", at }, 2 * periodMs)) place = `${base}:${i}`;
+    if (await claims.putIfAbsent(`${base}:${i}`, at, 2 * periodMs)) place = `${base}:${i}`;
   }
   if (place === undefined) return undefined;
   let armed = false;
@@ -136,8 +139,8 @@ async function takePlace(
       armed = true;
       const lapses = from + 2 * periodMs - periodMs / 20 - performance.now();
       const timer = setTimeout(async () => {
-        const held = await store.results.get(place).catch(() => undefined);
-        if (held?.at === at) await store.results.delete(place).catch(() => {});
+        const held = await claims.get(place).catch(() => undefined);
+        if (held === at) await claims.delete(place).catch(() => {});
       }, Math.max(0, Math.min(periodMs + Math.min(50, periodMs / 20), lapses)));
       (timer as { unref?: () => void }).unref?.();
     },
@@ -150,17 +153,21 @@ async function takePlace(
  * a live holder claimed an epoch or two before (slack for a slow store). A holder that dies claims no more, and the slot
  * is free within a lease. A take that did not get all three (a slow store let the epochs move on) gives them back.
  */
-async function takeSlot(store: FlowStore, base: string, limit: number): Promise<FlowPass | undefined> {
+async function takeSlot(
+  store: FlowStore,
+  claims: StoreSpace<number>,
+  base: string,
+  limit: number,
+): Promise<FlowPass | undefined> {
   const epochMs = Math.max(1, Math.floor(store.leaseMs / 3));
   const key = (slot: number, epoch: number) => `${base}:${slot}:${epoch}`;
-  const claim = (slot: number, epoch: number) =>
-    store.results.set(key(slot, epoch), { status: "cancelled", at: store.now() }, 4 * epochMs);
+  const claim = (slot: number, epoch: number) => claims.putIfAbsent(key(slot, epoch), store.now(), 4 * epochMs);
   const current = () => Math.floor(store.now() / epochMs);
   for (let slot = 0; slot < limit; slot++) {
     const epoch = current();
     if (!await claim(slot, epoch)) continue;
     const held = [epoch];
-    const free = () => Promise.all(held.map((each) => store.results.delete(key(slot, each)).catch(() => {})));
+    const free = () => Promise.all(held.map((each) => claims.delete(key(slot, each)).catch(() => {})));
     for (const ahead of [epoch + 1, epoch + 2]) if (await claim(slot, ahead)) held.push(ahead);
     if (held.length < 3 || current() > epoch + 1) {
       await free();

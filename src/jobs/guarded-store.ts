@@ -10,6 +10,7 @@ import { ProtocolError } from "../errors/error.ts";
 import { outOfReach } from "./queue-unavailable.ts";
 import type { ResultStore } from "./result-store.ts";
 import type { JournalStore } from "./journal-store.ts";
+import type { SharedStore } from "../store/shared-store.ts";
 import { unrefTimer } from "../runtime/unref-timer.ts";
 
 /** The first wait before a store operation is tried again through an outage, in ms; it doubles, up to the second. */
@@ -90,6 +91,27 @@ export function guardStore(
     ...addMember && { addMember: (key, member, ttlMs) => guarded(() => addMember.call(store, key, member, ttlMs)) },
     ...removeMember && { removeMember: (key, member) => guarded(() => removeMember.call(store, key, member)) },
     ...members && { members: (key) => guarded(() => members.call(store, key)) },
+  };
+}
+
+/**
+ * Wraps the shared store (the one the result store is a view of, where the server's other features keep their
+ * records) as {@link guardStore} wraps a result store.
+ *
+ * @param store The shared store.
+ * @param guarded The guard (of the result store on the same backend: one outage, one report).
+ * @returns The guarded store.
+ */
+export function guardSharedStore(store: SharedStore, guarded: StoreGuard): SharedStore {
+  return {
+    get: (key) => guarded(() => store.get(key)),
+    put: (key, value, ttlMs, options) => guarded(() => store.put(key, value, ttlMs, options)),
+    putIfAbsent: (key, value, ttlMs) => guarded(() => store.putIfAbsent(key, value, ttlMs)),
+    compareAndSet: (key, expected, next, ttlMs) => guarded(() => store.compareAndSet(key, expected, next, ttlMs)),
+    delete: (key) => guarded(() => store.delete(key)),
+    addMember: (key, member, ttlMs) => guarded(() => store.addMember(key, member, ttlMs)),
+    removeMember: (key, member) => guarded(() => store.removeMember(key, member)),
+    members: (key) => guarded(() => store.members(key)),
   };
 }
 

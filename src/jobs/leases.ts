@@ -1,17 +1,21 @@
 /**
- * A running job's lease on a shared result store: an entry the instance running the job renews every third of its
- * length, so an instance that reads the job tells a stopped one (its lease missing for a whole lease, from when that
+ * A running job's lease on a shared store: a record (`lease:<id>`) the instance running the job renews every third of
+ * its length, so an instance that reads the job tells a stopped one (its lease missing for a whole lease, from when that
  * was first found) from a live one; and the claims on a job's later attempts, in its journal, first writer wins.
  *
  * @module
  */
 import type { JournalStore } from "./journal-store.ts";
 import type { ResultStore } from "./result-store.ts";
+import type { SharedStore } from "../store/shared-store.ts";
+import { storeSpace } from "../store/store-space.ts";
 
 /** A server's stores, clock and lease length: whoever holds, reads or claims its jobs' leases. */
 export interface Leases {
-  /** The shared result store, where leases are kept. */
+  /** The shared result store, where jobs' entries are kept. */
   readonly results: ResultStore;
+  /** The shared store it is a view of, where leases and their lapse marks are kept. */
+  readonly store: SharedStore;
   /** The jobs' journals, where the claims on their attempts are kept. */
   readonly journals: JournalStore;
   /** The clock, in ms since the epoch. */
@@ -31,7 +35,7 @@ const ATTEMPT_CLAIM = "~attempt:";
  * @returns When written.
  */
 export function holdLease(leases: Leases, id: string): Promise<boolean> {
-  return leases.results.set(`lease:${id}`, { status: "working" }, leases.leaseMs);
+  return storeSpace<true>(leases.store, "lease").put(id, true, leases.leaseMs);
 }
 
 /**
@@ -42,7 +46,7 @@ export function holdLease(leases: Leases, id: string): Promise<boolean> {
  * @returns `true` while its lease lasts.
  */
 export async function leaseHeld(leases: Leases, id: string): Promise<boolean> {
-  return await leases.results.get(`lease:${id}`) !== undefined;
+  return await storeSpace<true>(leases.store, "lease").get(id) !== undefined;
 }
 
 /**
@@ -56,12 +60,13 @@ export async function leaseHeld(leases: Leases, id: string): Promise<boolean> {
  * @returns `true` once the lease has been missing a whole lease.
  */
 export async function leaseLapsed(leases: Leases, id: string, attempt: number): Promise<boolean> {
-  const { results, codec: { now }, leaseMs } = leases;
-  // The key that marks when the lease of the job's attempt was first found missing.
-  const key = `lapse:${id}:${attempt}`;
-  const missingSince = (await results.get(key))?.at;
-  if (missingSince !== undefined) return now() - missingSince >= leaseMs;
-  await results.set(key, { status: "working", at: now() }, 2 * leaseMs);
+  const { codec: { now }, leaseMs } = leases;
+  // When the lease of the job's attempt was first found missing: marked once, by the first reader to find it so.
+  const lapses = storeSpace<number>(leases.store, "lapse");
+  const key = `${id}:${attempt}`;
+  const missingSince = await lapses.get(key);
+  if (typeof missingSince === "number") return now() - missingSince >= leaseMs;
+  await lapses.putIfAbsent(key, now(), 2 * leaseMs);
   return false;
 }
 

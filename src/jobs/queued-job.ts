@@ -246,7 +246,7 @@ async function runJob(
   const { concurrency, rateLimit } = owner.longRunning;
   const pass = concurrency ?? rateLimit
     ? await enterFlow(
-      { results: c.results, now: () => c.codec.now(), leaseMs: c.leaseMs! },
+      { store: c.store, now: () => c.codec.now(), leaseMs: c.leaseMs! },
       scope,
       owner.longRunning,
       state.a,

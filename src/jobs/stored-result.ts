@@ -9,6 +9,7 @@ import type { InputRequest } from "../core/call/call-sink.ts";
 import type { ErrorCode } from "../errors/error.ts";
 import type { ToolResult } from "../core/results/result.ts";
 import type { JournalStore } from "./journal-store.ts";
+import type { SharedStore } from "../store/shared-store.ts";
 
 /**
  * The state of one deferred job (or of an MCP task). While the job waits for the client, it is
@@ -94,6 +95,12 @@ export interface ResultStore {
    * Without it, the server keeps journals in this store's entries, at a read per step to load one.
    */
   readonly journalStore?: JournalStore;
+  /**
+   * Optional: the shared store this result store is a view of, where the server's other features keep their
+   * records (event subscriptions and logs, replay marks, flow control, saved programs), each in a namespace of its
+   * own. The stores of this SDK carry theirs; without it, those records are kept as entries of this store.
+   */
+  readonly store?: SharedStore;
 }
 
 /**

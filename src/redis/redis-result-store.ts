@@ -4,11 +4,11 @@
  *
  * @module
  */
-import { boundedCommands } from "./bounded-command.ts";
 import type { RedisClientLike } from "./redis-client-like.ts";
-import { evalScript } from "./eval-script.ts";
 import { redisJournalStore } from "./redis-journal-store.ts";
-import { hasEnded, type ResultStore, type StoredResult } from "../jobs/result-store.ts";
+import { redisStore } from "./redis-store.ts";
+import type { ResultStore } from "../jobs/result-store.ts";
+import { resultStoreOver } from "../jobs/result-store-view.ts";
 
 /** Options of {@link redisResultStore}. */
 export interface RedisResultStoreOptions {
@@ -25,33 +25,6 @@ export interface RedisResultStoreOptions {
   timeoutMs?: number;
 }
 
-/** Marks an entry that has ended (`E`) or is running (`R`), so the script tells them apart without JSON. */
-const ENDED = "E";
-const RUNNING = "R";
-
-/**
- * First writer wins, atomically (Redis runs a script without interleaving other commands): an entry
- * that has ended is never replaced. Redis docs, "Scripting with Lua".
- */
-const SET_UNLESS_ENDED = `local v = redis.call('GET', KEYS[1])
-if v and string.sub(v, 1, 1) == '${ENDED}' then return 0 end
-redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-return 1`;
-
-/**
- * A set's member added, its lifetime lengthened to at least ARGV[2] ms and never shortened, at once (what
- * `PEXPIRE … GT` does on Redis 7, and Redis 6 and Valkey run too; a new set has no TTL: `PTTL` answers -1).
- */
-const ADD_MEMBER = `redis.call('SADD', KEYS[1], ARGV[1])
-if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[2]) then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
-return 1`;
-
-/** `SREM` and `SMEMBERS` through `EVAL`, the one command beside `GET` and `DEL` both clients are asked for. */
-const REMOVE_MEMBER = `return redis.call('SREM', KEYS[1], ARGV[1])`;
-const MEMBERS = `return redis.call('SMEMBERS', KEYS[1])`;
-
-const utf8 = new TextEncoder();
-
 /**
  * Creates a result store on Redis. Keys are namespaced by `prefix` and expire with their promise
  * token (`PX`); an entry that has ended is never replaced (a Lua script checks and writes at
@@ -65,8 +38,9 @@ const utf8 = new TextEncoder();
  * operations wait for it, up to `timeoutMs`, once; a Redis that is down then fails them as above. Give the client an `error` listener: node-redis emits one per failed
  * reconnection, and without a listener the process exits (ioredis logs each instead).
  *
- * Sets (`addMember`, `removeMember`, `members`) are Redis sets under `<prefix>set:<key>`, beside the entries
- * (`<prefix><id>`), expiring as a whole (`PEXPIRE`, lengthened only). Jobs' journals are hashes, one per job (its
+ * It is a view of job entries over the shared store on Redis (its `store`, where the server's other features keep
+ * their records, under the same prefix). Sets (`addMember`, `removeMember`, `members`) are Redis sets under
+ * `<prefix>set:<key>`, beside the entries (`<prefix><id>`), expiring as a whole (`PEXPIRE`, lengthened only). Jobs' journals are hashes, one per job (its
  * `journalStore`: {@link redisJournalStore} under `<prefix>journal:`, default `mcplite:journal:`), which the server takes.
  *
  * Valkey speaks the same protocol: bring either client, connected to it. Upstash: connect either client to
@@ -97,44 +71,9 @@ const utf8 = new TextEncoder();
  * ```
  */
 export function redisResultStore(client: RedisClientLike, options: RedisResultStoreOptions = {}): ResultStore {
-  const prefix = options.prefix ?? "mcplite:result:";
-  const maxBytes = options.maxBytes ?? 1024 * 1024;
-  const run = boundedCommands(client, options.timeoutMs ?? 2_000);
-  return {
+  return resultStoreOver(
+    redisStore(client, options),
     // Jobs' journals beside the entries, a hash per job (`<prefix>journal:<job>`), which the server takes.
-    journalStore: redisJournalStore(client, {
-      prefix: `${options.prefix ?? "mcplite:"}journal:`,
-      timeoutMs: options.timeoutMs,
-    }),
-    async get(id) {
-      const value = await run(() => client.get(prefix + id));
-      if (value === null || value === undefined) return undefined;
-      const text = typeof value === "string" ? value : new TextDecoder().decode(value as Uint8Array);
-      return JSON.parse(text.slice(1)) as StoredResult;
-    },
-    async set(id, entry, ttlMs) {
-      const json = JSON.stringify(entry);
-      const size = utf8.encode(json).length;
-      if (size > maxBytes) throw new RangeError(`a result of ${size} bytes exceeds the store's limit of ${maxBytes}`);
-      const value = (hasEnded(entry) ? ENDED : RUNNING) + json;
-      const ms = String(Math.max(1, Math.ceil(ttlMs)));
-      return Number(await run(() => evalScript(client, SET_UNLESS_ENDED, [prefix + id], [value, ms]))) === 1;
-    },
-    async delete(id) {
-      await run(() => client.del(prefix + id));
-    },
-    async addMember(key, member, ttlMs) {
-      const ms = String(Math.max(1, Math.ceil(ttlMs)));
-      await run(() => evalScript(client, ADD_MEMBER, [`${prefix}set:${key}`], [member, ms]));
-    },
-    async removeMember(key, member) {
-      await run(() => evalScript(client, REMOVE_MEMBER, [`${prefix}set:${key}`], [member]));
-    },
-    async members(key) {
-      const members = await run(() => evalScript(client, MEMBERS, [`${prefix}set:${key}`], []));
-      return (members as unknown[]).map((member) =>
-        typeof member === "string" ? member : new TextDecoder().decode(member as Uint8Array)
-      );
-    },
-  };
+    redisJournalStore(client, { prefix: `${options.prefix ?? "mcplite:"}journal:`, timeoutMs: options.timeoutMs }),
+  );
 }

@@ -7,7 +7,8 @@
  * @module
  */
 import type { ProtocolError } from "../errors/error.ts";
-import { createMemoryResultStore, type ResultStore } from "../jobs/result-store.ts";
+import { createMemoryStore } from "../store/memory-store.ts";
+import { type RecordsHolder, sharedStoreOf } from "../store/store-of.ts";
 import { refusalAnswered } from "./answered-refusal.ts";
 import { pathOf } from "../internal/url.ts";
 import { AUTH_EDGE, type ServerAuth } from "./auth.ts";
@@ -83,7 +84,7 @@ export function protectedResource(auth: ServerAuth): ServerAuth {
  * @param options Where used DPoP proofs are remembered.
  * @returns The edge's OAuth part.
  */
-export function authEdge(auth: ServerAuth, options: { readonly resultStore?: ResultStore } = {}): AuthEdge {
+export function authEdge(auth: ServerAuth, options: { readonly resultStore?: RecordsHolder } = {}): AuthEdge {
   const origin = resourceOrigin(auth);
   const body = JSON.stringify(protectedResourceMetadata(auth));
   const headers = Object.freeze({ "content-type": "application/json", "cache-control": "public, max-age=3600" });
@@ -92,7 +93,8 @@ export function authEdge(auth: ServerAuth, options: { readonly resultStore?: Res
   const dpop = auth.dpop as DpopPolicy | undefined; // what jwtAuth({ dpop }) made (opaque in ServerAuth)
   // The policy brings its checks (a server without DPoP bundles none). Used DPoP proofs are remembered
   // for a few minutes each: many more than results, and far smaller.
-  const checks = dpop?.checks(options.resultStore ?? createMemoryResultStore({ maxEntries: 100_000 }));
+  const store = options.resultStore;
+  const checks = dpop?.checks(store === undefined ? createMemoryStore({ maxEntries: 100_000 }) : sharedStoreOf(store));
   const challenge = (error: unknown, path: string): string | undefined => {
     const details = challengeOf(error);
     if (details === undefined) return undefined;

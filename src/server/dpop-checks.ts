@@ -10,7 +10,8 @@
  */
 import type { AuthInfo } from "../core/call/call-context.ts";
 import { ProtocolError } from "../errors/error.ts";
-import type { ResultStore } from "../jobs/result-store.ts";
+import type { SharedStore } from "../store/shared-store.ts";
+import { storeSpace } from "../store/store-space.ts";
 import { base64urlEncode } from "../codec/base64url.ts";
 import { refusalWithChallenge } from "./challenge.ts";
 import type { DpopChecks, DpopPolicy, DpopProof } from "./dpop.ts";
@@ -21,10 +22,10 @@ import { mayPredate, memoryStart } from "./dpop-epoch.ts";
  * policy's `checks(store)` returns.
  *
  * @param policy The policy.
- * @param store The server's result store.
+ * @param store The server's shared store.
  * @returns The checks.
  */
-export function dpopChecks(policy: DpopPolicy, store: ResultStore): DpopChecks {
+export function dpopChecks(policy: DpopPolicy, store: SharedStore): DpopChecks {
   // Nonces are asked for on every proof with `policy.nonce`, and without it only of a proof that may
   // predate the store's memory of proofs (dpop-epoch.ts).
   const nonces = createDpopNonces(store, policy.windowSec);
@@ -47,11 +48,6 @@ export function dpopChecks(policy: DpopPolicy, store: ResultStore): DpopChecks {
   };
 }
 
-/** Where replayed proofs are remembered in the result store, apart from results (whose ids are random). */
-const REPLAY_PREFIX = "dpop-jti:";
-/** Where issued nonces are kept in the result store. */
-const NONCE_PREFIX = "dpop-nonce:";
-
 /** Where a `use_dpop_nonce` refusal keeps the nonce to send (the `DPoP-Nonce` header, RFC 9449 §8). */
 const NONCE: unique symbol = Symbol("mcplite.dpopNonce");
 
@@ -71,18 +67,19 @@ interface DpopNonces {
  * Creates the nonces of a server: an instance issues a random nonce (128 bits), kept in the store for
  * two windows and replaced after one, so a client's nonce stays good for at least one window.
  *
- * @param store The server's result store.
+ * @param store The server's shared store.
  * @param windowSec The policy's window.
  * @returns The nonces.
  */
-function createDpopNonces(store: ResultStore, windowSec: number): DpopNonces {
+function createDpopNonces(store: SharedStore, windowSec: number): DpopNonces {
+  const issued = storeSpace<number>(store, "dpop-nonce"); // each nonce issued, with when
   let current: { readonly value: string; readonly at: number; readonly until: number } | undefined;
   let issuing: Promise<string> | undefined;
   const issue = async (): Promise<string> => {
     const time = Date.now();
     if (current !== undefined && time < current.until) return current.value;
     const value = base64urlEncode(crypto.getRandomValues(new Uint8Array(16)));
-    await store.set(NONCE_PREFIX + value, { status: "cancelled", at: time }, 2 * windowSec * 1000);
+    await issued.put(value, time, 2 * windowSec * 1000);
     current = { value, at: time, until: time + windowSec * 1000 };
     return value;
   };
@@ -95,7 +92,7 @@ function createDpopNonces(store: ResultStore, windowSec: number): DpopNonces {
         if (proof.nonce !== undefined) {
           if (proof.nonce === current?.value && Date.now() < current.until) return;
           // In the store, it was issued since the store's memory began (an emptied store holds none before).
-          if (await store.get(NONCE_PREFIX + proof.nonce) !== undefined) return;
+          if (await issued.get(proof.nonce) !== undefined) return;
         }
         const nonce = await fresh();
         const reason = proof.nonce === undefined
@@ -184,14 +181,14 @@ function checkBinding(info: AuthInfo, proof: DpopProof | undefined): void {
  * remembered, so a client may present it again once it has learnt the nonce (a refused WebSocket
  * upgrade is asked again with a fetch, to read the challenge).
  *
- * @param store The server's result store.
+ * @param store The server's shared store.
  * @param policy The server's DPoP policy (its window).
  * @param proof The proof.
  * @param nonces The server's nonces.
  * @throws {ProtocolError} `unauthenticated` with a `use_dpop_nonce` challenge; `unavailable` (503,
  *   retryable) when the store is down.
  */
-async function checkMemory(store: ResultStore, policy: DpopPolicy, proof: DpopProof, nonces: DpopNonces) {
+async function checkMemory(store: SharedStore, policy: DpopPolicy, proof: DpopProof, nonces: DpopNonces) {
   let start: number;
   try {
     start = await memoryStart(store);
@@ -202,22 +199,21 @@ async function checkMemory(store: ResultStore, policy: DpopPolicy, proof: DpopPr
 }
 
 /**
- * Remembers a proof's `jti` in the result store, refusing one seen already (RFC 9449 §11.1). The store's
- * `set` of an ended entry writes only where none is (first writer wins, atomically in every store), so
- * it is the set-if-absent this needs, shared by every instance that shares the store.
+ * Remembers a proof's `jti` in the shared store's `dpop-jti` namespace, refusing one seen already (RFC 9449 §11.1):
+ * taken once (`putIfAbsent`, atomically in every store), by every instance that shares the store.
  *
- * @param store The server's result store.
+ * @param store The server's shared store.
  * @param policy The server's DPoP policy (how long a proof is accepted).
  * @param proof The proof.
  * @throws {ProtocolError} `unauthenticated` with an `invalid_dpop_proof` challenge for a replay;
  *   `unavailable` (503, retryable) when the store is down.
  */
-async function rememberProof(store: ResultStore, policy: DpopPolicy, proof: DpopProof): Promise<void> {
+async function rememberProof(store: SharedStore, policy: DpopPolicy, proof: DpopProof): Promise<void> {
   let first: boolean;
   try {
-    first = await store.set(
-      `${REPLAY_PREFIX}${proof.jkt}:${proof.jti}`,
-      { status: "cancelled", at: Date.now() },
+    first = await storeSpace<true>(store, "dpop-jti").putIfAbsent(
+      `${proof.jkt}:${proof.jti}`,
+      true,
       2 * policy.windowSec * 1000,
     );
   } catch (error) {

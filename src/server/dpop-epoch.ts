@@ -6,10 +6,11 @@
  *
  * @module
  */
-import type { ResultStore } from "../jobs/result-store.ts";
+import type { SharedStore } from "../store/shared-store.ts";
+import { storeSpace } from "../store/store-space.ts";
 
-/** Where the marker lives in the result store, apart from results (whose ids are random). */
-const EPOCH_KEY = "dpop-epoch";
+/** The marker's key in the `dpop` namespace. */
+const EPOCH_KEY = "epoch";
 /** How long the marker is kept: far beyond any proof's window; when it expires, a new memory begins. */
 const EPOCH_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 
@@ -18,17 +19,19 @@ const EPOCH_TTL_MS = 30 * 24 * 60 * 60 * 1000;
  * every instance sharing the store) when the store has none, as the time of this call, not of the store's answer: an
  * authorization server asks as it is made, and an assertion issued while a slow store answers was never used with it.
  *
- * @param store The server's result store.
+ * @param store The server's shared store.
  * @returns The start of its memory.
  * @throws What the store throws (it is down).
  */
-export async function memoryStart(store: ResultStore): Promise<number> {
+export async function memoryStart(store: SharedStore): Promise<number> {
   const at = Date.now();
-  const marker = await store.get(EPOCH_KEY);
-  if (marker?.at !== undefined) return marker.at;
-  // An ended entry is never replaced: the first instance to write the marker sets the time for all.
-  if (await store.set(EPOCH_KEY, { status: "cancelled", at }, EPOCH_TTL_MS)) return at;
-  return (await store.get(EPOCH_KEY))?.at ?? at;
+  const epoch = storeSpace<number>(store, "dpop");
+  const marker = await epoch.get(EPOCH_KEY);
+  if (typeof marker === "number") return marker;
+  // Taken once: the first instance to write the marker sets the time for all.
+  if (await epoch.putIfAbsent(EPOCH_KEY, at, EPOCH_TTL_MS)) return at;
+  const taken = await epoch.get(EPOCH_KEY);
+  return typeof taken === "number" ? taken : at;
 }
 
 /**

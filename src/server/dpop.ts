@@ -7,7 +7,7 @@
  * @module
  */
 import type { AuthInfo } from "../core/call/call-context.ts";
-import type { ResultStore } from "../jobs/result-store.ts";
+import type { SharedStore } from "../store/shared-store.ts";
 import type { Capability } from "./server-capability.ts";
 
 /** A verified DPoP proof. */
@@ -63,7 +63,7 @@ export interface DpopPolicy extends Capability<"dpop"> {
    * @param store Where used proofs (RFC 9449 §11.1) and issued nonces (§8) are kept.
    * @returns The checks.
    */
-  checks(store: ResultStore): DpopChecks;
+  checks(store: SharedStore): DpopChecks;
 }
 
 /**

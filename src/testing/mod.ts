@@ -1,11 +1,13 @@
 /**
  * Test kits for what plugs into a server and for durable code, under whatever test runner you use:
- * `resultStoreCases()`, `journalStoreCases()` and `workQueueCases()` check a store or queue of your own against the
- * contract the SDK's pass; `durableRun()` runs a tool's declared work in memory (sleeps skipped, steps mocked, a crash
- * injected and resumed), and `checkIdempotent()` crashes it after each step to find one that is not safe to run again.
+ * `sharedStoreCases()`, `resultStoreCases()`, `journalStoreCases()` and `workQueueCases()` check a store or queue of
+ * your own against the contract the SDK's pass; `durableRun()` runs a tool's declared work in memory (sleeps skipped,
+ * steps mocked, a crash injected and resumed), and `checkIdempotent()` crashes it after each step to find one that is
+ * not safe to run again.
  *
  * @module
  */
+export { sharedStoreCases, type SharedStoreCasesOptions } from "../store/cases/shared-store-cases.ts";
 export { resultStoreCases, type ResultStoreCasesOptions } from "../jobs/cases/result-store-cases.ts";
 export { journalStoreCases, type JournalStoreCasesOptions } from "../jobs/cases/journal-store-cases.ts";
 export { workQueueCases, type WorkQueueCasesOptions } from "../jobs/cases/work-queue-cases.ts";

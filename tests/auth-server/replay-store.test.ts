@@ -11,6 +11,7 @@ import { serve } from "../../mod.ts";
 import { authorizationServer } from "../../src/auth-server/mod.ts";
 import type { AuthorizationServerOptions } from "../../src/auth-server/mod.ts";
 import { createMemoryResultStore, type ResultStore } from "../../src/jobs/result-store.ts";
+import { sharedStoreOf } from "../../src/store/store-of.ts";
 import { memoryStart } from "../../src/server/dpop-epoch.ts";
 import { advanceClock, restoreClock } from "../helpers/clock.ts";
 import {
@@ -41,7 +42,7 @@ const signingKey = await exportJWK(privateKey);
  */
 async function begunStore(): Promise<ResultStore> {
   const store = createMemoryResultStore();
-  await memoryStart(store);
+  await memoryStart(sharedStoreOf(store));
   return store;
 }
 

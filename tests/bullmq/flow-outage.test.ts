@@ -39,18 +39,24 @@ describe("a flow-control claim while Redis is down", { skip: REDIS_MISSING }, ()
     connected = await REDIS_CLIENTS[0].connect(redis.url, false);
     const store = redisResultStore(connected.client);
     let restarted: Promise<void> | undefined;
-    // The store as Redis keeps it; the first claim of a slot stops Redis first, and starts it again a moment later.
-    const resultStore: ResultStore = Object.assign(Object.create(store), {
-      async set(id: string, ...rest: [never, never]) {
-        if (id.startsWith("flow:") && restarted === undefined) {
-          await redis!.stop();
-          restarted = (async () => {
-            redis = await startRedis({ port, persistIn: dir });
-          })();
-        }
-        return await store.set(id, ...rest);
+    // The store as Redis keeps it; the first claim of a slot (a record of the shared store's `flow` namespace, which
+    // the result store is a view of) stops Redis first, and starts it again a moment later.
+    const records = store.store!;
+    const resultStore: ResultStore = {
+      ...store,
+      store: {
+        ...records,
+        async putIfAbsent(key: string, value: unknown, ttlMs: number) {
+          if (key.startsWith("flow:") && restarted === undefined) {
+            await redis!.stop();
+            restarted = (async () => {
+              redis = await startRedis({ port, persistIn: dir });
+            })();
+          }
+          return await records.putIfAbsent(key, value, ttlMs);
+        },
       },
-    });
+    };
     const queue = bullmqQueue({
       connection: redis.url,
       name: `flow-${crypto.randomUUID()}`,

@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import { createMemoryResultStore, createServer, defineTool, type ResultStore, runWorker } from "../../mod.ts";
 import { createClient } from "../../src/client/mod.ts";
 import { codeMode, quickjsExecutor, type SavedProgramsOptions } from "../../src/code-mode/mod.ts";
+import { SavedPrograms } from "../../src/code-mode/saved-programs.ts";
 import pg from "pg";
 import { postgresResultStore } from "../../src/postgres/mod.ts";
 import { redisResultStore } from "../../src/redis/mod.ts";
@@ -281,5 +282,26 @@ describe("saved programs on PostgreSQL", { skip: POSTGRES_MISSING }, () => {
       await Promise.all(pools.map((pool) => pool.end()));
       await postgres.remove();
     }
+  });
+});
+
+describe("saved programs across the store contract (issue 100, item 1)", () => {
+  it("reads a program saved before it, as a job entry in the same key, and keeps its own form after", async () => {
+    const results = createMemoryResultStore();
+    const store = results.store!;
+    const program = {
+      name: "big_orders",
+      description: "Orders over 50",
+      code: "return 1",
+      inputSchema: { type: "object" },
+    };
+    // As 1.0.0-rc.1 wrote it: a running entry at cmprog:<name>:<principal>, its name in cmprogs:<principal>.
+    await store.put("cmprog:big_orders:ada", { status: "working", continued: { state: program } }, 60_000);
+    await store.addMember("cmprogs:ada", "big_orders", 60_000);
+    const programs = new SavedPrograms({}, () => store);
+    assert.deepEqual(await programs.list("ada"), [program]);
+    assert.equal(await programs.save("ada", { ...program, code: "return 2" }), undefined);
+    assert.deepEqual(await store.get("cmprog:big_orders:ada"), { ...program, code: "return 2" }); // a record, not an entry
+    assert.deepEqual(await programs.list("bob"), []);
   });
 });

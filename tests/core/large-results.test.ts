@@ -38,7 +38,7 @@ describe("a deferred result over the result store's bound", () => {
     assert.equal(body.error!.code, -32603);
     assert.match(
       body.error!.message,
-      /^The result could not be stored: a result of \d+ bytes exceeds the store's limit of 20000$/,
+      /^The result could not be stored: a (?:record|result) of \d+ bytes exceeds the store's limit of 20000$/,
     );
     assert.equal((body.error!.data as { reason?: string }).reason, "result_too_large");
   });

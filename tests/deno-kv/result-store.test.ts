@@ -7,6 +7,7 @@ import { denoKvResultStore } from "../../src/deno-kv/mod.ts";
 import type { ResultStore } from "../../mod.ts";
 import type { StoredResult } from "../../src/jobs/result-store.ts";
 import { acrossChunkBoundary, assertTooLarge, exportThrough } from "../helpers/large-results.ts";
+import { describeSharedStore } from "../helpers/shared-store-conformance.ts";
 import { describeResultStore } from "../helpers/result-store-conformance.ts";
 import { describeSharedInstances } from "../helpers/instances.ts";
 
@@ -39,6 +40,12 @@ describeResultStore(
 );
 
 describeSharedInstances("deno kv", () => shared!, MISSING);
+
+// The store contract, natively (issue 100, item 1): the shared store the result store is a view of.
+describeSharedStore("deno kv", () => denoKvResultStore(kv!, { prefix: ["records"] }).store!, {
+  maxBytes: 393_216,
+  skip: MISSING,
+});
 
 /** Every key under `prefix`. */
 async function keysUnder(prefix: string[]): Promise<unknown[][]> {

@@ -16,7 +16,8 @@ import { acrossChunkBoundary } from "../helpers/large-results.ts";
 import { missingOutsideCi } from "../helpers/once-per-run.ts";
 import { toolsCall } from "../helpers/request.ts";
 import { describeResultStore } from "../helpers/result-store-conformance.ts";
-import { type DurableObjectWorker, startWorker, workerdMissing, workerStore } from "./workerd.ts";
+import { describeSharedStore } from "../helpers/shared-store-conformance.ts";
+import { type DurableObjectWorker, startWorker, workerdMissing, workerRecords, workerStore } from "./workerd.ts";
 
 // workerd comes with `npm ci` (miniflare): in CI its absence fails the file instead of skipping it.
 const skip = missingOutsideCi(await workerdMissing());
@@ -39,6 +40,9 @@ describeResultStore(
 );
 
 describeSharedInstances("Durable Objects (workerd)", () => store, skip);
+
+// The store contract, natively (issue 100, item 1): the shared store the result store is a view of, in the Worker.
+describeSharedStore("Durable Objects (workerd)", () => workerRecords(() => worker!.base), { maxBytes: 1 << 20, skip });
 
 /** An entry of `text`. */
 const completed = (text: string): StoredResult => ({

@@ -1,7 +1,8 @@
 /**
  * The Worker the Durable Object tests run on workerd: it exports `ResultObject` (bound as `MCPLITE_RESULTS`),
  * serves a server whose result store is `durableObjectResultStore(env.MCPLITE_RESULTS)` and whose notifier is
- * `durableObjectNotifier(env.MCPLITE_RESULTS)`; at `/store` it runs that store's operations (its sets' too) for
+ * `durableObjectNotifier(env.MCPLITE_RESULTS)`; at `/store` it runs that store's operations (its sets', and its shared
+ * store's) for
  * the test (so that the conformance suite drives the store as it runs in a Worker), and at `/listeners` it answers
  * how many WebSockets the notifier's object holds (its own count).
  */
@@ -83,10 +84,24 @@ function listeners(env: Env): Promise<Response> {
   return namespace.get(namespace.idFromName("mcplite:notifications")).fetch(NOTIFIER_URL);
 }
 
-/** One store operation, as the test sends it; errors come back by name. */
+/**
+ * One store operation, as the test sends it; errors come back by name. The result store's (`get`, `set`, `delete`,
+ * the sets'), and the shared store's it is a view of (`record.get`, `record.put`, …: issue 100's store contract).
+ */
 async function storeOperation(store: ResultStore, request: Request): Promise<Response> {
-  const { op, id, entry, ttlMs, member } = await request.json();
+  const { op, id, entry, ttlMs, member, value, final, expected, absent, next } = await request.json();
+  const records = store.store!;
   try {
+    if (op === "record.get") {
+      const read = await records.get(id);
+      return Response.json({ value: read ?? null, found: read !== undefined });
+    }
+    if (op === "record.put") return Response.json({ written: await records.put(id, value, ttlMs, { final }) });
+    if (op === "record.putIfAbsent") return Response.json({ written: await records.putIfAbsent(id, value, ttlMs) });
+    if (op === "record.compareAndSet") {
+      return Response.json({ written: await records.compareAndSet(id, absent ? undefined : expected, next, ttlMs) });
+    }
+    if (op === "record.delete") return Response.json({ done: await records.delete(id) });
     if (op === "get") return Response.json({ value: (await store.get(id)) ?? null });
     if (op === "set") return Response.json({ written: await store.set(id, entry, ttlMs) });
     if (op === "add") return Response.json({ done: await store.addMember!(id, member, ttlMs) });

@@ -8,6 +8,7 @@ import { Miniflare } from "miniflare";
 import { env } from "../../src/runtime/env.ts";
 import { ROOT, run } from "../helpers/process.ts";
 import type { ResultStore, StoredResult } from "../../src/jobs/result-store.ts";
+import type { SharedStore } from "../../src/store/shared-store.ts";
 
 /** The Worker's secret (its `MCPLITE_SECRET`). */
 export const SECRET = "the Durable Object Worker's own secret (32+ bytes)";
@@ -105,5 +106,40 @@ export function workerStore(base: () => string): ResultStore {
     addMember: async (key, member, ttlMs) => void await operation({ op: "add", id: key, member, ttlMs }),
     removeMember: async (key, member) => void await operation({ op: "remove", id: key, member }),
     members: async (key) => (await operation({ op: "members", id: key })).members,
+  };
+}
+
+/**
+ * The shared store of the Worker's result store (`store`), driven from the test as {@link workerStore} drives the
+ * result store: each operation runs in the Worker, on its Durable Objects.
+ *
+ * @param base The Worker's base URL, read at each operation.
+ * @returns The store.
+ */
+export function workerRecords(base: () => string): SharedStore {
+  const operation = async (body: Record<string, unknown>) => {
+    const sent = await fetch(`${base()}/store`, { method: "POST", body: JSON.stringify(body), keepalive: false });
+    const answer = await sent.json();
+    if (answer.error !== undefined) {
+      throw answer.error.name === "RangeError" ? new RangeError(answer.error.message) : new Error(answer.error.message);
+    }
+    return answer;
+  };
+  const sets = workerStore(base);
+  return {
+    get: async (id) => {
+      const { value, found } = await operation({ op: "record.get", id });
+      return found ? value : undefined;
+    },
+    put: async (id, value, ttlMs, options) =>
+      (await operation({ op: "record.put", id, value, ttlMs, final: options?.final === true })).written,
+    putIfAbsent: async (id, value, ttlMs) => (await operation({ op: "record.putIfAbsent", id, value, ttlMs })).written,
+    compareAndSet: async (id, expected, next, ttlMs) =>
+      (await operation({ op: "record.compareAndSet", id, expected, absent: expected === undefined, next, ttlMs }))
+        .written,
+    delete: async (id) => void await operation({ op: "record.delete", id }),
+    addMember: (key, member, ttlMs) => sets.addMember!(key, member, ttlMs),
+    removeMember: (key, member) => sets.removeMember!(key, member),
+    members: (key) => sets.members!(key),
   };
 }

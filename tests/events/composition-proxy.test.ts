@@ -99,7 +99,7 @@ describe("events across proxy()", () => {
   /** The subscriptions the remote keeps for the event. */
   const held = async () => {
     const ids = await store.members!("evidx:order.shipped");
-    return (await Promise.all(ids.map((id) => readSubscription(store, id)))).filter((s) => s !== undefined);
+    return (await Promise.all(ids.map((id) => readSubscription(store.store!, id)))).filter((s) => s !== undefined);
   };
 
   for (

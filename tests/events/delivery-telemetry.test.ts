@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
 import { createTokenCodec } from "../../src/codec/token.ts";
-import { createServer, runWorker } from "../../mod.ts";
+import { createMemoryResultStore, createServer, runWorker } from "../../mod.ts";
 import { attachDeliveries, deliver, Deliveries, writeSubscription } from "../../src/events/delivery/mod.ts";
 import { memoryQueue } from "../helpers/memory-queue.ts";
 import { otel } from "../../src/otel/mod.ts";
@@ -85,10 +85,11 @@ describe("webhook deliveries with otel() among the server's middleware", () => {
     recorded.reset();
     receiver.answer({ status: 204 });
     const { queue } = memoryQueue();
-    const store = storeWithSets();
+    const results = createMemoryResultStore();
+    const store = results.store!;
     const secret = "queued delivery telemetry's secret, 32+";
     const middleware = otel();
-    const server = createServer({ name: "events", version: "1.0.0", secret, resultStore: store, queue }).use(
+    const server = createServer({ name: "events", version: "1.0.0", secret, resultStore: results, queue }).use(
       middleware,
     );
     const deliveries = new Deliveries({

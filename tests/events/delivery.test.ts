@@ -12,10 +12,10 @@ import {
   deliver,
   Deliveries,
   type DeliveryOptions,
-  eventIndexKey,
+  eventIndex,
   readSubscription,
   type Subscription,
-  subscriptionKey,
+  subscriptions,
   verifyCallback,
   writeSubscription,
 } from "../../src/events/delivery/mod.ts";
@@ -61,7 +61,7 @@ describe("webhook delivery in process", () => {
   const subscribed = async (overrides: Partial<Subscription> = {}) => {
     const sub = subscription(`${receiver.origin}/hook`, overrides);
     await writeSubscription(store, sub, Date.now());
-    await store.addMember(eventIndexKey(sub.name), sub.id, 3_600_000);
+    await eventIndex(store).addMember(sub.name, sub.id, 3_600_000);
     return sub;
   };
 
@@ -143,8 +143,8 @@ describe("webhook delivery in process", () => {
     receiver.answer({ status: 410 });
     const sub = await subscribed();
     await deliver(sub, occurrence(), deliveries);
-    await eventually(async () => (await store.get(subscriptionKey(sub.id))) === undefined, "the entry deleted");
-    assert.deepEqual(await store.members(eventIndexKey(sub.name)), []);
+    await eventually(async () => (await subscriptions(store).get(sub.id)) === undefined, "the entry deleted");
+    assert.deepEqual(await eventIndex(store).members(sub.name), []);
     assert.equal(receiver.received.length, 1);
   });
 

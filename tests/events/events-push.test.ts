@@ -9,6 +9,7 @@
  * idle streams' cost to the store; and a server restarted mid-stream over a redis-server, resumed from the cursor
  * with what was emitted meanwhile, once. The client's side: ./client-stream.test.ts.
  */
+import type { SharedStore } from "../../src/store/shared-store.ts";
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { createMemoryResultStore, createServer, type ResultStore, serve } from "../../mod.ts";
@@ -257,14 +258,17 @@ describe("events/stream over MCP 2026-07-28 HTTP", () => {
   });
 
   it("a log that cannot be read is one notifications/events/error ({ error }, SEP-3415), and the stream goes on", async () => {
+    // The occurrence log's records (`evocc:`), in the shared store the result store is a view of, out of reach.
     const inner = createMemoryResultStore();
     let down = false;
-    const store: ResultStore = Object.assign(Object.create(inner), {
+    const records: SharedStore = {
+      ...inner.store!,
       get(key: string) {
         if (down && key.startsWith("evocc")) return Promise.reject(new Error("the store is down"));
-        return inner.get(key);
+        return inner.store!.get(key);
       },
-    });
+    };
+    const store: ResultStore = { ...inner, store: records };
     const heard: unknown[] = [];
     const server = serverOf(store, { onError: (error: unknown) => heard.push(error) });
     const listening = await serve(server, { port: 0, quiet: true });

@@ -12,6 +12,7 @@ import { jwtAuth } from "../../src/auth/mod.ts";
 import { authorizationServer } from "../../src/auth-server/mod.ts";
 import type { AuthorizationServer, AuthorizationServerOptions } from "../../src/auth-server/mod.ts";
 import { createMemoryResultStore, type ResultStore } from "../../src/jobs/result-store.ts";
+import { sharedStoreOf } from "../../src/store/store-of.ts";
 import { memoryStart } from "../../src/server/dpop-epoch.ts";
 import type { Listener } from "../../src/types.ts";
 import { type EnterpriseIdp, enterpriseIdp } from "./enterprise-idp.ts";
@@ -88,7 +89,7 @@ export async function startAuthServerStack(options: AuthServerStackOptions = {})
   // The store's memory of used assertions begins before the first ID-JAG is issued, as on a server that has been
   // running: one issued in the second before the memory began is refused (src/auth-server/replay.ts).
   const sharedStore = options.store ?? createMemoryResultStore();
-  await memoryStart(sharedStore);
+  await memoryStart(sharedStoreOf(sharedStore));
   const asOptions = (store = sharedStore): AuthorizationServerOptions => ({
     issuer: `${origin}/as`,
     signingKeys: [{ key: signingKey, kid: "as-1" }],

@@ -1,9 +1,10 @@
 /**
  * Fixtures of the webhook delivery tests (tests/events/delivery*.test.ts): secrets, subscriptions, occurrences, a
- * memory store with the set methods the events' index uses, and a bounded wait.
+ * shared store in memory, and a bounded wait.
  */
 import { createMemoryResultStore } from "../../mod.ts";
-import type { Occurrence, Subscription, SubscriptionStore } from "../../src/events/delivery/mod.ts";
+import type { Occurrence, Subscription } from "../../src/events/delivery/mod.ts";
+import type { SharedStore } from "../../src/store/shared-store.ts";
 import { LOADED_MS, waitFor } from "./wait.ts";
 
 /** A Standard Webhooks secret: `whsec_` + base64 of 32 random bytes. */
@@ -11,22 +12,9 @@ export function newSecret(): string {
   return `whsec_${btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))))}`;
 }
 
-/** The memory store with the set methods the events' index uses (as the store-sets work adds them). */
-export function storeWithSets():
-  & SubscriptionStore
-  & Required<Pick<SubscriptionStore, "addMember" | "removeMember" | "members">> {
-  const sets = new Map<string, Set<string>>();
-  return Object.assign(createMemoryResultStore(), {
-    addMember: (key: string, member: string) => {
-      sets.set(key, (sets.get(key) ?? new Set()).add(member));
-      return Promise.resolve();
-    },
-    removeMember: (key: string, member: string) => {
-      sets.get(key)?.delete(member);
-      return Promise.resolve();
-    },
-    members: (key: string) => Promise.resolve([...sets.get(key) ?? []]),
-  });
+/** The shared store in memory, with the sets the events' index uses: the in-memory result store's. */
+export function storeWithSets(): SharedStore {
+  return createMemoryResultStore().store!;
 }
 
 /** An active subscription to `order.shipped` at `url`. */

@@ -43,7 +43,9 @@ export function assertTooLarge(ended: unknown, limit: number): void {
   assert.ok(ended instanceof ProtocolError, String(ended));
   assert.match(
     ended.message,
-    new RegExp(`^The result could not be stored: a result of \\d+ bytes exceeds the store's limit of ${limit}$`),
+    new RegExp(
+      `^The result could not be stored: a (?:record|result) of \\d+ bytes exceeds the store's limit of ${limit}$`,
+    ),
   );
   assert.deepEqual(ended.data, { reason: "result_too_large" });
 }

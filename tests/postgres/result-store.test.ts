@@ -13,6 +13,7 @@ import { describeSharedInstances } from "../helpers/instances.ts";
 import { assertTooLarge, exportThrough } from "../helpers/large-results.ts";
 import { waitFor } from "../helpers/long-running.ts";
 import { POSTGRES_MISSING, type PostgresServer, startPostgres } from "../helpers/postgres-server.ts";
+import { describeSharedStore } from "../helpers/shared-store-conformance.ts";
 import { describeResultStore } from "../helpers/result-store-conformance.ts";
 
 if (POSTGRES_MISSING) console.error(`postgres: skipped: ${POSTGRES_MISSING}`);
@@ -34,6 +35,12 @@ after(async () => {
 });
 
 describeResultStore("postgres", () => postgresResultStore(pool!, { table: "conformance" }), {
+  maxBytes: 1 << 20,
+  skip: POSTGRES_MISSING,
+});
+
+// The store contract, natively (issue 100, item 1): the shared store the result store is a view of.
+describeSharedStore("postgres", () => postgresResultStore(pool!, { table: "records" }).store!, {
   maxBytes: 1 << 20,
   skip: POSTGRES_MISSING,
 });

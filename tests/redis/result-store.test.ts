@@ -3,6 +3,7 @@ import { after, before, describe, it } from "node:test";
 import { redisResultStore } from "../../src/redis/mod.ts";
 import type { ResultStore } from "../../mod.ts";
 import { describeResultStore } from "../helpers/result-store-conformance.ts";
+import { describeSharedStore } from "../helpers/shared-store-conformance.ts";
 import { describeSharedInstances } from "../helpers/instances.ts";
 import { assertTooLarge, exportThrough } from "../helpers/large-results.ts";
 import { REDIS_CLIENTS, type TestRedisClient } from "../helpers/redis-clients.ts";
@@ -25,6 +26,13 @@ after(async () => {
 });
 
 for (const { name } of REDIS_CLIENTS) {
+  // The store contract, natively (issue 100, item 1): the shared store the result store is a view of.
+  describeSharedStore(
+    `redis (${name})`,
+    () => redisResultStore(clients.get(name)!.client, { maxBytes: 1 << 20 }).store!,
+    { maxBytes: 1 << 20, skip: REDIS_MISSING },
+  );
+
   describeResultStore(
     `redis (${name})`,
     () => redisResultStore(clients.get(name)!.client, { maxBytes: 1 << 20 }),

@@ -11,7 +11,8 @@ import type { WorkQueue } from "../../jobs/work-queue.ts";
 import { unrefTimer } from "../../runtime/unref-timer.ts";
 import type { Lookup } from "./callback-check.ts";
 import { type DeliveryObserver, deliveryObserverOf } from "./delivery-observer.ts";
-import type { Subscription, SubscriptionStore } from "./subscription.ts";
+import type { Subscription } from "./subscription.ts";
+import type { SharedStore } from "../../store/shared-store.ts";
 
 /** The retry schedule by default, in ms (SEP-3415: retries over about 15 minutes): 1 s, 5 s, 30 s, 2 min, 10 min. */
 export const DEFAULT_RETRY_DELAYS_MS: readonly number[] = [1_000, 5_000, 30_000, 120_000, 600_000];
@@ -38,8 +39,8 @@ export interface DeliveryOptions {
 
 /** What a server delivers with, besides the settings. */
 export interface DeliveryConfig extends DeliveryOptions {
-  /** The server's result store: subscriptions, and a queued delivery's attempt count. */
-  readonly store: SubscriptionStore;
+  /** The server's shared store: subscriptions, and a queued delivery's attempt count. */
+  readonly store: SharedStore;
   /** The server's token codec: a queued delivery's job is sealed with it. */
   readonly codec: TokenCodec;
   /** The server's queue: with one, every delivery is a job its workers run. */
@@ -55,7 +56,7 @@ export interface DeliveryConfig extends DeliveryOptions {
 /** A server's delivery state. */
 export class Deliveries {
   /** The store. */
-  readonly store: SubscriptionStore;
+  readonly store: SharedStore;
   /** The token codec. */
   readonly codec: TokenCodec;
   /** The queue, if any. */

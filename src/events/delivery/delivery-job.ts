@@ -2,14 +2,17 @@
  * A delivery as a queued job (`createServer({ queue })`): id `dlv:<subscriptionId>:<eventId>`, data sealed with the
  * server's token codec like a tool's job, run by the same workers, one attempt per run; a retry is `{ delayMs }` (a
  * durable wait, no slot held). The queue does not count such waits as starts, so the attempts made are counted in
- * the store under the job's id, an entry that ends once the occurrence is done with (a late duplicate then skips).
+ * the shared store under the job's id, a record made final once the occurrence is done with (a late duplicate then
+ * skips).
  *
  * @module
  */
 import { isTokenError } from "../../codec/token-error.ts";
 import { UNKNOWN_KEY } from "../../codec/token.ts";
 import { type JobOutcome, type JobWatch, registerJobKind } from "../../core/long-running/job-kinds.ts";
-import type { StoredResult } from "../../jobs/result-store.ts";
+import type { SharedStore } from "../../store/shared-store.ts";
+import { type StoreSpace, storeSpace } from "../../store/store-space.ts";
+import { recordOf } from "../../store/store-of.ts";
 import { isObject } from "../../internal/is-object.ts";
 import type { Deliveries } from "./deliveries.ts";
 import type { DeliveryOutcome } from "./delivery-observer.ts";
@@ -44,15 +47,21 @@ interface DeliveryState {
   readonly l?: string;
 }
 
-/** The job id of an occurrence's delivery to a subscription (its attempt count's store key too). */
+/** The job id of an occurrence's delivery to a subscription. */
 function jobId(subscriptionId: string, eventId: string): string {
   return `dlv:${subscriptionId}:${eventId}`;
 }
 
-/** The store key of an occurrence too large for its job's token. */
-function occurrenceKey(eventId: string): string {
-  return `evocc:${eventId}`;
-}
+/**
+ * The attempt counts of queued deliveries, by subscription and event id (`dlv:<subscription>:<event>`, as the job's
+ * id): `{ n }` while it is tried, final once it is done with, so that a delivery queued again finds it done.
+ */
+const attemptCounts = (store: SharedStore): StoreSpace<{ n: number }> => storeSpace(store, "dlv");
+
+/** The occurrences too large for their jobs' tokens, by event id (`evocc:<eventId>`). */
+const largeOccurrences = (store: SharedStore): StoreSpace<Occurrence> => storeSpace(store, "evocc");
+
+const FINAL = { final: true } as const;
 
 /**
  * Adds an occurrence's delivery to a subscription to the server's queue.
@@ -73,7 +82,7 @@ export async function enqueueDelivery(d: Deliveries, sub: Subscription, occ: Occ
   } catch (error) {
     if (!(error instanceof RangeError)) throw error;
     // Over the token's bound (`tokens.maxBytes`): the occurrence waits in the store, the job names it.
-    await d.store.set(occurrenceKey(occ.eventId), { status: "working", continued: { state: occ } }, ttlMs);
+    await largeOccurrences(d.store).put(occ.eventId, occ, ttlMs);
     token = await sign({ ...state, o: undefined });
   }
   await d.queue!.add(jobId(sub.id, occ.eventId), DELIVERY_JOB_PREFIX + token, { tool: `event:${occ.name}` });
@@ -122,19 +131,20 @@ export async function runDeliveryJob(
   const id = jobId(state.s, state.e);
   const own = watch?.read({ id, tool: `event:${name}`, queuedAt: issuedAt, traceparent: state.t });
   const ttlMs = Math.max(1, expiresAt - d.now());
-  const count = await d.store.get(id);
-  if (count !== undefined && count.status !== "working") return ended(watch, "skipped"); // done with already
-  const n = attemptsOf(count) + 1;
-  await d.store.set(id, counted(n), ttlMs); // before the POST: an attempt cut short by a crash still counts
+  const counts = attemptCounts(d.store);
+  const key = `${state.s}:${state.e}`;
+  const n = attemptsOf(await counts.get(key)) + 1;
+  // Before the POST: an attempt cut short by a crash still counts. A final count stands: done with already.
+  if (!await counts.put(key, { n }, ttlMs)) return ended(watch, "skipped");
   const sub = await readSubscription(d.store, state.s);
-  const occ = state.o ?? occurrenceOf(await d.store.get(occurrenceKey(state.e)));
+  const occ = state.o ?? occurrenceOf(await largeOccurrences(d.store).get(state.e));
   if (sub === undefined || sub.status !== "active" || sub.life !== state.l || occ === undefined) {
-    await d.store.set(id, { status: "cancelled" }, ttlMs);
+    await counts.put(key, { n }, ttlMs, FINAL);
     return ended(watch, "skipped", n);
   }
   const settled = await attemptAndSettle(d, sub, occ, n, { emit: state.t, parent: own, job: id }, stop);
   if (settled.outcome === "skipped") { // stopped by the worker's shutdown: this attempt is made again
-    await d.store.set(id, counted(n - 1), ttlMs);
+    await counts.put(key, { n: n - 1 }, ttlMs);
     watch?.end("again", n);
     return "again";
   }
@@ -142,7 +152,7 @@ export async function runDeliveryJob(
     watch?.end("delayed", n);
     return { delayMs: settled.delayMs };
   }
-  await d.store.set(id, { status: "cancelled" }, ttlMs);
+  await counts.put(key, { n }, ttlMs, FINAL);
   const done = ended(watch, jobOutcomeOf(settled.outcome), n);
   return settled.givenUp === undefined ? done : { failed: settled.givenUp }; // a failed job, for boards
 }
@@ -158,17 +168,14 @@ function jobOutcomeOf(outcome: DeliveryOutcome): JobOutcome {
   return outcome === "delivered" || outcome === "ended" || outcome === "dropped" ? "completed" : "failed";
 }
 
-/** The attempt count's entry. */
-function counted(n: number): StoredResult {
-  return { status: "working", continued: { state: { n } } };
+/** The attempts a count records (of before the store contract: a running entry holding it). */
+function attemptsOf(value: unknown): number {
+  const count = recordOf(value);
+  return isObject(count) && typeof count.n === "number" ? count.n : 0;
 }
 
-function attemptsOf(entry: StoredResult | undefined): number {
-  const state = entry?.status === "working" ? entry.continued?.state : undefined;
-  return isObject(state) && typeof state.n === "number" ? state.n : 0;
-}
-
-function occurrenceOf(entry: StoredResult | undefined): Occurrence | undefined {
-  const state = entry?.status === "working" ? entry.continued?.state : undefined;
-  return isObject(state) && typeof state.eventId === "string" ? state as unknown as Occurrence : undefined;
+/** The occurrence a record holds (of before the store contract: a running entry holding it). */
+function occurrenceOf(value: unknown): Occurrence | undefined {
+  const occ = recordOf(value);
+  return isObject(occ) && typeof occ.eventId === "string" ? occ as unknown as Occurrence : undefined;
 }

@@ -24,13 +24,11 @@ export { deliveryBody, MAX_BODY_BYTES, webhookId } from "./signing.ts";
 export {
   clearFailures,
   endSubscription,
-  eventIndexKey,
+  eventIndex,
   type Occurrence,
   readSubscription,
   type Subscription,
-  subscriptionEntry,
-  subscriptionKey,
   subscriptionOf,
-  type SubscriptionStore,
+  subscriptions,
   writeSubscription,
 } from "./subscription.ts";

@@ -13,11 +13,11 @@ import type { DeliveryOutcome } from "./delivery-observer.ts";
 import {
   clearFailures,
   endSubscription,
-  failuresKey,
+  failures,
   type Occurrence,
-  readSubscription,
   type Subscription,
-  writeSubscription,
+  subscriptionOf,
+  subscriptions,
 } from "./subscription.ts";
 
 /** What follows an attempt. */
@@ -113,13 +113,12 @@ export async function settle(
         return { outcome: "retried", delayMs: attempted.retryAfterMs ?? scheduled };
       }
   }
-  // Failed for good: its last attempt, or an answer no retry mends. Counted in the subscription's set of failures where
-  // the store keeps sets (atomic across instances); the record is then written from the count, and written again while
-  // the set holds more than was written (another instance, having read the record before, wrote a smaller count last).
-  const record = (failures: number | undefined) =>
+  // Failed for good: its last attempt, or an answer no retry mends. Counted in the subscription's set of failures
+  // (atomic across instances); the record is then written from the count, and written again while the set holds more
+  // than was written (another instance, having read the record before, wrote a smaller count last).
+  const record = (count: number) =>
     update(d, sub.id, (now) => {
-      const n = failures ?? now.failures + 1;
-      return { ...now, failures: n, status: n >= d.suspendAfter ? "suspended" : now.status };
+      return { ...now, failures: count, status: count >= d.suspendAfter ? "suspended" : now.status };
     }, (updated) => {
       const n = updated.failures;
       const what = n === 1 ? "a delivery" : `${n} deliveries in a row`;
@@ -127,21 +126,19 @@ export async function settle(
     });
   let counted = await countFailure(d, sub, eventId);
   await record(counted);
-  while (counted !== undefined) {
-    const held = (await d.store.members!(failuresKey(sub.id))).length;
+  for (;;) { // the count only grows, up to the set's size
+    const held = (await failures(d.store).members(sub.id)).length;
     if (held <= counted) break;
     await record(counted = held);
   }
   return { outcome: "failed" };
 }
 
-/** Adds the occurrence to the subscription's failures, and answers how many there are; undefined without sets. */
-async function countFailure(d: Deliveries, sub: Subscription, eventId: string): Promise<number | undefined> {
-  const { store } = d;
-  if (store.addMember === undefined || store.members === undefined) return undefined;
-  const key = failuresKey(sub.id);
-  await store.addMember(key, eventId, Math.max(1, sub.expiresAt - d.now()));
-  return (await store.members(key)).length;
+/** Adds the occurrence to the subscription's failures, and answers how many there are. */
+async function countFailure(d: Deliveries, sub: Subscription, eventId: string): Promise<number> {
+  const failed = failures(d.store);
+  await failed.addMember(sub.id, eventId, Math.max(1, sub.expiresAt - d.now()));
+  return (await failed.members(sub.id)).length;
 }
 
 /** A subscription just suspended: told to telemetry and to whoever follows changes, and one line to `onError`. */
@@ -151,9 +148,12 @@ function suspended(d: Deliveries, sub: Subscription, why: string): void {
   d.onError(subscriptionSuspended(sub, why));
 }
 
+/** How many times a subscription's rewrite is tried while other instances rewrite it at once. */
+const UPDATE_TRIES = 20;
+
 /**
- * Rewrites a subscription as the store holds it now (read, changed, written: the store has no compare-and-set for
- * running entries, so what two instances write at once is one of the two; failures are counted in a set instead).
+ * Rewrites a subscription as the store holds it now: read, changed, and written only if it is still what was read
+ * (`compareAndSet`), else read again, so that no instance's change is lost to another's written at once.
  */
 async function update(
   d: Deliveries,
@@ -161,9 +161,17 @@ async function update(
   change: (now: Subscription) => Subscription,
   then?: (updated: Subscription) => void,
 ): Promise<void> {
-  const now = await readSubscription(d.store, id);
-  if (now === undefined) return; // ended meanwhile
-  const updated = change(now);
-  await writeSubscription(d.store, updated, d.now());
-  if (updated.status === "suspended" && now.status !== "suspended") then?.(updated);
+  const subs = subscriptions(d.store);
+  for (let tries = 0; tries < UPDATE_TRIES; tries++) {
+    const read = await subs.get(id);
+    const now = subscriptionOf(read);
+    if (now === undefined) return; // ended meanwhile
+    const updated = change(now);
+    const ttlMs = updated.expiresAt - d.now();
+    if (ttlMs <= 0) return; // expired meanwhile
+    if (!await subs.compareAndSet(id, read, updated, ttlMs)) continue;
+    if (updated.status === "suspended" && now.status !== "suspended") then?.(updated);
+    return;
+  }
+  throw new Error(`the subscription ${id} changed ${UPDATE_TRIES} times while it was rewritten`);
 }

@@ -1,13 +1,15 @@
 /**
  * A webhook subscription and one occurrence of an event, as the events runtime and delivery share them, and how a
- * subscription is kept in the server's `ResultStore`: a running entry `evsub:<id>` with its TTL, and the ids of a
- * named event's subscriptions in the set `evidx:<name>` (the store's optional set methods). Delivery updates the
- * entry (failures, suspension) and ends it (410) through the store alone, so any instance may do either.
+ * subscription is kept in the server's shared store: a record `evsub:<id>` with its lifetime, and the ids of a named
+ * event's subscriptions in the set `evidx:<name>`. Delivery updates the record (failures, suspension) and ends it
+ * (410) through the store alone, so any instance may do either.
  *
  * @module
  */
-import type { ResultStore, StoredResult } from "../../jobs/result-store.ts";
 import { isObject } from "../../internal/is-object.ts";
+import type { SharedStore } from "../../store/shared-store.ts";
+import { type StoreSpace, storeSpace } from "../../store/store-space.ts";
+import { recordOf } from "../../store/store-of.ts";
 
 /** A webhook subscription (SEP-3415 "Events Extension"; OpenAI's MCP Events guide for the chatgpt profile). */
 export interface Subscription {
@@ -59,30 +61,23 @@ export interface Occurrence {
   readonly data: unknown;
 }
 
-/** A `ResultStore` with the optional set methods, which the events' index uses. */
-export type SubscriptionStore = ResultStore & {
-  addMember?(key: string, member: string, ttlMs: number): Promise<void>;
-  removeMember?(key: string, member: string): Promise<void>;
-  members?(key: string): Promise<readonly string[]>;
-};
-
-/** The store key of a subscription's entry. */
-export function subscriptionKey(id: string): string {
-  return `evsub:${id}`;
+/** The subscriptions, by id (`evsub:<id>`), each a record that expires with it. */
+export function subscriptions(store: SharedStore): StoreSpace<Subscription> {
+  return storeSpace(store, "evsub");
 }
 
-/** The store key of the set of a named event's subscription ids. */
-export function eventIndexKey(name: string): string {
-  return `evidx:${name}`;
+/** The set of a named event's subscription ids, by the event's name (`evidx:<name>`). */
+export function eventIndex(store: SharedStore): StoreSpace<never> {
+  return storeSpace(store, "evidx");
 }
 
 /**
- * The store key of the set of a subscription's occurrences that failed for good in a row, one member each: instances
- * recording failures at once each add theirs (a store's set adds atomically, where a count read, changed and written
- * lost one), and an occurrence recorded twice counts once.
+ * The set of a subscription's occurrences that failed for good in a row, by its id (`evfail:<id>`), one member each:
+ * instances recording failures at once each add theirs (a store's set adds atomically, where a count read, changed
+ * and written lost one), and an occurrence recorded twice counts once.
  */
-export function failuresKey(id: string): string {
-  return `evfail:${id}`;
+export function failures(store: SharedStore): StoreSpace<never> {
+  return storeSpace(store, "evfail");
 }
 
 /**
@@ -91,31 +86,19 @@ export function failuresKey(id: string): string {
  * @param store The server's store.
  * @param id The subscription's id.
  */
-export async function clearFailures(store: SubscriptionStore, id: string): Promise<void> {
-  const key = failuresKey(id);
-  const failed = await store.members?.(key) ?? [];
-  await Promise.all(failed.map((member) => store.removeMember!(key, member)));
+export async function clearFailures(store: SharedStore, id: string): Promise<void> {
+  const failed = failures(store);
+  await Promise.all((await failed.members(id)).map((member) => failed.removeMember(id, member)));
 }
 
 /**
- * The entry a subscription is kept as: a running entry (never ended, so it may be replaced), the record its state.
+ * Reads a subscription back from its record.
  *
- * @param sub The subscription.
- * @returns The entry.
+ * @param value The record, as the store returned it (of before the store contract: a running entry holding it).
+ * @returns The subscription, or `undefined` when the record is none (missing, or not a subscription's).
  */
-export function subscriptionEntry(sub: Subscription): StoredResult {
-  return { status: "working", continued: { state: sub } };
-}
-
-/**
- * Reads a subscription back from its entry.
- *
- * @param entry The entry, as the store returned it.
- * @returns The subscription, or `undefined` when the entry is none (missing, or not a subscription's).
- */
-export function subscriptionOf(entry: StoredResult | undefined): Subscription | undefined {
-  if (entry?.status !== "working") return undefined;
-  const state = entry.continued?.state;
+export function subscriptionOf(value: unknown): Subscription | undefined {
+  const state = recordOf(value);
   return isObject(state) && typeof state.id === "string" && typeof state.url === "string"
     ? state as unknown as Subscription
     : undefined;
@@ -128,8 +111,8 @@ export function subscriptionOf(entry: StoredResult | undefined): Subscription | 
  * @param id The subscription's id.
  * @returns It, or `undefined` when it is gone (ended, expired).
  */
-export async function readSubscription(store: ResultStore, id: string): Promise<Subscription | undefined> {
-  return subscriptionOf(await store.get(subscriptionKey(id)));
+export async function readSubscription(store: SharedStore, id: string): Promise<Subscription | undefined> {
+  return subscriptionOf(await subscriptions(store).get(id));
 }
 
 /**
@@ -139,19 +122,19 @@ export async function readSubscription(store: ResultStore, id: string): Promise<
  * @param sub The subscription as it is now.
  * @param now The clock's time.
  */
-export async function writeSubscription(store: ResultStore, sub: Subscription, now: number): Promise<void> {
+export async function writeSubscription(store: SharedStore, sub: Subscription, now: number): Promise<void> {
   const ttlMs = sub.expiresAt - now;
-  if (ttlMs > 0) await store.set(subscriptionKey(sub.id), subscriptionEntry(sub), ttlMs);
+  if (ttlMs > 0) await subscriptions(store).put(sub.id, sub, ttlMs);
 }
 
 /**
- * Ends a subscription: its entry deleted, its id taken out of its event's index.
+ * Ends a subscription: its record deleted, its id taken out of its event's index.
  *
  * @param store The server's store.
  * @param sub The subscription.
  */
-export async function endSubscription(store: SubscriptionStore, sub: Subscription): Promise<void> {
-  await store.delete(subscriptionKey(sub.id));
-  await store.removeMember?.(eventIndexKey(sub.name), sub.id);
+export async function endSubscription(store: SharedStore, sub: Subscription): Promise<void> {
+  await subscriptions(store).delete(sub.id);
+  await eventIndex(store).removeMember(sub.name, sub.id);
   await clearFailures(store, sub.id); // a subscription made again (the same id) starts with none
 }

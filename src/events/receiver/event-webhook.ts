@@ -11,6 +11,7 @@ import { Webhook } from "standardwebhooks";
 import { isObject } from "../../internal/is-object.ts";
 import { sha256Hex } from "../../internal/sha256.ts";
 import type { ResultStore } from "../../jobs/result-store.ts";
+import { sharedStoreOf } from "../../store/store-of.ts";
 import { ProtocolError } from "../../errors/error.ts";
 import { type BodyLimits, readBody } from "../../server/read-body.ts";
 import { MAX_BODY_BYTES } from "../delivery/signing.ts";
@@ -197,7 +198,7 @@ export function eventWebhook<S = unknown>(options: EventWebhookOptions<S>): (req
   const signers = fixed.map(signer);
   const seen: SeenDeliveries = options.store === undefined
     ? seenInMemory(options.remember ?? 10_000)
-    : seenInStore(options.store, options.rememberMs ?? 86_400_000);
+    : seenInStore(sharedStoreOf(options.store), options.rememberMs ?? 86_400_000);
   return async (request) => {
     if (request.method !== "POST") return new Response(null, { status: 405, headers: { allow: "POST" } });
     const type = request.headers.get("content-type")?.split(";")[0].trim().toLowerCase();

@@ -6,7 +6,8 @@
  *
  * @module
  */
-import type { ResultStore } from "../../jobs/result-store.ts";
+import type { SharedStore } from "../../store/shared-store.ts";
+import { storeSpace } from "../../store/store-space.ts";
 
 /**
  * How long a captured delivery verifies, in ms: `standardwebhooks`' `verify()` takes a `webhook-timestamp` within
@@ -67,18 +68,18 @@ export function seenInMemory(size: number): SeenDeliveries {
 }
 
 /**
- * The ids taken by every instance sharing a store: an id is an ended entry (`evseen:<id>`), which the store's
- * first-writer-wins `set()` writes once (a second writer, on any instance, is told `false`).
+ * The ids taken by every instance sharing a store: a mark in its `evseen` namespace, taken once (`putIfAbsent`: a
+ * second taker, on any instance, is told it is a duplicate).
  *
- * @param store The store (Redis, PostgreSQL, Deno KV, a Durable Object, or any with the contract).
+ * @param store The shared store (Redis, PostgreSQL, Deno KV, a Durable Object, or any with the contract).
  * @param ttlMs How long an id is remembered: at least {@link REPLAY_WINDOW_MS}, whatever it says.
  * @returns The set.
  */
-export function seenInStore(store: Pick<ResultStore, "set" | "delete">, ttlMs: number): SeenDeliveries {
+export function seenInStore(store: SharedStore, ttlMs: number): SeenDeliveries {
   const kept = Math.max(ttlMs, REPLAY_WINDOW_MS);
+  const seen = storeSpace<true>(store, "evseen");
   return {
-    claim: async (id) =>
-      await store.set(`evseen:${id}`, { status: "cancelled", at: Date.now() }, kept) ? "new" : "duplicate",
-    release: (id) => store.delete(`evseen:${id}`),
+    claim: async (id) => await seen.putIfAbsent(id, true, kept) ? "new" : "duplicate",
+    release: (id) => seen.delete(id),
   };
 }

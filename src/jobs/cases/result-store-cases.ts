@@ -11,7 +11,7 @@ import type { ResultStore, StoredResult } from "../result-store.ts";
 import { canonicalJson } from "../../internal/canonical-json.ts";
 import { Journal } from "../journal.ts";
 import { journalStoreFromResults } from "../result-store-journals.ts";
-import { resultStoreSetCases } from "./result-store-set-cases.ts";
+import { setCases, type Sets } from "../../store/cases/set-cases.ts";
 
 /** Fails the case when `actual` is not `expected`, as JSON (entries are JSON). */
 function same(actual: unknown, expected: unknown, what: string): void {
@@ -28,6 +28,20 @@ async function refusedWithRangeError(promise: Promise<unknown>, what: string): P
     throw new Error(`${what}: expected a RangeError, got ${error}`);
   }
   throw new Error(`${what}: expected a RangeError, but it was written`);
+}
+
+/** The store's sets, or `undefined` when it has none (the set cases pass: a result store's sets are optional). */
+function setsOf(store: ResultStore): Sets | undefined {
+  const { addMember, removeMember, members } = store;
+  if (addMember === undefined && removeMember === undefined && members === undefined) return undefined;
+  if (addMember === undefined || removeMember === undefined || members === undefined) {
+    throw new Error("a store with sets has addMember, removeMember and members, all three");
+  }
+  return {
+    addMember: addMember.bind(store),
+    removeMember: removeMember.bind(store),
+    members: members.bind(store),
+  };
 }
 
 const done = (text: string): StoredResult => ({ status: "completed", result: { content: [{ type: "text", text }] } });
@@ -188,7 +202,15 @@ export function resultStoreCases(
         same(await store.set(key, { status: "working" }, 10_000), true, "a write after the expiry");
       },
     },
-    ...resultStoreSetCases(storeOf, id),
+    ...setCases(async () => {
+      const store = await storeOf();
+      return {
+        sets: setsOf(store),
+        write: (key, value, ttlMs) => store.set(key, value, ttlMs),
+        read: (key) => store.get(key),
+        remove: (key) => store.delete(key),
+      };
+    }, id),
   ];
   if (maxBytes === undefined) return cases;
   return [...cases, {

@@ -1,27 +1,25 @@
 /**
- * The behaviour every `ResultStore` with sets (`addMember`, `removeMember`, `members`) promises, as cases that
- * `resultStoreCases()` runs among its own: members added once however often, removed, one lifetime per set that
- * adding only lengthens, expiry, hundreds of members, any characters. A store without sets passes them untested.
+ * The behaviour every store's sets (`addMember`, `removeMember`, `members`) promise, as cases that
+ * `sharedStoreCases()` and `resultStoreCases()` run among their own: members added once however often, removed, one
+ * lifetime per set that adding only lengthens, expiry, hundreds of members, any characters, and a set apart from the
+ * record of its key. A result store without sets passes them untested (its sets are optional).
  *
  * @module
  */
-import type { ResultStore } from "../result-store.ts";
 
-/** A store's set methods, when it has them all. */
-type Sets = Required<Pick<ResultStore, "addMember" | "removeMember" | "members">>;
+/** A store's set methods. */
+export type Sets = {
+  addMember(key: string, member: string, ttlMs: number): Promise<void>;
+  removeMember(key: string, member: string): Promise<void>;
+  members(key: string): Promise<readonly string[]>;
+};
 
-/** The store's sets, or `undefined` when it has none (the case passes: sets are optional). */
-function setsOf(store: ResultStore): Sets | undefined {
-  const { addMember, removeMember, members } = store;
-  if (addMember === undefined && removeMember === undefined && members === undefined) return undefined;
-  if (addMember === undefined || removeMember === undefined || members === undefined) {
-    throw new Error("a store with sets has addMember, removeMember and members, all three");
-  }
-  return {
-    addMember: addMember.bind(store),
-    removeMember: removeMember.bind(store),
-    members: members.bind(store),
-  };
+/** What the set cases use of a store: its sets (`undefined`: it has none), and a record beside them. */
+export interface SetCaseStore {
+  readonly sets: Sets | undefined;
+  write(key: string, value: { readonly status: "working"; readonly at: number }, ttlMs: number): Promise<unknown>;
+  read(key: string): Promise<unknown>;
+  remove(key: string): Promise<void>;
 }
 
 /** Fails the case unless `actual` holds the members `expected`, in any order. */
@@ -40,20 +38,19 @@ async function untilEmpty(sets: Sets, key: string, boundMs: number, what: string
 }
 
 /**
- * The set cases, for {@link resultStoreCases}: each opens the store with `storeOf` and writes keys from `id`.
+ * The set cases: each opens the store with `storeOf` and writes keys from `id`.
  *
  * @param storeOf The store under test, opened once.
  * @param id A key no other case writes.
  * @returns The cases.
  */
-export function resultStoreSetCases(
-  storeOf: () => Promise<ResultStore>,
+export function setCases(
+  storeOf: () => Promise<SetCaseStore>,
   id: () => Promise<string>,
 ): ReadonlyArray<{ readonly name: string; run(): Promise<void> }> {
-  const withSets = (run: (sets: Sets, store: ResultStore) => Promise<void>) => async () => {
+  const withSets = (run: (sets: Sets, store: SetCaseStore) => Promise<void>) => async () => {
     const store = await storeOf();
-    const sets = setsOf(store);
-    if (sets !== undefined) await run(sets, store);
+    if (store.sets !== undefined) await run(store.sets, store);
   };
   return [
     {
@@ -83,16 +80,16 @@ export function resultStoreSetCases(
       name: "sets: a set and an entry of one key never meet",
       run: withSets(async (sets, store) => {
         const key = await id();
-        await store.set(key, { status: "working", at: 7 }, 10_000);
+        await store.write(key, { status: "working", at: 7 }, 10_000);
         await sets.addMember(key, "member", 10_000);
-        const entry = await store.get(key);
+        const entry = await store.read(key) as { status?: string; at?: number } | undefined;
         if (entry?.status !== "working" || entry.at !== 7) {
           throw new Error(`the entry beside a set: expected it as written, got ${JSON.stringify(entry)}`);
         }
-        await store.delete(key);
+        await store.remove(key);
         sameMembers(await sets.members(key), ["member"], "the set, after its key's entry was deleted");
         await sets.removeMember(key, "member");
-        if (await store.get(key) !== undefined) throw new Error("an entry came back when a set's member went");
+        if (await store.read(key) !== undefined) throw new Error("an entry came back when a set's member went");
       }),
     },
     {
