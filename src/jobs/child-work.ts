@@ -24,8 +24,14 @@ import { isUnavailable } from "./guarded-store.ts";
 
 /** How often a parent in process reads the entry of a child another instance runs, in ms. */
 const POLL_MS = 250;
-/** The longest a queued parent leaves the queue between two reads of a child's entry, in ms. */
+/**
+ * The longest a queued parent leaves the queue between two reads of a child's entry, in ms, on a queue that cannot
+ * wake it (`WorkQueue.wake`); on one that can, the child's end wakes it, and this is the safety poll for a wake
+ * missed (the queue out of reach as the child ended), {@link SAFETY_MS}.
+ */
 const MAX_WAIT_MS = 5_000;
+/** How long a queued parent sleeps between reads of its child's entry when the child's end wakes it, in ms. */
+const SAFETY_MS = 60_000;
 
 /** What a parent's journal keeps of a child's end: its value, or why it gave none. */
 type ChildEnd =
@@ -164,8 +170,9 @@ async function childEnd(
   let entry = await c.results.get(id);
   if (entry === undefined) {
     // Its id is journaled: a start after this one finds its entry and does not start it again.
-    if (c.queue !== undefined) await enqueueJob(c, { owner, args: origin.input, ctx: work }, ttlMs, id);
-    else {
+    if (c.queue !== undefined) {
+      await enqueueJob(c, { owner, args: origin.input, ctx: work, parent: work.jobId }, ttlMs, id);
+    } else {
       const start = { id, attempt: 1, expiresAt: c.codec.now() + ttlMs, fresh: true, queued: false };
       const { work: run, options } = jobStart(registry!, owner, origin, start);
       await c.start(run, ttlMs, { ...options, id });
@@ -187,7 +194,8 @@ async function childEnd(
     if (c.queue !== undefined) {
       // Back to the queue, holding no slot, once every child of this run has started (none is left half started).
       const waited = c.codec.now() - ("at" in entry ? entry.at ?? 0 : 0);
-      const until = c.codec.now() + Math.min(MAX_WAIT_MS, Math.max(POLL_MS, waited / 2));
+      const wait = c.queue.wake !== undefined ? SAFETY_MS : Math.min(MAX_WAIT_MS, Math.max(POLL_MS, waited / 2));
+      const until = c.codec.now() + wait;
       waiting.until = waiting.parked++ === 0 ? until : Math.min(waiting.until, until);
       while (waiting.parked < waiting.begun) await sleep(10, work.signal);
       return await journal.suspension.suspend(waiting.until);

@@ -58,6 +58,8 @@ interface JobState {
   readonly m: Omit<CallMeta, "headers"> & { readonly headers: [string, string][] };
   /** The issuing call's `traceparent`, for the worker's span. */
   readonly t?: string;
+  /** The parent job's id, for a child (`invoke()`): its end wakes the parent (`WorkQueue.wake`). */
+  readonly p?: string;
 }
 
 /** The call a queued job comes from. */
@@ -68,6 +70,8 @@ export interface QueuedCall {
   readonly args: unknown;
   /** The call's context: its caller, metadata and trace. */
   readonly ctx: CallContext;
+  /** The parent job's id, when the call is a child's (`invoke()`): the child's end wakes it. */
+  readonly parent?: string;
 }
 
 /**
@@ -92,6 +96,7 @@ export async function enqueueJob(c: Continuations, call: QueuedCall, ttlMs: numb
     u: auth && u,
     m: { ...meta, headers },
     t: call.ctx.get(TRACE_PARENT),
+    ...call.parent === undefined ? {} : { p: call.parent },
   };
   let data: string | undefined;
   let kept: string | void;
@@ -145,18 +150,26 @@ export async function runQueuedJob(
   warn?: WarnOnce,
 ): Promise<"done" | "again" | "refused" | { readonly delayMs: number } | { readonly failed: string }> {
   let ended: Ended;
+  const of: { parent?: string } = {}; // whose child the job is, once its token is read
   try {
-    ended = await runJob(registry, data, delivery, queue, stop, watch, warn);
+    ended = await runJob(registry, data, delivery, queue, stop, watch, warn, of);
   } catch (error) {
     watch?.end("failed", undefined, error);
     throw error;
   }
   watch?.end(ended.outcome, ended.attempt, ended.error);
+  // A child's end wakes its parent, which waits for it asleep on the queue (child-work.ts): its safety poll is long.
+  if (of.parent !== undefined && ENDS.has(ended.outcome) && queue.wake !== undefined) {
+    await queue.wake(of.parent).catch((error) => registry.runtime.onError?.(error));
+  }
   if (ended.refused) return "refused";
   if (ended.delayMs !== undefined) return { delayMs: ended.delayMs };
   if (ended.failed !== undefined) return { failed: ended.failed };
   return ended.outcome === "again" ? "again" : "done";
 }
+
+/** The outcomes that end a job: its entry holds its end. */
+const ENDS: ReadonlySet<JobOutcome> = new Set(["completed", "failed", "cancelled", "stopped"]);
 
 /** How a job a worker took ended there. */
 interface Ended {
@@ -179,6 +192,7 @@ async function runJob(
   stop: AbortSignal,
   watch: JobWatch | undefined,
   warn: WarnOnce | undefined,
+  of: { parent?: string },
 ): Promise<Ended> {
   const c = continuationsOf(registry.runtime);
   let scope: string, state: JobState, expiresAt: number, issuedAt: number;
@@ -201,6 +215,7 @@ async function runJob(
     warn?.(REFUSED);
     return { outcome: "failed", error, refused: true };
   }
+  of.parent = state.p;
   const own = watch?.read({ id: state.d, tool: scope, queuedAt: issuedAt, traceparent: state.t });
   const ttlMs = Math.max(1, expiresAt - c.codec.now());
   // A job's first delivery from a queue that takes cancelled jobs out (`WorkQueue.remove`) is no cancelled one: it
