@@ -57,9 +57,12 @@ function servedName(router: EventsServed, tool: string, event: string): string |
   }
 }
 
+/** The key task events listen to jobs' ends under (`Continuations.onEnd`): one listener per server. */
+const TASK_ENDS: unique symbol = Symbol("mcplite.taskEnds");
+
 /**
- * Attaches task events to a server that serves events (its router, made once): hands the caller's id over
- * (`Continuations.ends`), and sees each announced job's final entry as the server's result store takes it (in
+ * Attaches task events to a server that serves events (its router, made once): hears the caller's id
+ * (`Continuations.onEnd`), and sees each announced job's final entry as the server's result store takes it (in
  * process, on a worker, a cancellation, a lapsed job's end). A server without long-running support has none.
  *
  * @param registry The server's definitions: its tools and long-running support.
@@ -67,7 +70,7 @@ function servedName(router: EventsServed, tool: string, event: string): string |
  */
 export function attachTaskEnds(registry: Registry, router: EventsServed): void {
   const c = registry.longRunning?.continuations as Continuations | undefined;
-  if (c === undefined || c.ends !== undefined) return;
+  if (c === undefined) return;
   const results: ResultStore = c.results;
   const report = (error: unknown) => void registry.runtime.onError?.(error);
   /** The name its tool's end event is served under, if it is. */
@@ -92,7 +95,8 @@ export function attachTaskEnds(registry: Registry, router: EventsServed): void {
     await router.emit(name, payload, { id: `task-end.${job}` }).catch(report);
   };
 
-  c.ends = async (outcome, id, call) => {
+  // Once per server: a second attach (another event served) finds its listener registered, and its results seen.
+  const registered = c.onEnd(TASK_ENDS, async (outcome, id, call) => {
     const job = outcome.entry;
     if (job === undefined || !job.startsWith(ANNOUNCED)) return;
     const claims = await c.codec.verify(outcome.token, { kind: PROMISE_KIND, caller: outcome.caller });
@@ -107,7 +111,8 @@ export function attachTaskEnds(registry: Registry, router: EventsServed): void {
     }
     if (call !== undefined && becomesTask(call.ctx.meta)) return; // the task id is handed over as the task is made
     await meet(job, { taskId: id, tool }, ttlMs);
-  };
+  });
+  if (!registered) return;
 
   // The end's half, as the job's final entry is written: only the first final entry of a job is its end. A write that
   // finds its own entry kept is that one tried again (`Job`'s final write, through an outage that took the entry but

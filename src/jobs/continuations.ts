@@ -69,6 +69,9 @@ export interface ContinuationsOptions extends TokensOptions {
   queue?: WorkQueue;
 }
 
+/** A feature that hears of the id a caller holds of a job whose tool names an end event. */
+export type EndListener = (outcome: PromiseOutcome, id: string, call?: ToolCall) => Promise<void>;
+
 /** The server's tokens, defaults and deferred work. */
 export class Continuations implements Tokens {
   /** Signs and checks every token. */
@@ -94,12 +97,9 @@ export class Continuations implements Tokens {
   declare readonly leaseMs: number | undefined;
   /** What signals jobs and gives work its `waitFor()`, where the server has `signals()` (`signals.ts`). */
   declare signals?: JobSignals;
-  /**
-   * Hands the id a caller holds of a job whose tool names an end event (`.longRunning({ endEvent })`) to whoever
-   * raises it, where the server serves events (`src/events/task-ends.ts` sets it, and sees each job's end).
-   */
-  declare ends?: (outcome: PromiseOutcome, id: string, call?: ToolCall) => Promise<void>;
   readonly #jobs: RunningJobs;
+  /** Who hears of the ids callers hold of jobs whose tools name an end event, each under the key it registered. */
+  readonly #ends = new Map<symbol, EndListener>();
 
   /**
    * Creates the machinery; the server does this once, from its options.
@@ -124,6 +124,37 @@ export class Continuations implements Tokens {
     if (this.queue !== undefined && options.results === undefined) {
       throw new TypeError("a queue needs a result store its workers share (resultStore)");
     }
+  }
+
+  /**
+   * Registers a feature that hears of the id a caller holds of a job whose tool names an end event
+   * (`.longRunning({ endEvent })`), to raise it at the job's end (`src/events/task-ends.ts`). Several features may
+   * listen; one key registers once.
+   *
+   * @param key The feature's key.
+   * @param listener Hears each id handed over.
+   * @returns Whether it was registered (`false`: the key was, already).
+   */
+  onEnd(key: symbol, listener: EndListener): boolean {
+    if (this.#ends.has(key)) return false;
+    this.#ends.set(key, listener);
+    return true;
+  }
+
+  /** Whether a feature hears of jobs' ends (a tool naming an end event needs one). */
+  get hearsEnds(): boolean {
+    return this.#ends.size > 0;
+  }
+
+  /**
+   * Hands the id a caller holds of a job to every feature listening ({@link onEnd}), one after another.
+   *
+   * @param outcome The call's promise outcome.
+   * @param id The id its caller holds (the token, or the task's id).
+   * @param call The call, when the id is handed over as it is answered.
+   */
+  async announce(outcome: PromiseOutcome, id: string, call?: ToolCall): Promise<void> {
+    for (const listener of this.#ends.values()) await listener(outcome, id, call);
   }
 
   /** How many deferred jobs are running in this process. */

@@ -60,7 +60,7 @@ export async function promiseOutcome(
     ? " called ctx.defer(): declare it .longRunning() so the server lists redeem"
     : declared !== undefined && (owner.work === undefined || owner !== tool)
     ? " called ctx.defer(input) but declares no work with .defer()"
-    : owner.longRunning?.endEvent && !c.ends && (work ?? declared) // no events served: nobody hears of its end
+    : owner.longRunning?.endEvent && !c.hearsEnds && (work ?? declared) // no events served: nobody hears of its end
     ? `: its endEvent "${owner.longRunning.endEvent.name}" is not served: add it with server.event()`
     : undefined;
   if (refused !== undefined) throw new TypeError(`tool "${owner.name}"${refused}`);
@@ -121,7 +121,7 @@ export async function promiseOutcome(
   };
   if (started !== undefined) {
     outcome.entry = started;
-    await c.ends?.(outcome, token, call); // the caller holds the token, unless the call becomes a task
+    await c.announce(outcome, token, call); // the caller holds the token, unless the call becomes a task
   }
   return outcome;
 }

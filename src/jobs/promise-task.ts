@@ -365,6 +365,6 @@ async function clientTask(registry: Registry, outcome: PromiseOutcome): Promise<
   const task = await createTask(registry, outcome);
   const c = continuationsOf(registry.runtime);
   if (outcome.entry !== undefined) c.queue?.about?.(outcome.entry, { taskId: task.taskId });
-  await c.ends?.(outcome, task.taskId); // the task id is what this caller holds
+  await c.announce(outcome, task.taskId); // the task id is what this caller holds
   return task;
 }
