@@ -45,6 +45,8 @@ Usage:
                                      jobs of the module's server: state, attempt, tool, call, why failed
   mcplite jobs show <server module> <job id> [--json]   one job: its state and attempt in the queue,
                                      its result in the store, its last error, its steps (its log)
+  mcplite jobs cancel <server module> <job id>   cancels a job as its caller would: out of the
+                                     queue, its entry cancelled, its run stopped; exits 1 if it ended
   mcplite server-json <server module> [--name <io.github.you/server>] [--remote <url>]…
         [--dir <project>] [--out <file>] [--no-packages] [--check | --workflow]
                                      the MCP Registry's server.json from the module's server and

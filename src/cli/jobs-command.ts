@@ -1,7 +1,9 @@
 /**
- * `mcplite jobs list|show <module>`: what an operator needs of a server's queued jobs, read from its queue (BullMQ's
- * state, attempt, failure and the job's log, where its steps are) and its result store (the job's entry: working,
- * its result, its failure), through the module the web instances serve, so the same queue and store.
+ * `mcplite jobs list|show|cancel <module>`: what an operator needs of a server's queued jobs, read from its queue
+ * (BullMQ's state, attempt, failure and the job's log, where its steps are) and its result store (the job's entry:
+ * working, its result, its failure), through the module the web instances serve, so the same queue and store; and a
+ * job cancelled as its caller would cancel it (`Continuations.cancel`: out of the queue, its entry cancelled, its
+ * worker's run aborted within a third of a lease, its children too).
  *
  * @module
  */
@@ -16,15 +18,17 @@ import type { JournalEntry, JournalStore } from "../jobs/journal-store.ts";
 import type { Continuations } from "../jobs/continuations.ts";
 
 const USAGE = "usage: mcplite jobs list <server module> [--state <state>]… [--limit <n>] [--json]\n" +
-  "       mcplite jobs show <server module> [--json] [--] <job id>";
+  "       mcplite jobs show <server module> [--json] [--] <job id>\n" +
+  "       mcplite jobs cancel <server module> [--] <job id>";
 
 /**
  * Runs `mcplite jobs`.
  *
  * @param terminal The terminal.
  * @param argv The words after `jobs`.
- * @returns The exit code: 0, 1 for a job the queue and the store know nothing of, 2 for a usage error, 3 when the
- *   module has no server with a queue that can be read.
+ * @returns The exit code: 0, 1 for a job the queue and the store know nothing of (or, to `cancel`, one that had
+ *   ended), 2 for a usage error, 3 when the module has no server with a queue that can be read (to `cancel`: no
+ *   store its instances share).
  */
 export async function jobsCommand(terminal: Terminal, argv: string[]): Promise<number> {
   const states: string[] = [];
@@ -53,10 +57,12 @@ export async function jobsCommand(terminal: Terminal, argv: string[]): Promise<n
     } else positionals.push(name);
   }
   const [verb, module, id] = positionals;
-  if (verb !== "list" && verb !== "show") return await usage(terminal, "jobs takes list or show");
+  if (verb !== "list" && verb !== "show" && verb !== "cancel") {
+    return await usage(terminal, "jobs takes list, show or cancel");
+  }
   if (module === undefined) return await usage(terminal, `jobs ${verb} needs a server module`);
-  if (verb === "show" ? id === undefined || positionals.length > 3 : positionals.length > 2) {
-    return await usage(terminal, verb === "show" ? "jobs show needs one job id" : "jobs list takes no job id");
+  if (verb !== "list" ? id === undefined || positionals.length > 3 : positionals.length > 2) {
+    return await usage(terminal, verb !== "list" ? `jobs ${verb} needs one job id` : "jobs list takes no job id");
   }
   const say = (line: string) => terminal.err(`mcplite jobs: ${line}\n`);
   const found = await loadServer(module, (problem) => usage(terminal, problem), say);
@@ -68,6 +74,7 @@ export async function jobsCommand(terminal: Terminal, argv: string[]): Promise<n
   } catch {
     queue = undefined;
   }
+  if (verb === "cancel") return await cancel(terminal, runtime.continuations as Continuations | undefined, id!, say);
   if (queue?.inspect === undefined) {
     await say("the module's server has no queue that can be read (createServer({ queue: bullmqQueue(…) }))");
     return NOT_RUNNABLE;
@@ -89,6 +96,35 @@ export async function jobsCommand(terminal: Terminal, argv: string[]): Promise<n
       : shown(id!, job, entry, journal),
   );
   return ExitCode.Ok;
+}
+
+/**
+ * Cancels a job as its caller would: `0` once cancelled, `1` when it had ended (how) or is unknown, `3` when the
+ * server keeps its jobs in its own process's memory (no instance of this process runs them).
+ */
+async function cancel(
+  terminal: Terminal,
+  c: Continuations | undefined,
+  id: string,
+  say: (line: string) => Promise<void>,
+): Promise<number> {
+  // A store the server's instances share: without one, its jobs live in the memory of the process that runs them.
+  if (c?.leaseMs === undefined) {
+    await say("the module's server keeps its jobs in its own process (createServer({ resultStore }) shares them)");
+    return NOT_RUNNABLE;
+  }
+  const before = await c.results.get(id);
+  if (before === undefined) {
+    await say(`no job ${id} in the result store (never started, or no longer kept)`);
+    return ExitCode.ToolFailed;
+  }
+  if (await c.cancel(id, c.promiseTtlMs)) {
+    await terminal.out(`cancelled ${id}\n`);
+    return ExitCode.Ok;
+  }
+  const now = await c.results.get(id);
+  await say(`job ${id} had ended already: ${now === undefined ? "no longer kept" : resultOf(now).status}`);
+  return ExitCode.ToolFailed;
 }
 
 /** The jobs as a table, one a line: id, state, attempt, tool, call id, when added, and why it failed. */

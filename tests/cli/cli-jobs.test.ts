@@ -12,7 +12,7 @@ import { queueBackends } from "../helpers/queue-backends.ts";
 import { POSTGRES_MISSING } from "../helpers/postgres-server.ts";
 import { REDIS_MISSING } from "../helpers/redis-server.ts";
 import { runCli } from "./cli-helpers.ts";
-import { jobsFixture } from "./fixtures/jobs-server.ts";
+import { jobsFixture, stopped } from "./fixtures/jobs-server.ts";
 import { readUntil } from "../helpers/wait.ts";
 
 const MODULE = "tests/cli/fixtures/jobs-server.ts";
@@ -30,7 +30,13 @@ describe("mcplite jobs: the command line", () => {
     assert.match((await runCli(["--help"])).stdout, /mcplite jobs show <server module> <job id>/);
     const none = await runCli(["jobs"]);
     assert.equal(none.code, 2);
-    assert.match(none.stderr, /^mcplite: jobs takes list or show\nusage: mcplite jobs list/);
+    assert.match(none.stderr, /^mcplite: jobs takes list, show or cancel\nusage: mcplite jobs list/);
+    const cancelNoId = await runCli(["jobs", "cancel", MODULE]);
+    assert.equal(cancelNoId.code, 2);
+    assert.match(cancelNoId.stderr, /jobs cancel needs one job id/);
+    const inMemory = await runCli(["jobs", "cancel", "examples/quickstart.ts", "some-job"]);
+    assert.equal(inMemory.code, 3, inMemory.stderr);
+    assert.match(inMemory.stderr, /keeps its jobs in its own process/);
     const noId = await runCli(["jobs", "show", MODULE]);
     assert.equal(noId.code, 2);
     assert.match(noId.stderr, /jobs show needs one job id/);
@@ -100,6 +106,40 @@ for (const { on, missing, url, variable } of BACKENDS) {
         const unknown = await runCli(["jobs", "show", MODULE, "no-such-job"], { env });
         assert.equal(unknown.code, 1);
         assert.match(unknown.stderr, /no job no-such-job in the queue or the result store/);
+      } finally {
+        await worker.close();
+        await close();
+      }
+    });
+  });
+}
+
+for (const { on, missing, url, variable } of BACKENDS) {
+  describe(`mcplite jobs cancel on BullMQ (${on})`, { skip: missing }, () => {
+    it("cancels a running job as its caller would: its entry cancelled, its run stopped; an ended one keeps its end", async () => {
+      const queue = `jobs-${crypto.randomUUID()}`;
+      const { server, resultStore, close } = jobsFixture({ url: url(), queue, lockMs: 30_000 });
+      const worker = runWorker(server, { concurrency: 2 });
+      const env = { [variable]: url(), QUEUE: queue };
+      try {
+        const outcome = await server.call("stuck", {});
+        assert.equal(outcome.kind, "promise");
+        const id = outcome.kind === "promise" ? outcome.entry! : "";
+        const cancelled = await runCli(["jobs", "cancel", MODULE, "--", id], { env });
+        assert.equal(cancelled.code, 0, cancelled.stderr);
+        assert.equal(cancelled.stdout, `cancelled ${id}\n`);
+        assert.equal((await resultStore.get(id))?.status, "cancelled"); // what its caller reads
+        // The worker running it (this process) reads its entry within a third of its lease, and stops its run.
+        await readUntil(() => Promise.resolve(stopped.includes(id)), Boolean, `job ${id}'s run to stop`, {
+          timeoutMs: 60_000,
+          everyMs: 50,
+        });
+        const again = await runCli(["jobs", "cancel", MODULE, "--", id], { env });
+        assert.equal(again.code, 1);
+        assert.match(again.stderr, new RegExp(`job ${id} had ended already: cancelled`));
+        const unknown = await runCli(["jobs", "cancel", MODULE, "no-such-job"], { env });
+        assert.equal(unknown.code, 1);
+        assert.match(unknown.stderr, /no job no-such-job in the result store/);
       } finally {
         await worker.close();
         await close();
