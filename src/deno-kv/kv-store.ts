@@ -47,7 +47,7 @@ const MAX_ATTEMPTS = 64;
 const CHUNK_UNITS = 30_000;
 
 /** The most bytes of one record: its chunks, at most two bytes a unit, stay under KV's 800 KiB atomic operation. */
-export const MAX_RECORD_BYTES = 393_216;
+const MAX_RECORD_BYTES = 393_216;
 
 const utf8 = new TextEncoder();
 

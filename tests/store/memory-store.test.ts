@@ -11,6 +11,8 @@ import { hasEnded, type StoredResult } from "../../src/jobs/stored-result.ts";
 import { sharedStoreOf } from "../../src/store/store-of.ts";
 import { createMemoryStore } from "../../src/store/memory-store.ts";
 import { storeSpace } from "../../src/store/store-space.ts";
+import type { SharedStore } from "../../src/store/shared-store.ts";
+import { sharedStoreCases } from "../../src/testing/mod.ts";
 import { describeSharedStore } from "../helpers/shared-store-conformance.ts";
 
 describeSharedStore("memory", () => createMemoryStore({ maxBytes: 1 << 20 }), { maxBytes: 1 << 20 });
@@ -112,5 +114,32 @@ describe("a result store of the user's own (before the store contract)", () => {
   it("says what is missing when the user's store keeps no sets and a feature asks for one", async () => {
     const { addMember: _, removeMember: __, members: ___, ...noSets } = usersOwnResultStore();
     await assert.rejects(sharedStoreOf(noSets).members("index"), /keeps no sets \(addMember, removeMember, members\)/);
+  });
+});
+
+describe("sharedStoreCases() fails a store that breaks the contract", () => {
+  /** The names of the cases that throw on `store`. */
+  async function failing(store: SharedStore): Promise<string[]> {
+    const failed: string[] = [];
+    for (const { name, run } of sharedStoreCases(() => store, { maxBytes: 1 << 16 })) {
+      if (name.includes("expire")) continue; // real time; what is broken here is not lifetimes
+      await run().catch(() => failed.push(name));
+    }
+    return failed;
+  }
+
+  it("a putIfAbsent that always writes, a compareAndSet that ignores what was read, a put over a final record", async () => {
+    const memory = () => createMemoryStore({ maxBytes: 1 << 16 });
+    const always = memory();
+    const overwrites: SharedStore = { ...always, putIfAbsent: (k, v, ttl) => always.put(k, v, ttl) };
+    assert.deepEqual(await failing(overwrites), [
+      "takes a key once (putIfAbsent): one of many concurrent writers, and again once the record is deleted",
+    ]);
+    const blind = memory();
+    const ignoresRead: SharedStore = { ...blind, compareAndSet: (k, _expected, next, ttl) => blind.put(k, next, ttl) };
+    assert.ok((await failing(ignoresRead)).some((name) => name.startsWith("compares and sets")));
+    const lastWins = memory();
+    const noFinal: SharedStore = { ...lastWins, put: (k, v, ttl) => lastWins.put(k, v, ttl) };
+    assert.ok((await failing(noFinal)).some((name) => name.startsWith("never replaces a final record")));
   });
 });

@@ -7,13 +7,7 @@
  * @module
  */
 import type { JournalEntry, JournalStore } from "../journal-store.ts";
-import { canonicalJson } from "../../internal/canonical-json.ts";
-
-/** Fails the case when `actual` is not `expected`, as JSON (entries are JSON). */
-function same(actual: unknown, expected: unknown, what: string): void {
-  const [a, e] = [actual, expected].map((value) => value === undefined ? "undefined" : canonicalJson(value));
-  if (a !== e) throw new Error(`${what}: expected ${e}, got ${a}`);
-}
+import { same } from "../../store/cases/case-checks.ts";
 
 /** A journal's entries by name, for comparing loads (a store returns them in no order). */
 const byName = (entries: readonly JournalEntry[]) => [...entries].sort((a, b) => a.name < b.name ? -1 : 1);

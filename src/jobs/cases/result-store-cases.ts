@@ -8,27 +8,10 @@
  * @module
  */
 import type { ResultStore, StoredResult } from "../result-store.ts";
-import { canonicalJson } from "../../internal/canonical-json.ts";
+import { refusedWithRangeError, same } from "../../store/cases/case-checks.ts";
 import { Journal } from "../journal.ts";
 import { journalStoreFromResults } from "../result-store-journals.ts";
 import { setCases, type Sets } from "../../store/cases/set-cases.ts";
-
-/** Fails the case when `actual` is not `expected`, as JSON (entries are JSON). */
-function same(actual: unknown, expected: unknown, what: string): void {
-  const [a, e] = [actual, expected].map((value) => value === undefined ? "undefined" : canonicalJson(value));
-  if (a !== e) throw new Error(`${what}: expected ${e}, got ${a}`);
-}
-
-/** Fails the case unless `promise` rejects with a `RangeError`. */
-async function refusedWithRangeError(promise: Promise<unknown>, what: string): Promise<void> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof RangeError) return;
-    throw new Error(`${what}: expected a RangeError, got ${error}`);
-  }
-  throw new Error(`${what}: expected a RangeError, but it was written`);
-}
 
 /** The store's sets, or `undefined` when it has none (the set cases pass: a result store's sets are optional). */
 function setsOf(store: ResultStore): Sets | undefined {
