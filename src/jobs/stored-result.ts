@@ -10,6 +10,7 @@ import type { ErrorCode } from "../errors/error.ts";
 import type { ToolResult } from "../core/results/result.ts";
 import type { JournalStore } from "./journal-store.ts";
 import type { SharedStore } from "../store/shared-store.ts";
+import { ended } from "../store/store-of.ts";
 
 /**
  * The state of one deferred job (or of an MCP task). While the job waits for the client, it is
@@ -118,5 +119,5 @@ export interface ResultStore {
  * ```
  */
 export function hasEnded(entry: StoredResult): boolean {
-  return entry.status !== "working" && entry.status !== "input_required";
+  return ended(entry); // the one rule: the store contract's adapters read entries written before it by it too
 }

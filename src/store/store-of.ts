@@ -29,9 +29,9 @@ interface EntryStore {
 export type Entry = { readonly status: string; readonly continued?: { readonly state?: unknown } };
 
 /**
- * Whether an entry has ended (the result store's `hasEnded()`): ended entries are the ones it never replaces. A store
- * that kept entries before the store contract without a mark of its own for them (Deno KV's) reads such an entry as
- * a final record.
+ * Whether a job entry has ended (completed, failed or cancelled): the result store's rule, which its `hasEnded()` is,
+ * written once here, below the jobs layer, since the adapter of a store of the user's own and a store that kept
+ * entries before the store contract without a mark of its own for them (Deno KV's) read an ended entry as final.
  *
  * @param entry The entry.
  * @returns Whether it is final.
