@@ -16,8 +16,11 @@ import { type BatteryReport, runBattery } from "../tests/code-mode/hostile-batte
 const GOAL_MS = 50;
 
 const runtime = "Bun" in globalThis ? "bun" : "Deno" in globalThis ? "deno" : `node ${process.version}`;
-const rows: [string, BatteryReport][] = [["thread of its own (default)", await runBattery()]];
-if (process.argv.includes("--in-thread")) rows.push(["server's thread", await runBattery(quickjsExecutor())]);
+const QUIET_MS = 3_000; // the timer's lag before the battery: what the machine's own load holds the loop
+const rows: [string, BatteryReport][] = [["thread of its own (default)", await runBattery({ quietMs: QUIET_MS })]];
+if (process.argv.includes("--in-thread")) {
+  rows.push(["server's thread", await runBattery({ executor: quickjsExecutor(), quietMs: QUIET_MS })]);
+}
 for (const [where, report] of rows) {
   const met = report.maxLagMs <= GOAL_MS && report.calls.p99Ms <= GOAL_MS ? "met" : "NOT met";
   console.log(

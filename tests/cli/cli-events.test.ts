@@ -27,7 +27,9 @@ const server = createServer({
   version: "1.0.0",
   secret: "cli-events-tests-secret-0123456789abcdef",
   resultStore: createMemoryResultStore(),
-  events: { allowCallbacks: ["http://127.0.0.1"] }, // no port: the CLI's receiver listens on a free one
+  // No port: the CLI's receiver listens on a free one. Polls are answered "again in 200 ms" (the default's 5 s would
+  // make the poll test wait out three of them): the CLI keeps the pace the server asks for, whatever it is.
+  events: { allowCallbacks: ["http://127.0.0.1"], pollIntervalMs: 200 },
 }).event(shipped).event(low);
 
 let listener: Listener;

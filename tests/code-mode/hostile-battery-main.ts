@@ -5,6 +5,6 @@
 import process from "node:process";
 import { runBattery } from "./hostile-battery.ts";
 
-// The programs' time limit, when the test gives one (its first argument).
-const timeMs = process.argv[2] === undefined ? undefined : Number(process.argv[2]);
-console.log(JSON.stringify(await runBattery(undefined, timeMs)));
+// The programs' time and CPU limits, when the test gives them (its first and second arguments).
+const [timeMs, cpuMs] = [process.argv[2], process.argv[3]].map((ms) => ms === undefined ? undefined : Number(ms));
+console.log(JSON.stringify(await runBattery({ timeMs, cpuMs })));

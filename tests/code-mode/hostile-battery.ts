@@ -76,7 +76,10 @@ export interface BatteryReport {
    * schedstat); the lag itself where that cannot be read. A machine busy with other processes lengthens lags, not holds.
    */
   readonly maxHeldMs: number;
-  /** The same over 3 s before the battery, the second client alone: what the machine's own load holds it (not asserted). */
+  /**
+   * The same over `quietMs` before the battery, the second client alone: what the machine's own load holds it (not
+   * asserted; bench/code-mode-battery.ts measures 3 s).
+   */
   readonly quietLagMs: number;
   /** The second client's calls: how many, their p99 and largest latency, in ms. */
   readonly calls: {
@@ -103,18 +106,34 @@ function waitedForCoreMs(): number {
 /** A tool result over MCP-lite: its structured content (a failure's `reason` among it). */
 type Structured = { reason?: string; result?: unknown };
 
+/** How the battery runs: the executor, each program's limits, and whether the machine's own lag is measured first. */
+export interface BatteryOptions {
+  /** The executor (default `codeMode()`'s: a thread of its own where threads exist). */
+  readonly executor?: CodeExecutor;
+  /** Each program's time limit (default `codeMode()`'s, 30 s). */
+  readonly timeMs?: number;
+  /** Each program's CPU limit (default `codeMode()`'s, 1 s). */
+  readonly cpuMs?: number;
+  /** How long the timer's lag is measured before the battery, the second client alone (`quietLagMs`); default 0. */
+  readonly quietMs?: number;
+}
+
 /**
  * Runs the battery against a server of its own, stopped before this resolves.
  *
- * @param executor The executor (default `codeMode()`'s: a thread of its own where threads exist).
- * @param timeMs Each program's time limit (default `codeMode()`'s, 30 s).
+ * @param options The executor, the programs' limits, the quiet measure before.
  * @returns What it found.
  */
-export async function runBattery(executor?: CodeExecutor, timeMs?: number): Promise<BatteryReport> {
+export async function runBattery(options: BatteryOptions = {}): Promise<BatteryReport> {
+  const { executor, timeMs, cpuMs, quietMs = 0 } = options;
   const server = createServer({
     name: "battery",
     version: "1.0.0",
-    codeMode: codeMode({ promiseAfterMs: 60_000, executor, limits: timeMs === undefined ? undefined : { timeMs } }),
+    codeMode: codeMode({
+      promiseAfterMs: 60_000,
+      executor,
+      limits: { ...timeMs === undefined ? {} : { timeMs }, ...cpuMs === undefined ? {} : { cpuMs } },
+    }),
   })
     .tool(
       defineTool("add").describe("Adds two numbers").input(v.object({ a: v.number(), b: v.number() }))
@@ -165,7 +184,7 @@ export async function runBattery(executor?: CodeExecutor, timeMs?: number): Prom
       [1, 2].map(() => call("execute_code", { code: "return (await tools.add({ a: 1, b: 1 })).sum;" })),
     );
     maxLagMs = 0;
-    await new Promise((resolve) => setTimeout(resolve, 3_000)); // about time: the timer's lag over 3 quiet seconds
+    await new Promise((resolve) => setTimeout(resolve, quietMs)); // about time: the timer's lag over quiet seconds
     const quietLagMs = Math.round(maxLagMs);
     maxLagMs = maxHeldMs = 0;
     latencies.length = holds.length = 0;
