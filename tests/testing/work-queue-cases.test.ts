@@ -13,6 +13,12 @@ import { memoryQueue } from "../helpers/memory-queue.ts";
 
 type Update = Parameters<NonNullable<WorkQueue["progress"]>>[1];
 
+/**
+ * The kit's bound on each wait here (`waitMs`; 20 s by default, for a real queue): a broken queue in memory fails a
+ * case that waits in vain within it. Above the 1.5 s a case's job sleeps, with room for a loaded machine.
+ */
+const WAIT_MS = 5_000;
+
 /** Runs the case named `name` against `broken(a memory queue)`, one per name; what it threw, or `undefined`. */
 async function failureOf(
   broken: (queue: WorkQueue) => WorkQueue,
@@ -21,7 +27,7 @@ async function failureOf(
 ): Promise<unknown> {
   const queues = new Map<string, WorkQueue>();
   const open = (name: string) => queues.get(name) ?? queues.set(name, broken(memoryQueue(options).queue)).get(name)!;
-  return await failureOfCase(workQueueCases(open), name);
+  return await failureOfCase(workQueueCases(open, { waitMs: WAIT_MS }), name);
 }
 
 describe("workQueueCases", () => {
@@ -113,12 +119,49 @@ describe("workQueueCases", () => {
 
   it("fails a queue that drops a job whose run asked to be delivered again after a delay", async () => {
     const error = await failureOf(ignoringDelays("done"), /once the delay its run resolved with has passed/);
-    assert.match(String(error), /the sleeper again: not within 20000 ms/);
+    assert.match(String(error), /the sleeper again: not within 5000 ms/);
   });
 
   it("fails a queue that delivers a job asleep again at once, not after its delay", async () => {
     const error = await failureOf(ignoringDelays("again"), /once the delay its run resolved with has passed/);
     assert.match(String(error), /delivered again \d+ ms after asking for 1500 ms/);
+  });
+
+  it("bounds each wait at waitMs (a delivery, a taker's close(), what inspect shows), and refuses a waitMs out of range", async () => {
+    const queues = new Map<string, WorkQueue>();
+    const open = (change: (queue: WorkQueue) => WorkQueue) => (name: string) =>
+      queues.get(name) ?? queues.set(name, change(memoryQueue().queue)).get(name)!;
+    const quick = (change: (queue: WorkQueue) => WorkQueue) => workQueueCases(open(change), { waitMs: 300 });
+    const silent = await failureOfCase(
+      quick((queue) => ({ ...queue, take: () => ({ close: () => Promise.resolve() }) })), // delivers nothing
+      /keeps a job added while no taker runs/,
+    );
+    assert.match(String(silent), /each of 3 jobs added before a taker ran: not within 300 ms/);
+    const stuck = await failureOfCase(
+      quick((queue) => ({
+        ...queue,
+        take(run, options) {
+          const taker = queue.take(run, options);
+          return { close: () => taker.close().then(() => new Promise<void>(() => {})) }; // closes, never says so
+        },
+      })),
+      /keeps a job added while no taker runs/,
+    );
+    assert.match(String(stuck), /a taker's close\(\) did not resolve in 300 ms/);
+    const unshown = await failureOfCase(
+      quick((queue) => ({ ...operatorQueue(queue), about: () => {} })), // the task id told is never shown
+      /a task id told after add/,
+    );
+    assert.match(String(unshown), /the task id of job conformance-[\w-]+: not within 300 ms/);
+
+    for (const waitMs of [0, -1, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 31, "5000" as unknown as number]) {
+      assert.throws(
+        () => workQueueCases(open((queue) => queue), { waitMs }),
+        (error) =>
+          error instanceof RangeError && /waitMs must be above 0 and at most 2147483647 ms/.test(error.message),
+        String(waitMs),
+      );
+    }
   });
 
   it("fails a queue with progress but no watch, and one whose watcher gets another job's progress", async () => {

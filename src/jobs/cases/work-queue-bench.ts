@@ -1,15 +1,13 @@
 /**
  * The bench of each `workQueueCases()` case: its own queue's handles and takers (closed when it ends), what it saw,
- * waits bounded in time, and the checks of what was delivered. Internal to `workQueueCases()`.
+ * waits each bounded at the kit's `waitMs`, and the checks of what was delivered. Internal to
+ * `workQueueCases()`.
  *
  * @module
  */
 import type { WorkQueue } from "../work-queue.ts";
 import { canonicalJson } from "../../internal/canonical-json.ts";
-import { settlesWithin } from "../../internal/sleep.ts";
-
-/** How long a case waits for any one thing the queue should do, in ms. */
-export const WAIT_MS = 20_000;
+import { settlesWithin, sleep } from "../../internal/sleep.ts";
 
 /** A job of a case: its id, and its data (the id, a space, then what it carries). */
 export interface Job {
@@ -20,10 +18,15 @@ export interface Job {
 /** The id a job's data starts with. */
 export const idOf = (data: string) => data.slice(0, data.indexOf(" "));
 
-/** What a case saw, in order, and a bounded wait until it has seen enough. */
+/** What a case saw, in order, and a wait until it has seen enough, bounded at `waitMs`. Made by `Bench.seen()`. */
 export class Seen<T> {
   readonly items: T[] = [];
   readonly #waiters = new Set<() => void>();
+  readonly #waitMs: number;
+
+  constructor(waitMs: number) {
+    this.#waitMs = waitMs;
+  }
 
   /** Records `item` and wakes the waits. */
   add(item: T): void {
@@ -33,7 +36,7 @@ export class Seen<T> {
 
   /**
    * Resolves once `ready` holds; rejects when `ready` throws (the queue did something it must not) or after
-   * `WAIT_MS`, saying `what` did not happen.
+   * `waitMs`, saying `what` did not happen.
    */
   until(ready: (items: readonly T[]) => boolean, what: string): Promise<void> {
     return new Promise((resolve, reject) => {
@@ -53,8 +56,8 @@ export class Seen<T> {
       };
       const timer = setTimeout(() => {
         end();
-        reject(new Error(`${what}: not within ${WAIT_MS} ms`));
-      }, WAIT_MS);
+        reject(new Error(`${what}: not within ${this.#waitMs} ms`));
+      }, this.#waitMs);
       this.#waiters.add(check);
       check();
     });
@@ -119,10 +122,34 @@ export class Bench {
   readonly #delivered = new Set<string>();
   /** Aborts when the case ends: runs that loop stop. */
   readonly ended = new AbortController();
+  /** The bound of each of the case's waits, in ms (the kit's `waitMs`). */
+  readonly waitMs: number;
 
-  constructor(open: (name: string) => WorkQueue | Promise<WorkQueue>, name: string) {
+  constructor(open: (name: string) => WorkQueue | Promise<WorkQueue>, name: string, waitMs: number) {
     this.#open = open;
     this.#name = name;
+    this.waitMs = waitMs;
+  }
+
+  /** What the case will see, its waits bounded at `waitMs`. */
+  seen<T>(): Seen<T> {
+    return new Seen<T>(this.waitMs);
+  }
+
+  /** What `read` gives once it gives something, asked again every 50 ms; fails the case after `waitMs`. */
+  async poll<T>(read: () => Promise<T | undefined>, what: string): Promise<T> {
+    const deadline = Date.now() + this.waitMs;
+    for (;;) {
+      const found = await read();
+      if (found !== undefined) return found;
+      if (Date.now() > deadline) throw new Error(`${what}: not within ${this.waitMs} ms`);
+      await sleep(50);
+    }
+  }
+
+  /** Fails the case unless `promise` settles within `waitMs`, saying `what` did not resolve. */
+  async settles(promise: Promise<unknown>, what: string): Promise<void> {
+    if (!await settlesWithin(promise, this.waitMs)) throw new Error(`${what} did not resolve in ${this.waitMs} ms`);
   }
 
   /** A new handle on the case's queue (what a web instance or a worker process opens). */
@@ -176,7 +203,7 @@ export class Bench {
     this.ended.abort();
     for (const end of this.#holds) end("done");
     const closing = Promise.all(this.#takers.map((taker) => taker.close()));
-    if (!await settlesWithin(closing, WAIT_MS)) throw new Error(`a taker's close() did not resolve in ${WAIT_MS} ms`);
+    await this.settles(closing, "a taker's close()");
     await closing;
     for (const queue of this.#handles) await (queue as { close?(): Promise<void> }).close?.();
   }

@@ -8,11 +8,15 @@
  * @module
  */
 import type { WorkQueue } from "../work-queue.ts";
-import { settlesWithin, sleep } from "../../internal/sleep.ts";
-import { allOf, Bench, deliveredExactly, idOf, intact, same, Seen, WAIT_MS } from "./work-queue-bench.ts";
+import { sleep } from "../../internal/sleep.ts";
+import { allOf, Bench, deliveredExactly, idOf, intact, same } from "./work-queue-bench.ts";
 import { operatorCases } from "./work-queue-operator-cases.ts";
 import { flowCases } from "./work-queue-flow-cases.ts";
 
+/** How long a case waits for any one thing the queue should do, by default, in ms (a real queue on a loaded machine). */
+const WAIT_MS = 20_000;
+/** The longest `waitMs`: a `setTimeout` of more fires at once (Node, Deno and Bun keep a delay in 32 bits). */
+const MAX_WAIT_MS = 2 ** 31 - 1;
 /** How long a case watches for a delivery that must not come (a finished job again), in ms. */
 const QUIET_MS = 1_000;
 /** How long a case's job sleeps (`{ delayMs }`), in ms. */
@@ -33,6 +37,8 @@ type Update = Parameters<NonNullable<WorkQueue["progress"]>>[1];
  * import type { WorkQueueCasesOptions } from "@mcplite/sdk/testing";
  * // Queues on a Redis that other test runs share: names of this run's own.
  * const options: WorkQueueCasesOptions = { prefix: `ci-${crypto.randomUUID()}-` };
+ * // A queue in memory, where nothing is slow: each wait of a case bounded at 5 s, not 20 s.
+ * const quick: WorkQueueCasesOptions = { waitMs: 5_000 };
  * ```
  */
 export interface WorkQueueCasesOptions {
@@ -41,14 +47,21 @@ export interface WorkQueueCasesOptions {
    * digits and `-` only, as BullMQ takes them).
    */
   readonly prefix?: string;
+  /**
+   * How long a case waits for any one thing the queue should do, in ms (default 20,000): a kit run against an
+   * in-memory or test queue can fail sooner. Above 0 and at most 2^31 - 1; below 2,000 a queue that keeps the contract
+   * may fail the case of a job that asks to sleep 1,500 ms.
+   */
+  readonly waitMs?: number;
 }
 
 /**
  * The conformance cases of a job queue: register each with the test runner at hand. Each case opens the
  * handles it needs on a queue of its own, named under `prefix` (a handle is what one process opens: a web
  * instance adds on one, a worker takes on another), and closes them when it ends (with their `close()`, when
- * they have one). Every wait is bounded at 20 s, and a case that finds nothing wrong ends within a few seconds
- * (on BullMQ, the case of a rejected run waits its 1 s backoff).
+ * they have one). Every wait is bounded at `waitMs` (20 s unless told), so a queue that does nothing fails each case
+ * within that, naming what did not happen; a case that finds nothing wrong ends within a few seconds (on BullMQ, the
+ * case of a rejected run waits its 1 s backoff).
  *
  * Not among them: a job whose taker's process dies mid-run is delivered again, as its next start (that takes
  * killing a process; `tests/bullmq/workers.test.ts` does it to BullMQ). Every case checks that a delivery of a
@@ -56,8 +69,9 @@ export interface WorkQueueCasesOptions {
  *
  * @param open Opens a handle on the queue called `name`: handles of one name share its jobs, those of two
  *   names never meet (for BullMQ, `(name) => bullmqQueue({ connection, name })`).
- * @param options The prefix of the queue names and job ids the cases use.
+ * @param options The prefix of the queue names and job ids the cases use, and the bound of each wait.
  * @returns The cases, each a name and the function that runs it (it throws when the queue breaks the contract).
+ * @throws {RangeError} When `waitMs` is not a number above 0 and at most 2^31 - 1.
  *
  * @example Each case is a name and a function: register them with your runner (`node:test`'s `it`, `Deno.test`,
  * `bun:test`'s `test`: `for (const { name, run } of cases) it(name, run);`), or run them
@@ -99,7 +113,8 @@ export interface WorkQueueCasesOptions {
  *
  * const queues = new Map<string, WorkQueue>();
  * const open = (name: string) => queues.get(name) ?? queues.set(name, memoryQueue()).get(name)!;
- * for (const { run } of workQueueCases(open)) await run(); // each throws, naming what the queue got wrong
+ * // In memory, nothing is slow: a case that waits in vain fails after 5 s, not 20 s.
+ * for (const { run } of workQueueCases(open, { waitMs: 5_000 })) await run(); // each throws, naming what it got wrong
  * ```
  */
 export function workQueueCases(
@@ -107,10 +122,14 @@ export function workQueueCases(
   options: WorkQueueCasesOptions = {},
 ): ReadonlyArray<{ readonly name: string; run(): Promise<void> }> {
   const prefix = options.prefix ?? `conformance-${crypto.randomUUID()}-`;
+  const waitMs = options.waitMs ?? WAIT_MS;
+  if (typeof waitMs !== "number" || !(waitMs > 0 && waitMs <= MAX_WAIT_MS)) {
+    throw new RangeError(`workQueueCases(): waitMs must be above 0 and at most ${MAX_WAIT_MS} ms, not ${waitMs}`);
+  }
   let n = 0;
   /** Runs `body` on a queue of its own, then closes what it opened (failing the case if that hangs). */
   const onBench = (body: (bench: Bench) => Promise<void>) => async () => {
-    const bench = new Bench(open, `${prefix}${++n}`);
+    const bench = new Bench(open, `${prefix}${++n}`, waitMs);
     let failed = true;
     try {
       await body(bench);
@@ -132,7 +151,7 @@ export function workQueueCases(
         const jobs = [bench.job(), bench.job(AWKWARD), bench.job(LONG)];
         for (const job of jobs) await web.add(job.id, job.data);
         const worker = await bench.handle();
-        const seen = new Seen<string>();
+        const seen = bench.seen<string>();
         bench.take(worker, (data) => (seen.add(data), Promise.resolve("done")), 2);
         const check = intact(jobs);
         await seen.until((items) => (check(items), allOf(jobs)(items)), "each of 3 jobs added before a taker ran");
@@ -142,7 +161,7 @@ export function workQueueCases(
       name: "delivers a job added while a taker runs, once: never again after its run resolved done",
       run: onBench(async (bench) => {
         const worker = await bench.handle();
-        const seen = new Seen<string>();
+        const seen = bench.seen<string>();
         bench.take(worker, (data) => (seen.add(data), Promise.resolve("done")), 1);
         const web = await bench.handle();
         const jobs = [bench.job(), bench.job(), bench.job()];
@@ -166,7 +185,7 @@ export function workQueueCases(
         if (!await web.remove(gone.id)) throw new Error("remove() answered false for a job no taker ran");
         await web.add(held.id, held.data);
         const worker = await bench.handle();
-        const seen = new Seen<string>();
+        const seen = bench.seen<string>();
         let release = () => {};
         const gate = new Promise<void>((resolve) => release = resolve);
         bench.take(worker, async (data) => {
@@ -187,7 +206,7 @@ export function workQueueCases(
       name: "never delivers again a job whose run resolved { failed } (it ended as a failure)",
       run: onBench(async (bench) => {
         const worker = await bench.handle();
-        const seen = new Seen<string>();
+        const seen = bench.seen<string>();
         bench.take(
           worker,
           (data) => (seen.add(data), Promise.resolve({ failed: "ledger for s1 refused the write" })),
@@ -205,7 +224,7 @@ export function workQueueCases(
       name: "runs at most `concurrency` jobs at once on one taker",
       run: onBench(async (bench) => {
         const worker = await bench.handle();
-        const seen = new Seen<string>();
+        const seen = bench.seen<string>();
         let running = 0;
         let most = 0;
         bench.take(worker, async (data) => {
@@ -226,7 +245,7 @@ export function workQueueCases(
     {
       name: "hands each job to one taker at a time: 8 jobs between two takers on two handles run once in all",
       run: onBench(async (bench) => {
-        const seen = new Seen<string>();
+        const seen = bench.seen<string>();
         const running = new Set<string>();
         const twice: string[] = [];
         const run = async (data: string): Promise<"done"> => {
@@ -252,7 +271,7 @@ export function workQueueCases(
       name: "delivers a job again, later, when its run rejects (the result store was out of reach)",
       run: onBench(async (bench) => {
         const worker = await bench.handle();
-        const seen = new Seen<string>();
+        const seen = bench.seen<string>();
         bench.take(worker, (data) => {
           seen.add(data);
           if (seen.items.length === 1) return Promise.reject(new Error("the result store is out of reach"));
@@ -270,7 +289,7 @@ export function workQueueCases(
       name: "delivers a job again once the delay its run resolved with has passed, holding no slot meanwhile",
       run: onBench(async (bench) => {
         const worker = await bench.handle();
-        const seen = new Seen<string>();
+        const seen = bench.seen<string>();
         const at = new Map<string, number[]>();
         const [sleeper, next] = [bench.job("sleeper"), bench.job("next")];
         bench.take(worker, (data) => {
@@ -306,7 +325,7 @@ export function workQueueCases(
         const web = await bench.handle();
         const [first, second] = [bench.job("first"), bench.job("second")];
         const held = bench.hold();
-        const a = new Seen<string>();
+        const a = bench.seen<string>();
         const leaving = bench.take(await bench.handle(), (data) => {
           a.add(data);
           return data === first.data ? held.ended : Promise.resolve("done");
@@ -317,13 +336,13 @@ export function workQueueCases(
         const closing = leaving.close().then(() => closed = true);
         // Added once close() was called, with a slot free on the closing taker: the other taker's.
         await web.add(second.id, second.data);
-        const b = new Seen<string>();
+        const b = bench.seen<string>();
         bench.take(await bench.handle(), (data) => (b.add(data), Promise.resolve("done")), 2);
         await b.until(allOf([second]), "a job added after one taker's close(), on the other");
         if (a.items.includes(second.data)) throw new Error("a job added after close() went to the closing taker");
         if (closed) throw new Error("close() resolved while its taker's run was still in progress");
         held.end("again"); // the worker shuts down: its job goes back to the queue
-        if (!await settlesWithin(closing, WAIT_MS)) throw new Error(`close() did not resolve in ${WAIT_MS} ms`);
+        await bench.settles(closing, "close()");
         await b.until(allOf([first]), "the job given back with again, on the other taker");
         deliveredExactly(a.items, [first], 1, "the closing taker");
         deliveredExactly(b.items, [first, second], 1, "the other taker");
@@ -340,7 +359,7 @@ export function workQueueCases(
         if (worker.progress === undefined) return; // progress then stays with the worker's process
         const web = await bench.handle();
         const [full, bare] = [bench.job("full"), bench.job("bare")];
-        const seen = new Map([[full.id, new Seen<Update>()], [bare.id, new Seen<Update>()]]);
+        const seen = new Map([[full.id, bench.seen<Update>()], [bare.id, bench.seen<Update>()]]);
         const stops = [...seen].map(([id, updates]) => web.watch!(id, (update) => updates.add(update)));
         try {
           bench.take(worker, async (data) => {

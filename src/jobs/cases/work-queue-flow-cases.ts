@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { deliveredExactly, type Job, same, Seen } from "./work-queue-bench.ts";
+import { deliveredExactly, type Job, same } from "./work-queue-bench.ts";
 import type { OnBench } from "./work-queue-operator-cases.ts";
 
 /** The flow control cases, each run on a bench of `onBench`. */
@@ -24,7 +24,7 @@ export function flowCases(onBench: OnBench): { readonly name: string; run(): Pro
         for (const [job, priority] of order) {
           await web.add(job.id, job.data, { tool: "report" }, { options: { priority }, input: {} });
         }
-        const seen = new Seen<string>();
+        const seen = bench.seen<string>();
         bench.take(await bench.handle(), (data) => (seen.add(data), Promise.resolve("done")), 1);
         await seen.until((items) => items.length >= order.length, "each of 4 jobs of priorities 5, 1, none, 3");
         const expected = [order[2], order[1], order[3], order[0]].map(([job]) => job.data);
@@ -46,15 +46,14 @@ export function flowCases(onBench: OnBench): { readonly name: string; run(): Pro
         const kept = await web.add(first.id, first.data, about, dedupe);
         if (kept !== undefined && kept !== first.id) throw new Error(`add of the first job answered ${kept}`);
         same(await web.add(twin.id, twin.data, about, dedupe), first.id, "add of its duplicate");
-        const seen = new Seen<string>();
+        const seen = bench.seen<string>();
         bench.take(await bench.handle(), (data) => (seen.add(data), Promise.resolve("done")), 1);
         await seen.until((items) => items.includes(first.data), "the first job");
-        // Once the queue recorded its end (a moment after its run resolved), the id keeps a job again: tried, bounded.
-        let added: string | void = first.id;
-        for (let tries = 0; added === first.id && tries < 100; tries++) {
-          await new Promise((resolve) => setTimeout(resolve, 50));
-          added = await web.add(later.id, later.data, about, dedupe);
-        }
+        // Once the queue recorded its end (a moment after its run resolved), the id keeps a job again: asked every 50 ms, bounded.
+        const { added } = await bench.poll(async () => {
+          const added = await web.add(later.id, later.data, about, dedupe);
+          return added === first.id ? undefined : { added };
+        }, "a job of the dedupe id kept once the first ended");
         if (added !== undefined && added !== later.id) throw new Error(`a job added after the first ended: ${added}`);
         await seen.until((items) => items.includes(later.data), "the job added after the first ended");
         deliveredExactly(seen.items, [first, later], 1, "jobs of one dedupe id");

@@ -8,7 +8,7 @@
  */
 import type { QueueItem } from "../work-queue.ts";
 import { sleep } from "../../internal/sleep.ts";
-import { allOf, type Bench, deliveredExactly, intact, type Job, same, Seen, WAIT_MS } from "./work-queue-bench.ts";
+import { allOf, type Bench, deliveredExactly, intact, type Job, same } from "./work-queue-bench.ts";
 
 /** A case's body on its own bench (its queue, closed when it ends). */
 export type OnBench = (body: (bench: Bench) => Promise<void>) => () => Promise<void>;
@@ -50,7 +50,7 @@ export function operatorCases(onBench: OnBench): { readonly name: string; run():
         if (web.inspect === undefined) return;
         const [failing, waiting] = [bench.job("fails"), bench.job("waits")];
         const reason = `ledger for ${failing.id} refused the write`;
-        const seen = new Seen<string>();
+        const seen = bench.seen<string>();
         const taker = bench.take(await bench.handle(), (data) => {
           seen.add(data);
           return Promise.resolve({ failed: reason });
@@ -59,7 +59,7 @@ export function operatorCases(onBench: OnBench): { readonly name: string; run():
         await seen.until(allOf([failing]), "the failing job");
         await taker.close(); // the other job stays in the queue, untaken
         await web.add(waiting.id, waiting.data, { tool: "report" });
-        const failed = await until(async () => {
+        const failed = await bench.poll(async () => {
           const [item] = await web.inspect!({ id: failing.id });
           return item?.failedReason === undefined && item?.finishedAt === undefined ? undefined : item;
         }, `job ${failing.id} shown as ended`);
@@ -82,7 +82,7 @@ export function operatorCases(onBench: OnBench): { readonly name: string; run():
         if (worker.log === undefined || worker.inspect === undefined) return;
         const jobs = [bench.job("one"), bench.job("two")];
         const lines = (job: Job) => [1, 2, 3].map((n) => `${job.id}: step "s${n}" ended after ${n} ms, 8 B of JSON`);
-        const seen = new Seen<string>();
+        const seen = bench.seen<string>();
         bench.take(worker, (data) => {
           const job = jobs.find((each) => each.data === data)!;
           for (const line of lines(job)) worker.log!(job.id, line);
@@ -94,7 +94,7 @@ export function operatorCases(onBench: OnBench): { readonly name: string; run():
         await seen.until(allOf(jobs), "both jobs");
         worker.log(jobs[0].id, "a line once its run resolved: dropped or kept, never an error");
         for (const job of jobs) {
-          const item = await until(async () => {
+          const item = await bench.poll(async () => {
             const [found] = await web.inspect!({ id: job.id });
             return (found?.log?.length ?? 0) >= 3 ? found : undefined;
           }, `the log of job ${job.id}`);
@@ -110,30 +110,19 @@ export function operatorCases(onBench: OnBench): { readonly name: string; run():
         const job = bench.job(`{"awkward":"data"} $1 %s`);
         await web.add(job.id, job.data, { tool: "report", callId: 3 });
         web.about(job.id, { taskId: `task-${job.id}` });
-        const item = await until(async () => {
+        const item = await bench.poll(async () => {
           const [found] = await web.inspect!({ id: job.id });
           return found?.taskId === undefined ? undefined : found;
         }, `the task id of job ${job.id}`);
         if (item.taskId !== `task-${job.id}`) mismatch(item, "taskId", `task-${job.id}`);
         if (item.tool !== undefined && item.tool !== "report") mismatch(item, "tool", "report");
-        const seen = new Seen<string>();
+        const seen = bench.seen<string>();
         bench.take(await bench.handle(), (data) => (seen.add(data), Promise.resolve("done")), 1);
         const check = intact([job]);
         await seen.until((items) => (check(items), allOf([job])(items)), "the job, once its task id was told");
       }),
     },
   ];
-}
-
-/** What `read` gives once it gives something, asked again every 50 ms; fails the case after `WAIT_MS`. */
-async function until<T>(read: () => Promise<T | undefined>, what: string): Promise<T> {
-  const deadline = Date.now() + WAIT_MS;
-  for (;;) {
-    const found = await read();
-    if (found !== undefined) return found;
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${WAIT_MS} ms`);
-    await sleep(50);
-  }
 }
 
 const json = (value: unknown) => JSON.stringify(value);
