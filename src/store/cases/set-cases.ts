@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { expiresAfterItsLifetime, EXPIRY_BOUND_MS, SHORT_LIFETIME_MS } from "./case-checks.ts";
 
 /** A store's set methods. */
 export type Sets = {
@@ -28,14 +29,12 @@ function sameMembers(actual: readonly string[], expected: readonly string[], wha
   if (a !== e) throw new Error(`${what}: expected the members ${e}, got ${a}`);
 }
 
-/** Waits until the set at `key` is empty, at most `boundMs` ms; fails the case past it. */
-async function untilEmpty(sets: Sets, key: string, boundMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + boundMs;
-  while ((await sets.members(key)).length > 0) {
-    if (Date.now() > deadline) throw new Error(`${what} had members still ${boundMs / 1000} s later`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+/** A set's members, failing the case when it holds any but `expected` (it is then expected to be empty). */
+const heldAlone = (sets: Sets, key: string, expected: readonly string[], what: string) => async () => {
+  const members = await sets.members(key);
+  if (members.length > 0) sameMembers(members, expected, what);
+  return members.length > 0;
+};
 
 /**
  * The set cases: each opens the store with `storeOf` and writes keys from `id`.
@@ -93,12 +92,13 @@ export function setCases(
       }),
     },
     {
-      name: "sets: expire after their lifetime (a 2 s TTL, bounded at 15 s), and start empty when added to again",
+      name:
+        `sets: expire after their lifetime (${SHORT_LIFETIME_MS} ms, bounded at ${EXPIRY_BOUND_MS / 1000} s), and ` +
+        "start empty when added to again",
       run: withSets(async (sets) => {
         const key = await id();
-        await sets.addMember(key, "old", 2_000);
-        sameMembers(await sets.members(key), ["old"], "a set with a 2 s TTL, at once");
-        await untilEmpty(sets, key, 15_000, "a set with a 2 s TTL");
+        const old = heldAlone(sets, key, ["old"], "a set with a short lifetime");
+        await expiresAfterItsLifetime((ttlMs) => sets.addMember(key, "old", ttlMs), old, "a set");
         await sets.addMember(key, "new", 10_000);
         sameMembers(await sets.members(key), ["new"], "a set added to after it expired");
       }),
@@ -107,12 +107,21 @@ export function setCases(
       name: "sets: adding lengthens the set's lifetime for every member, and never shortens it",
       run: withSets(async (sets) => {
         const [key, witness] = [await id(), await id()];
-        await sets.addMember(key, "short", 2_000);
+        await sets.addMember(key, "short", SHORT_LIFETIME_MS);
         await sets.addMember(key, "long", 60_000); // the whole set now lives 60 s
         await sets.addMember(key, "shorter", 1); // and still does
-        await sets.addMember(witness, "w", 2_000);
-        await untilEmpty(sets, witness, 15_000, "a set with a 2 s TTL, written after the one under test");
-        sameMembers(await sets.members(key), ["long", "short", "shorter"], "a set lengthened to 60 s, 2 s later");
+        const written = heldAlone(
+          sets,
+          witness,
+          ["w"],
+          "a set with a short lifetime, written after the one under test",
+        );
+        await expiresAfterItsLifetime((ttlMs) => sets.addMember(witness, "w", ttlMs), written, "a set");
+        sameMembers(
+          await sets.members(key),
+          ["long", "short", "shorter"],
+          "a set lengthened to 60 s, once a shorter lifetime passed",
+        );
       }),
     },
     {
