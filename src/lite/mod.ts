@@ -46,6 +46,7 @@ export {
   serve,
   sessionStreams,
   signals,
+  storeQueue,
   SUPPORTED_PROTOCOL_VERSIONS,
   text,
   toolResult,

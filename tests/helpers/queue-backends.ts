@@ -86,6 +86,8 @@ export interface WorkerBackend {
   readonly url: string;
   readonly variable: "REDIS_URL" | "DATABASE_URL";
   readonly counters: string;
+  /** The queue: BullMQ (the default), or the shared store's own (`storeQueue()`). */
+  readonly kind?: "bullmq" | "store";
 }
 
 /**
@@ -117,4 +119,23 @@ export function workerBackends(servers: QueueBackends): readonly {
       backend: () => ({ url: servers.postgres!.url, variable: "DATABASE_URL", counters: servers.redis!.url }),
     },
   ];
+}
+
+/**
+ * The backends of the worker tests with the queue kept in the shared store itself (`storeQueue()`: instances that
+ * share a store and no queue server), on redis-server and on PostgreSQL, the counters on the redis-server: the same
+ * shape as {@link workerBackends}', their Node 22 variant skipped (it checks the workers' runtime, which BullMQ's
+ * variant does).
+ *
+ * @param servers The file's servers (`queueBackends()`).
+ * @returns Each backend, as {@link workerBackends} gives them.
+ */
+export function storeQueueBackends(servers: QueueBackends): ReturnType<typeof workerBackends> {
+  const node22Skip = "the Node 22 variant runs with BullMQ: the workers' runtime is what it checks";
+  return workerBackends(servers).map((bullmq) => ({
+    ...bullmq,
+    name: bullmq.name,
+    node22Skip,
+    backend: () => ({ ...bullmq.backend(), kind: "store" as const }),
+  }));
 }

@@ -24,8 +24,10 @@ export interface QueueBackend {
   readonly variable: "REDIS_URL" | "DATABASE_URL";
   /** The queue's name: one per test. */
   readonly queue: string;
-  /** BullMQ's lock on a running job, in ms. */
+  /** BullMQ's lock on a running job, in ms (the store queue's lease). */
   readonly lockMs: number;
+  /** The queue: BullMQ (the default), or the shared store's own (`storeQueue()`). */
+  readonly kind?: "bullmq" | "store";
 }
 
 /** A running process of the deployment. */
@@ -88,6 +90,7 @@ async function start(
       [backend.variable]: backend.url,
       QUEUE: backend.queue,
       LOCK_MS: String(backend.lockMs),
+      QUEUE_KIND: backend.kind ?? "bullmq",
     },
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -1,13 +1,16 @@
 /**
  * BullMQ and a shared result store for the worker tests' servers (tests/helpers/queued-server.ts,
  * tests/helpers/jobs-server.ts): on Redis (the queue on BullMQ's Redis backend, `redisResultStore` on ioredis) or on
- * PostgreSQL (BullMQ's `createPostgresBackend`, `postgresResultStore` on node-postgres).
+ * PostgreSQL (BullMQ's `createPostgresBackend`, `postgresResultStore` on node-postgres); or, with `kind: "store"`, the
+ * queue kept in the shared store itself (`storeQueue()`: instances without a queue server).
  */
 import process from "node:process";
 import { createPostgresBackend } from "bullmq";
 import { Redis } from "ioredis";
 import pg from "pg";
 import { bullmqQueue } from "../../src/bullmq/mod.ts";
+import { storeQueue } from "../../src/jobs/store-queue.ts";
+import type { ResultStore } from "../../src/jobs/result-store.ts";
 import { postgresResultStore } from "../../src/postgres/mod.ts";
 import { redisResultStore } from "../../src/redis/mod.ts";
 
@@ -17,8 +20,10 @@ export interface QueueStoreOptions {
   readonly url: string;
   /** The queue's name: one per test. */
   readonly queue: string;
-  /** BullMQ's lock on a running job, and its stalled-job check's period, in ms. */
+  /** BullMQ's lock on a running job, and its stalled-job check's period, in ms (the store queue's lease). */
   readonly lockMs: number;
+  /** The queue: BullMQ on the store's backend (the default), or the shared store itself (`storeQueue()`). */
+  readonly kind?: "bullmq" | "store";
 }
 
 /**
@@ -29,44 +34,58 @@ export function queueAndStore(options: QueueStoreOptions) {
   return options.url.startsWith("redis:") ? onRedis(options) : onPostgres(options);
 }
 
+/**
+ * The queue of `options` on `resultStore`'s backend: BullMQ's (`bullmq`, made by `make`), or the store's own. The
+ * store queue is polled every 100 ms (not 250: a test's jobs are taken sooner), its lease the lock's.
+ */
+function queueOn(options: QueueStoreOptions, resultStore: ResultStore, make: () => ReturnType<typeof bullmqQueue>) {
+  if (options.kind !== "store") return make();
+  const queue = storeQueue(resultStore.store!, { name: options.queue, leaseMs: options.lockMs, pollMs: 100 });
+  return { ...queue, close: () => Promise.resolve() };
+}
+
 /** BullMQ on Redis, the results in the same Redis. */
 function onRedis(options: QueueStoreOptions) {
   const redis = new Redis(options.url, { maxRetriesPerRequest: 1 });
   redis.on("error", () => {});
-  const queue = bullmqQueue({
-    connection: options.url, // a Redis URL, as most deployments give it
-    name: options.queue,
-    lockMs: options.lockMs,
-    onError: () => {}, // a worker killed or stopped in a test drops its connections
-  });
+  const resultStore = redisResultStore(redis);
+  const queue = queueOn(options, resultStore, () =>
+    bullmqQueue({
+      connection: options.url, // a Redis URL, as most deployments give it
+      name: options.queue,
+      lockMs: options.lockMs,
+      onError: () => {}, // a worker killed or stopped in a test drops its connections
+    }));
   const close = async () => {
     await queue.close();
     redis.disconnect();
   };
   const ready = async () => void await redis.ping();
-  return { resultStore: redisResultStore(redis), queue, close, ready };
+  return { resultStore, queue, close, ready };
 }
 
 /** BullMQ on PostgreSQL (its Postgres backend), the results in the same database. */
 function onPostgres(options: QueueStoreOptions) {
   const pool = new pg.Pool({ connectionString: options.url, max: 10 });
   pool.on("error", () => {});
-  const queue = bullmqQueue({
-    backend: createPostgresBackend,
-    connection: { connectionString: options.url, migrate: true }, // BullMQ makes its schema on first use
-    name: options.queue,
-    lockMs: options.lockMs,
-    onError: () => {},
-  });
+  // A statement's bound (default 2 s) is one for a loaded machine here: these tests break the backend by stopping or
+  // killing it, which fails statements at once; a CI machine running six lanes on two cores once took longer than 2 s
+  // for one, which a kill test reads as an outage it did not make (the job suspended, then taken by the other worker).
+  const resultStore = postgresResultStore(pool, { timeoutMs: 15_000 });
+  const queue = queueOn(options, resultStore, () =>
+    bullmqQueue({
+      backend: createPostgresBackend,
+      connection: { connectionString: options.url, migrate: true }, // BullMQ makes its schema on first use
+      name: options.queue,
+      lockMs: options.lockMs,
+      onError: () => {},
+    }));
   const close = async () => {
     await queue.close();
     await pool.end();
   };
   const ready = async () => void await pool.query("SELECT 1");
-  // A statement's bound (default 2 s) is one for a loaded machine here: these tests break the backend by stopping or
-  // killing it, which fails statements at once; a CI machine running six lanes on two cores once took longer than 2 s
-  // for one, which a kill test reads as an outage it did not make (the job suspended, then taken by the other worker).
-  return { resultStore: postgresResultStore(pool, { timeoutMs: 15_000 }), queue, close, ready };
+  return { resultStore, queue, close, ready };
 }
 
 /**
@@ -100,5 +119,6 @@ export function fromEnvironment<T>(
     counters: process.env.COUNTER_URL,
     queue: process.env.QUEUE ?? "mcplite",
     lockMs: Number(process.env.LOCK_MS ?? 30_000),
+    kind: process.env.QUEUE_KIND === "store" ? "store" : "bullmq",
   });
 }

@@ -1,18 +1,21 @@
 /**
- * Declared work whose worker is `kill -9`'d mid-job, on BullMQ over a real redis-server and a real PostgreSQL: the
- * test process is the web instance; two `mcplite worker` processes (the tests' runtime, and Node 22) run step a, a
- * durable sleep (200 ms), then step b, which waits at a gate inside its `fn`, before its effect. One worker is killed
- * there; BullMQ's stalled-job check gives its jobs to the other, which resumes them: each call gets its own result,
- * each completed step's effect (an INCR) is counted once, and a handler ran once per call, on the web instance.
+ * Declared work whose worker is `kill -9`'d mid-job, on BullMQ over a real redis-server and a real PostgreSQL, and on
+ * the queue those stores keep themselves (`storeQueue()`, instances without a queue server): the test process is the
+ * web instance; two `mcplite worker` processes (the tests' runtime, and Node 22) run step a, a durable sleep (200 ms),
+ * then step b, which waits at a gate inside its `fn`, before its effect. One worker is killed there; BullMQ's
+ * stalled-job check (the store queue's lapsed claims) gives its jobs to the other, which resumes them: each call gets
+ * its own result, each completed step's effect (an INCR) is counted once, and a handler ran once per call, on the web
+ * instance.
  */
 import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
 import { counterKey, gateKey, type JobAnswer, jobsServer } from "../helpers/jobs-server.ts";
 import { node22, NODE22_MISSING } from "../helpers/node22.ts";
 import { killQueueProcesses, logged, type QueueBackend, startWorkerOf } from "../helpers/queue-processes.ts";
-import { queueBackends, type WorkerBackend, workerBackends } from "../helpers/queue-backends.ts";
+import { queueBackends, storeQueueBackends, type WorkerBackend, workerBackends } from "../helpers/queue-backends.ts";
 import { answered, redeemedWithin } from "../helpers/outcome.ts";
 import { tokenOf } from "../helpers/instances.ts";
+import { readUntil } from "../helpers/wait.ts";
 
 /**
  * BullMQ's lock on a running job: a killed worker's jobs move on within one to two of these. Long enough that a
@@ -32,8 +35,8 @@ after(killQueueProcesses);
  */
 async function killMidJob(on: WorkerBackend, tool: "ab" | "ab_handled", calls: number, runtime?: string) {
   const queue = `${tool}-${crypto.randomUUID()}`;
-  const backend: QueueBackend = { url: on.url, variable: on.variable, queue, lockMs: LOCK_MS };
-  const web = jobsServer({ url: on.url, counters: on.counters, queue, lockMs: LOCK_MS });
+  const backend: QueueBackend = { url: on.url, variable: on.variable, queue, lockMs: LOCK_MS, kind: on.kind };
+  const web = jobsServer({ url: on.url, counters: on.counters, queue, lockMs: LOCK_MS, kind: on.kind });
   try {
     const spec = { module: "tests/helpers/jobs-server.ts", runtime, env: { COUNTER_URL: on.counters } };
     const slots = String(calls / 2); // every job inside step b at once: half on each worker
@@ -52,6 +55,13 @@ async function killMidJob(on: WorkerBackend, tool: "ab" | "ab_handled", calls: n
     a.kill("SIGKILL");
     await a.exited;
     await web.counters.set(gateKey(queue), "open");
+    // Nobody reads a result until every call's step b ran (its effect counted): the queue, not a read, delivered the
+    // killed worker's jobs to the other.
+    const bs = () => Promise.all(tokens.map((_, n) => web.counters.get(counterKey(queue, n, "b"))));
+    await readUntil(bs, (counted) => counted.every((b) => Number(b ?? 0) >= 1), "every call's step b", {
+      timeoutMs: END_MS,
+      everyMs: 100,
+    });
     const answers = await Promise.all(
       tokens.map(async (token) => answered<JobAnswer>(await redeemedWithin(web.server, token, END_MS))),
     );
@@ -84,8 +94,13 @@ function assertOnce(outcome: Awaited<ReturnType<typeof killMidJob>>, calls: numb
   assert.deepEqual(answers.map((answer) => answer.attempt), answers.map(({ n }) => held.has(n) ? 2 : 1), report);
 }
 
-for (const { name: on, missing, backend, node22Skip } of workerBackends(servers)) {
-  describe(`declared work on BullMQ (${on}): a worker kill -9'd mid-job`, () => {
+const deployments = [
+  ...workerBackends(servers).map((backend) => ({ queue: "BullMQ", ...backend })),
+  ...storeQueueBackends(servers).map((backend) => ({ queue: "the shared store's own queue", ...backend })),
+];
+
+for (const { queue, name: on, missing, backend, node22Skip } of deployments) {
+  describe(`declared work on ${queue} (${on}): a worker kill -9'd mid-job`, () => {
     it("20 calls, one of two workers killed inside step b: each call gets its own result, each step's effect once", {
       timeout: 180_000,
     }, async (t) => {
