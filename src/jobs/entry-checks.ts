@@ -9,7 +9,7 @@
 import { isUnavailable } from "./guarded-store.ts";
 import type { Job } from "./job.ts";
 import { hasEnded, type ResultStore } from "./result-store.ts";
-import { holdLease, type Leases } from "./leases.ts";
+import { clearLapse, holdLease, type Leases } from "./leases.ts";
 import { unrefTimer } from "../runtime/unref-timer.ts";
 
 /**
@@ -31,7 +31,13 @@ export async function checkEntry(store: ResultStore, job: Job): Promise<void> {
 export class EntryChecks {
   readonly #jobs = new Map<
     Job,
-    { readonly at: number; readonly onError?: (error: unknown) => void; readonly lease?: Leases }
+    {
+      readonly at: number;
+      readonly onError?: (error: unknown) => void;
+      readonly lease?: Leases;
+      /** When its lease was last renewed (taken, at first). */
+      renewed: number;
+    }
   >();
   readonly #store: ResultStore;
   readonly #now: () => number;
@@ -56,7 +62,7 @@ export class EntryChecks {
    * `lease`, its lease is renewed from the first tick on (its holder took it as the job started).
    */
   add(job: Job, at: number, onError?: (error: unknown) => void, lease?: Leases): void {
-    this.#jobs.set(job, { at, onError, lease });
+    this.#jobs.set(job, { at, onError, lease, renewed: at });
     this.#timer ??= unrefTimer(setInterval(() => this.#check(), this.#everyMs));
   }
 
@@ -70,12 +76,23 @@ export class EntryChecks {
 
   #check(): void {
     const since = this.#now() - this.#everyMs;
-    for (const [job, { at, onError, lease }] of this.#jobs) {
+    for (const [job, checked] of this.#jobs) {
+      const { at, onError, lease } = checked;
       if (lease === undefined && at > since) continue;
-      (lease === undefined
-        ? checkEntry(this.#store, job)
-        : holdLease(lease, job.id).then(() => checkEntry(this.#store, job)))
+      (lease === undefined ? checkEntry(this.#store, job) : this.#renew(job, lease, checked))
         .catch((error) => isUnavailable(error) || onError?.(error)); // an outage is reported once
     }
+  }
+
+  /**
+   * Renews a leased job's lease, then reads its entry. A renewal that comes a whole lease after the last (a store
+   * outage, a stalled process) clears the mark a reader may have made of the lease found missing meanwhile.
+   */
+  async #renew(job: Job, lease: Leases, checked: { renewed: number }): Promise<void> {
+    await holdLease(lease, job.id);
+    const at = this.#now(), late = at - checked.renewed >= lease.leaseMs;
+    checked.renewed = at;
+    if (late) await clearLapse(lease, job.id);
+    await checkEntry(this.#store, job);
   }
 }

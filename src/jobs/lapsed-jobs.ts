@@ -59,7 +59,7 @@ export async function readLapsed(
   // Not done yet until the lease of its current start has been missing for a whole lease.
   const working: StoredResult = entry ?? { status: "working" };
   const attempt = await attemptOf(leases, id); // 1 for a job without `retry`, which claims none
-  if (!await leaseLapsed(leases, id, attempt)) return working;
+  if (!await leaseLapsed(leases, id, attempt, ttlMs)) return working;
   // Delivered again for its next start, which the rule of every start decides (without a redelivery: none is left).
   const rule = startRule(again?.retry, attempt + 1);
   if (entry !== undefined && again !== undefined && !("stopped" in rule)) {

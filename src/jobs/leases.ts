@@ -49,25 +49,43 @@ export async function leaseHeld(leases: Leases, id: string): Promise<boolean> {
   return await storeSpace<true>(leases.store, "lease").get(id) !== undefined;
 }
 
+/** When a job's lease was first found missing, and on which attempt: one record per job, in the `lapse` namespace. */
+type LapseMark = { readonly attempt: number; readonly since: number };
+
 /**
  * Tells whether the lease of a job's attempt has been missing for a whole lease: right after a store outage it may
  * have expired while its instance, alive, has not yet renewed it (it does within a third of a lease once its
- * connection is back). The first reader to find it missing marks when.
+ * connection is back, and then clears the mark: {@link clearLapse}). The first readers to find it missing mark when,
+ * for as long as the job lasts, so that a reader who reads less often than every lease still finds the lapse (issue
+ * 100: six redeems 12 s apart read "not done yet" each time while the mark lasted two leases).
  *
  * @param leases The store, clock and lease length.
  * @param id The job's id.
  * @param attempt The attempt the job is on.
+ * @param markMs How long the mark lasts: the job's remaining lifetime.
  * @returns `true` once the lease has been missing a whole lease.
  */
-export async function leaseLapsed(leases: Leases, id: string, attempt: number): Promise<boolean> {
+export async function leaseLapsed(leases: Leases, id: string, attempt: number, markMs: number): Promise<boolean> {
   const { codec: { now }, leaseMs } = leases;
-  // When the lease of the job's attempt was first found missing: marked once, by the first reader to find it so.
-  const lapses = storeSpace<number>(leases.store, "lapse");
-  const key = `${id}:${attempt}`;
-  const missingSince = await lapses.get(key);
-  if (typeof missingSince === "number") return now() - missingSince >= leaseMs;
-  await lapses.putIfAbsent(key, now(), 2 * leaseMs);
+  const lapses = storeSpace<LapseMark>(leases.store, "lapse");
+  const mark = await lapses.get(id);
+  if (mark?.attempt === attempt) return now() - mark.since >= leaseMs;
+  // Marked by the first readers to find it missing (a mark of an earlier attempt replaced): readers that mark at once
+  // mark about the same time, so the last of them writes what the first would have.
+  await lapses.put(id, { attempt, since: now() }, markMs);
   return false;
+}
+
+/**
+ * Forgets that a job's lease was found missing: its holder renews it after a renewal that came late (a store outage,
+ * a stalled process), so a mark made meanwhile would otherwise count a live job's next short lapse from then.
+ *
+ * @param leases The store.
+ * @param id The job's id.
+ * @returns When done.
+ */
+export function clearLapse(leases: Pick<Leases, "store">, id: string): Promise<void> {
+  return storeSpace<LapseMark>(leases.store, "lapse").delete(id);
 }
 
 /**

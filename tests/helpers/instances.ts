@@ -141,6 +141,28 @@ export function describeSharedInstances(name: string, store: () => ResultStore, 
       assert.equal((await b.call("redeem", { promise: token })).kind, "failure");
     });
 
+    it("fails a stopped instance's job for a reader who reads less often than every two leases", async () => {
+      const tools = createJobTools();
+      const dying = killable(store());
+      const a = jobServer({ resultStore: dying.store, leaseMs: LEASE_MS }, tools).server;
+      const b = jobServer({ resultStore: store(), leaseMs: LEASE_MS }, tools).server;
+      const token = tokenOf(await a.call("crunch", {}));
+      dying.kill();
+      // A client that polls at a slow pace (a tool's retryAfterMs of 10 s against a 5 s lease): three leases apart, where
+      // the mark of the lease first found missing once lasted two, so that each read found it missing anew.
+      const kinds: string[] = [];
+      for (let read = 0; read < 4 && kinds.at(-1) !== "failure"; read++) {
+        if (read > 0) await new Promise((resolve) => setTimeout(resolve, 3 * LEASE_MS)); // about time: the reader's pace
+        kinds.push((await b.call("redeem", { promise: token })).kind);
+      }
+      // The first read may still find the lease (renewed just before the stop); a later one marks it missing, and the
+      // next, three leases on, finds it missing since: failed, not "not done yet" read after read.
+      assert.equal(kinds.at(-1), "failure", kinds.join(", "));
+      assert.ok(kinds.length <= 3, kinds.join(", "));
+      tools.release(1);
+      await waitFor(() => runningOn(a) === 0, LAPSE_WAIT_MS);
+    });
+
     it("starts a retry job again on one live instance when its instance stops: the redeem gets its result", async () => {
       const dying = killable(store());
       const a = retryInstance({ name: "a", hang: true }, { resultStore: dying.store, leaseMs: LEASE_MS });
