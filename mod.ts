@@ -79,7 +79,6 @@ export type { JournalEntry, JournalStore } from "./src/jobs/journal-store.ts";
 export { signals, type SignalsOptions } from "./src/assembly/signals-support.ts";
 export type { SignalDelivery } from "./src/jobs/signals.ts";
 export { runWorker } from "./src/jobs/worker/run-worker.ts";
-export { storeQueue, type StoreQueueOptions } from "./src/jobs/store-queue.ts";
 export { invoke } from "./src/jobs/child-work.ts";
 export type { RunWorkerOptions } from "./src/jobs/worker/run-worker.ts";
 export type { Notifier } from "./src/core/instance/notifier.ts";

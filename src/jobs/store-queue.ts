@@ -96,7 +96,8 @@ function positive(value: number | undefined, fallback: number, what: string): nu
  * @example Two instances' takers share a queue on one store (here in memory, in one process)
  * ```ts
  * import assert from "node:assert/strict";
- * import { createMemoryResultStore, storeQueue } from "@mcplite/sdk";
+ * import { createMemoryResultStore } from "../../mod.ts";
+ * import { storeQueue } from "./store-queue.ts";
  *
  * const store = createMemoryResultStore().store!;
  * const [a, b] = [storeQueue(store), storeQueue(store)];

@@ -46,7 +46,6 @@ export {
   serve,
   sessionStreams,
   signals,
-  storeQueue,
   SUPPORTED_PROTOCOL_VERSIONS,
   text,
   toolResult,
