@@ -102,7 +102,8 @@ export function signals(options: SignalsOptions = {}): Capability<"signals"> {
     if (c === undefined) throw new TypeError("signals() needs long-running support (createServer({ longRunning }))");
     const path = `${core.options.basePath}/signals/`;
     const url = (meta: CallMeta) => `${publicUrl ?? originOf(meta)}${path}`;
-    const jobs = c.signals = new JobSignals(c, url, (error) => runtime.onError?.(error), schemas);
+    const jobs = new JobSignals(c, url, (error) => runtime.onError?.(error), schemas);
+    c.useSignals(jobs);
     const handle = async (request: Request): Promise<Response> => {
       if (request.method !== "POST") return answer(405, "POST the signal's payload to its URL", { allow: "POST" });
       let claims;

@@ -13,9 +13,8 @@ import type { Registry } from "../core/definitions/registry.ts";
 import { becomesTask } from "../internal/mcp-wire.ts";
 import type { Continuations } from "../jobs/continuations.ts";
 import { PROMISE_KIND } from "../jobs/promise-outcome.ts";
-import { hasEnded, type ResultStore, type StoredResult } from "../jobs/result-store.ts";
+import type { StoredResult } from "../jobs/result-store.ts";
 import { untilReachable } from "../jobs/guarded-store.ts";
-import { canonicalJson } from "../internal/canonical-json.ts";
 
 /** What a job's id starts with when its end raises its tool's end event (`promise-outcome.ts` marks it). */
 const ANNOUNCED = "e.";
@@ -71,7 +70,6 @@ const TASK_ENDS: unique symbol = Symbol("mcplite.taskEnds");
 export function attachTaskEnds(registry: Registry, router: EventsServed): void {
   const c = registry.longRunning?.continuations as Continuations | undefined;
   if (c === undefined) return;
-  const results: ResultStore = c.results;
   const report = (error: unknown) => void registry.runtime.onError?.(error);
   /** The name its tool's end event is served under, if it is. */
   const eventOf = (tool: string) => {
@@ -114,22 +112,14 @@ export function attachTaskEnds(registry: Registry, router: EventsServed): void {
   });
   if (!registered) return;
 
-  // The end's half, as the job's final entry is written: only the first final entry of a job is its end. A write that
-  // finds its own entry kept is that one tried again (`Job`'s final write, through an outage that took the entry but
-  // lost the answer). A store out of reach at the meeting leaves the write alone (a cancellation answers at once) and
-  // meets again here until the store answers.
-  (c as { results: ResultStore }).results = {
-    ...results,
-    async set(id, entry, ttlMs) {
-      const written = await results.set(id, entry, ttlMs);
-      if (!id.startsWith(ANNOUNCED) || !hasEnded(entry)) return written;
-      if (written || canonicalJson(await results.get(id).catch(() => undefined)) === canonicalJson(entry)) {
-        const half = endOf(entry), until = c.codec.now() + ttlMs;
-        const again = (error: unknown) =>
-          untilReachable(() => meet(id, half, until - c.codec.now()), until, c.codec.now, { error });
-        await meet(id, half, ttlMs).catch((error) => void again(error).catch(report));
-      }
-      return written;
-    },
-  };
+  // The end's half, as the job's final entry is written (the engine shows it the first final entry of a job, or that
+  // write tried again). A store out of reach at the meeting leaves the write alone (a cancellation answers at once)
+  // and meets again here until the store answers.
+  c.onFinal(TASK_ENDS, async (id, entry, ttlMs) => {
+    if (!id.startsWith(ANNOUNCED)) return;
+    const half = endOf(entry), until = c.codec.now() + ttlMs;
+    const again = (error: unknown) =>
+      untilReachable(() => meet(id, half, until - c.codec.now()), until, c.codec.now, { error });
+    await meet(id, half, ttlMs).catch((error) => void again(error).catch(report));
+  });
 }

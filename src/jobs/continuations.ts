@@ -29,6 +29,7 @@ import type { Suspension } from "./suspension.ts";
 import type { JobSignals } from "./signals.ts";
 import type { PromiseOutcome } from "../core/call/outcome.ts";
 import type { ToolCall } from "../core/call/middleware.ts";
+import { canonicalJson } from "../internal/canonical-json.ts";
 
 /**
  * The engine a server's runtime holds, as this layer made it: the core keeps it typed by its contract (`JobEngine`,
@@ -72,6 +73,13 @@ export interface ContinuationsOptions extends TokensOptions {
 /** A feature that hears of the id a caller holds of a job whose tool names an end event. */
 export type EndListener = (outcome: PromiseOutcome, id: string, call?: ToolCall) => Promise<void>;
 
+/**
+ * A feature that sees a job's final entry as the server's result store takes it (in process, on a worker, a
+ * cancellation, a lapsed job's end): the first final write of the entry, or that write tried again (an outage took
+ * the entry but lost the store's answer). Its own failures are its own to report.
+ */
+export type FinalListener = (id: string, entry: StoredResult, ttlMs: number) => Promise<void>;
+
 /** The server's tokens, defaults and deferred work. */
 export class Continuations implements Tokens {
   /** Signs and checks every token. */
@@ -95,11 +103,13 @@ export class Continuations implements Tokens {
   declare readonly queue: WorkQueue | undefined;
   /** How long a job's lease lasts unless its holder renews it (every third of it), with a shared store. */
   declare readonly leaseMs: number | undefined;
-  /** What signals jobs and gives work its `waitFor()`, where the server has `signals()` (`signals.ts`). */
-  declare signals?: JobSignals;
   readonly #jobs: RunningJobs;
   /** Who hears of the ids callers hold of jobs whose tools name an end event, each under the key it registered. */
   readonly #ends = new Map<symbol, EndListener>();
+  /** Who sees jobs' final entries as they are written, each under the key it registered. */
+  readonly #finals = new Map<symbol, FinalListener>();
+  /** What signals jobs, once `signals()` gave it. */
+  #signals: JobSignals | undefined;
 
   /**
    * Creates the machinery; the server does this once, from its options.
@@ -112,7 +122,7 @@ export class Continuations implements Tokens {
     const guard = storeGuard(this.retryAfterMs, options.onError); // one per backend: an outage is told once
     const given = options.results;
     const memory = given === undefined ? createMemoryResultStore({ now: options.now }) : undefined;
-    this.results = storeOnce(memory ?? guardStore(given!, guard));
+    this.results = this.#seenFinal(storeOnce(memory ?? guardStore(given!, guard)));
     this.store = memory?.store ?? guardSharedStore(sharedStoreOf(given!), guard);
     const journals = options.journals ?? options.results?.journalStore;
     this.journals = journals === undefined ? journalStoreFromResults(this.results) : guardJournalStore(journals, guard);
@@ -139,6 +149,56 @@ export class Continuations implements Tokens {
     if (this.#ends.has(key)) return false;
     this.#ends.set(key, listener);
     return true;
+  }
+
+  /**
+   * Registers a feature that sees each job's final entry as the result store takes it ({@link FinalListener}): task
+   * events raise a tool's end event from it (`src/events/task-ends.ts`). One key registers once.
+   *
+   * @param key The feature's key.
+   * @param listener Sees each final entry written.
+   * @returns Whether it was registered (`false`: the key was, already).
+   */
+  onFinal(key: symbol, listener: FinalListener): boolean {
+    if (this.#finals.has(key)) return false;
+    this.#finals.set(key, listener);
+    return true;
+  }
+
+  /**
+   * The result store as the engine writes it: a final entry written (or found written, by its write tried again) is
+   * shown to the features registered with {@link onFinal}, after the write.
+   */
+  #seenFinal(results: ResultStore): ResultStore {
+    const finals = this.#finals;
+    return {
+      ...results,
+      async set(id, entry, ttlMs) {
+        const written = await results.set(id, entry, ttlMs);
+        if (finals.size === 0 || !hasEnded(entry)) return written;
+        // Only the first final entry of a job is its end; a write that finds its own entry kept is that one again.
+        if (written || canonicalJson(await results.get(id).catch(() => undefined)) === canonicalJson(entry)) {
+          for (const listener of finals.values()) await listener(id, entry, ttlMs);
+        }
+        return written;
+      },
+    };
+  }
+
+  /**
+   * Gives the engine what signals jobs (`signals()`, once per server): work's `waitFor()` and `signalUrl()` use it.
+   *
+   * @param signals The server's job signals.
+   * @throws {TypeError} When the server has them already.
+   */
+  useSignals(signals: JobSignals): void {
+    if (this.#signals !== undefined) throw new TypeError("the server's job signals are given once");
+    this.#signals = signals;
+  }
+
+  /** What signals jobs and gives work its `waitFor()`, where the server has `signals()` (`signals.ts`). */
+  get signals(): JobSignals | undefined {
+    return this.#signals;
   }
 
   /** Whether a feature hears of jobs' ends (a tool naming an end event needs one). */
