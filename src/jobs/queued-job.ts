@@ -152,7 +152,7 @@ export async function runQueuedJob(
   let ended: Ended;
   const of: { parent?: string } = {}; // whose child the job is, once its token is read
   try {
-    ended = await runJob(registry, data, delivery, queue, stop, watch, warn, of);
+    ended = await runDelivery(registry, data, delivery, queue, stop, watch, warn, of);
   } catch (error) {
     watch?.end("failed", undefined, error);
     throw error;
@@ -183,8 +183,8 @@ interface Ended {
   readonly failed?: string;
 }
 
-/** {@link runQueuedJob}, saying how the job ended. */
-async function runJob(
+/** {@link runQueuedJob}, saying how the job ended (one delivery of it; `job-run.ts`'s `runJob()` runs the work itself). */
+async function runDelivery(
   registry: Registry,
   data: string,
   { start, first }: { readonly start: number; readonly first?: boolean },
