@@ -165,8 +165,14 @@ export async function runQueuedJob(
   if (ended.refused) return "refused";
   if (ended.delayMs !== undefined) return { delayMs: ended.delayMs };
   if (ended.failed !== undefined) return { failed: ended.failed };
+  // Cancelled (by its caller, or an operator's `mcplite jobs cancel`) while it ran, or before: never "completed" where
+  // operators look (Bull Board, `mcplite jobs show`), which a queue's done would show (issue 100, item 5).
+  if (ended.outcome === "cancelled") return { failed: CANCELLED };
   return ended.outcome === "again" ? "again" : "done";
 }
+
+/** Why a cancelled job failed, as a queue keeps it for operators: what its caller reads is its entry, cancelled. */
+const CANCELLED = "cancelled";
 
 /** The outcomes that end a job: its entry holds its end. */
 const ENDS: ReadonlySet<JobOutcome> = new Set(["completed", "failed", "cancelled", "stopped"]);
@@ -287,7 +293,8 @@ async function runDelivery(
     if (end!.entry.status === "failed") registry.runtime.onError?.(end!.cause, call);
     return { attempt: start, ...endedAs(end!.entry), failed };
   }
-  if (!stop.aborted && watch === undefined) return { outcome: "completed", attempt: start }; // nobody asks how
+  // Its end written by its run (`end`), and nobody asks how: done. Cut short (cancelled, expired), its entry says.
+  if (!stop.aborted && watch === undefined && end !== undefined) return { outcome: "completed", attempt: start };
   const ended = await c.results.get(state.d);
   if (ended !== undefined && hasEnded(ended)) return { attempt: start, ...endedAs(ended) };
   if (!stop.aborted) return { outcome: "failed", attempt: start, error: new ProtocolError("unavailable", UNENDED) };

@@ -134,6 +134,15 @@ for (const { on, missing, url, variable } of BACKENDS) {
           timeoutMs: 60_000,
           everyMs: 50,
         });
+        // Where operators look, it failed as cancelled, never "completed" (what the worker's run ending said before).
+        const shown = await readUntil(
+          async () => (await runCli(["jobs", "show", MODULE, "--", id], { env })).stdout,
+          (stdout) => /\n {2}queue +failed\n/.test(stdout),
+          `job ${id} failed in the queue`,
+          { timeoutMs: 60_000, everyMs: 200 },
+        );
+        assert.match(shown, /\n {2}error +cancelled\n/);
+        assert.match(shown, /\n {2}result +cancelled\n/);
         const again = await runCli(["jobs", "cancel", MODULE, "--", id], { env });
         assert.equal(again.code, 1);
         assert.match(again.stderr, new RegExp(`job ${id} had ended already: cancelled`));
