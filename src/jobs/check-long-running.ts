@@ -6,9 +6,7 @@
  */
 import type { LongRunningOptions } from "../core/definitions/tool.ts";
 import { checkRetry } from "./retries.ts";
-
-/** The longest `timeoutMs` of deferred work: the longest delay a timer takes (about 24.8 days). */
-const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+import { MAX_TIMER_MS } from "../internal/timer-ms.ts";
 
 /**
  * Checks a tool's long-running options.
@@ -27,7 +25,7 @@ export function checkLongRunning(name: string, options: LongRunningOptions): voi
   if (options.retry !== undefined) checkRetry(`tool "${name}"`, options.retry); // a retry's ranges
   // A run's time limit: a timer's longest delay.
   const timeoutMs = options.timeoutMs;
-  if (timeoutMs !== undefined && !(timeoutMs >= 1 && timeoutMs <= MAX_TIMEOUT_MS)) {
-    throw new RangeError(`tool "${name}": timeoutMs must be from 1 to ${MAX_TIMEOUT_MS}`);
+  if (timeoutMs !== undefined && !(timeoutMs >= 1 && timeoutMs <= MAX_TIMER_MS)) {
+    throw new RangeError(`tool "${name}": timeoutMs must be from 1 to ${MAX_TIMER_MS}`);
   }
 }

@@ -11,10 +11,10 @@ import type { LongRunningOptions } from "../core/definitions/tool.ts";
 import type { SharedStore } from "../store/shared-store.ts";
 import { type StoreSpace, storeSpace } from "../store/store-space.ts";
 import type { WorkQueue } from "./work-queue.ts";
+import { MAX_TIMER_MS } from "../internal/timer-ms.ts";
 
-/** The last priority BullMQ takes (2^21), and the longest `dedupe.ttlMs` (a timer's longest delay). */
+/** The last priority BullMQ takes (2^21). */
 const MAX_PRIORITY = 2 ** 21;
-const MAX_TTL_MS = 2 ** 31 - 1;
 
 /** How long a job over its key's limit waits before it is delivered again, in ms, at least (jittered up to twice). */
 const WAIT_MS = 100;
@@ -234,8 +234,8 @@ export function checkFlow(
   }
   if (dedupe !== undefined) {
     keyed("dedupe", dedupe.key, true);
-    if (dedupe.ttlMs !== undefined && !within(dedupe.ttlMs, 1, MAX_TTL_MS)) {
-      throw new RangeError(`${tool}: dedupe.ttlMs must be from 1 to ${MAX_TTL_MS}`);
+    if (dedupe.ttlMs !== undefined && !within(dedupe.ttlMs, 1, MAX_TIMER_MS)) {
+      throw new RangeError(`${tool}: dedupe.ttlMs must be from 1 to ${MAX_TIMER_MS}`);
     }
   }
   if (priority !== undefined && typeof priority !== "function" && !within(priority, 1, MAX_PRIORITY)) {

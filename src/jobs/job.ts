@@ -12,9 +12,7 @@ import { type CallSink, type InputRequest, isInputAnswer, type LogLevel } from "
 import { isUnavailable, untilReachable } from "./guarded-store.ts";
 import type { ResultStore, StoredResult } from "./result-store.ts";
 import { unrefTimer } from "../runtime/unref-timer.ts";
-
-/** The longest delay `setTimeout` takes (about 24.8 days). */
-const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+import { MAX_TIMER_MS } from "../internal/timer-ms.ts";
 
 /** Why a job's signal aborts when its entry's time is up (its token expired with it). */
 const EXPIRED_MESSAGE = "the job expired";
@@ -271,7 +269,7 @@ export class Job implements CallSink {
 
   /** Arms the abort of the job at its entry's expiry (a timer that keeps no process alive). */
   #expire(): void {
-    const ms = Math.min(Math.max(0, this.#expiresAt - this.#options.now()), MAX_TIMEOUT_MS);
+    const ms = Math.min(Math.max(0, this.#expiresAt - this.#options.now()), MAX_TIMER_MS);
     this.#expiry = unrefTimer(setTimeout(() => this.controller.abort(new Error(EXPIRED_MESSAGE)), ms));
   }
 

@@ -10,6 +10,7 @@
 import type { SharedStore } from "../store/shared-store.ts";
 import { storeSpace } from "../store/store-space.ts";
 import type { WorkQueue } from "./work-queue.ts";
+import { MAX_TIMER_MS } from "../internal/timer-ms.ts";
 
 /** Options of {@link storeQueue}. */
 export interface StoreQueueOptions {
@@ -68,11 +69,14 @@ function held(record: { [K in keyof Held]: Held[K] | undefined }): Held {
   return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined)) as unknown as Held;
 }
 
-/** A positive whole number of ms, or the default; a `RangeError` naming the option otherwise. */
-function positive(value: number | undefined, fallback: number, what: string): number {
+/**
+ * A positive whole number of ms up to `most` (a timer's longest delay, for what becomes one), or the default; a
+ * `RangeError` naming the option otherwise.
+ */
+function positive(value: number | undefined, fallback: number, what: string, most = MAX_TIMER_MS): number {
   if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value < 1 || value > 2 ** 31 - 1) {
-    throw new RangeError(`storeQueue(): ${what} must be a whole number of ms from 1 to 2147483647, not ${value}`);
+  if (!Number.isSafeInteger(value) || value < 1 || value > most) {
+    throw new RangeError(`storeQueue(): ${what} must be a whole number of ms from 1 to ${most}, not ${value}`);
   }
   return value;
 }
@@ -113,7 +117,8 @@ export function storeQueue(store: SharedStore, options: StoreQueueOptions = {}):
   const name = options.name ?? "jobs";
   const leaseMs = positive(options.leaseMs, 5_000, "leaseMs");
   const pollMs = positive(options.pollMs, 250, "pollMs");
-  const keepMs = positive(options.keepMs, 30 * 24 * 60 * 60 * 1000, "keepMs");
+  // A store's lifetime, not a timer's: no timer's bound.
+  const keepMs = positive(options.keepMs, 30 * 24 * 60 * 60 * 1000, "keepMs", Number.MAX_SAFE_INTEGER);
   const space = storeSpace<Held>(store, "queue");
   const jobKey = (id: string) => `${name}:job:${id}`;
   const JOBS = `${name}:jobs`, WOKEN = `${name}:woken`;

@@ -9,6 +9,7 @@
  */
 import type { Client } from "../client/client.ts";
 import { unrefTimer } from "../runtime/unref-timer.ts";
+import { MAX_TIMER_MS } from "../internal/timer-ms.ts";
 
 /**
  * How a proxy keeps its callers' own sessions at an MCP 2025 remote over HTTP (`ProxyOptions.sessions`): how many
@@ -41,8 +42,6 @@ export interface ProxySessionsOptions {
 const DEFAULT_MAX = 100;
 /** The default of {@link ProxySessionsOptions.idleMs}. */
 const DEFAULT_IDLE_MS = 600_000;
-/** The longest delay `setTimeout` takes (about 24.8 days). */
-const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
 interface Entry {
   readonly client: Client;
@@ -158,7 +157,7 @@ export class CallerSessions {
   #idle(key: string, entry: Entry): void {
     clearTimeout(entry.timer);
     // Past `setTimeout`'s longest delay (about 24.8 days; `Infinity`) a session is kept until evicted.
-    const forever = entry.holds > 0 || this.#idleMs > MAX_TIMEOUT_MS;
+    const forever = entry.holds > 0 || this.#idleMs > MAX_TIMER_MS;
     entry.timer = forever
       ? undefined
       : unrefTimer(setTimeout(() => entry.holds === 0 && this.#drop(key), this.#idleMs));

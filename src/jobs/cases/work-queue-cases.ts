@@ -12,11 +12,10 @@ import { sleep } from "../../internal/sleep.ts";
 import { allOf, Bench, deliveredExactly, idOf, intact, same } from "./work-queue-bench.ts";
 import { operatorCases } from "./work-queue-operator-cases.ts";
 import { flowCases } from "./work-queue-flow-cases.ts";
+import { MAX_TIMER_MS } from "../../internal/timer-ms.ts";
 
 /** How long a case waits for any one thing the queue should do, by default, in ms (a real queue on a loaded machine). */
 const WAIT_MS = 20_000;
-/** The longest `waitMs`: a `setTimeout` of more fires at once (Node, Deno and Bun keep a delay in 32 bits). */
-const MAX_WAIT_MS = 2 ** 31 - 1;
 /** How long a case watches for a delivery that must not come (a finished job again), in ms. */
 const QUIET_MS = 1_000;
 /** How long a case's job sleeps (`{ delayMs }`), in ms. */
@@ -123,8 +122,8 @@ export function workQueueCases(
 ): ReadonlyArray<{ readonly name: string; run(): Promise<void> }> {
   const prefix = options.prefix ?? `conformance-${crypto.randomUUID()}-`;
   const waitMs = options.waitMs ?? WAIT_MS;
-  if (typeof waitMs !== "number" || !(waitMs > 0 && waitMs <= MAX_WAIT_MS)) {
-    throw new RangeError(`workQueueCases(): waitMs must be above 0 and at most ${MAX_WAIT_MS} ms, not ${waitMs}`);
+  if (typeof waitMs !== "number" || !(waitMs > 0 && waitMs <= MAX_TIMER_MS)) {
+    throw new RangeError(`workQueueCases(): waitMs must be above 0 and at most ${MAX_TIMER_MS} ms, not ${waitMs}`);
   }
   let n = 0;
   /** Runs `body` on a queue of its own, then closes what it opened (failing the case if that hangs). */
