@@ -13,6 +13,7 @@ import { pushedOutcome } from "../jobs/follow-promise.ts";
 import { promiseOutcome } from "../jobs/promise-outcome.ts";
 import { createRedeemTool } from "../tool/redeem-tool.ts";
 import { admitTool } from "../jobs/declared-work.ts";
+import { takeJobsHere } from "../jobs/worker/jobs-here.ts";
 import { type Capability, capability } from "../server/server-capability.ts";
 
 /**
@@ -46,11 +47,14 @@ export const longRunning: Capability<"longRunning"> = /* @__PURE__ */ capability
 
 /** The deferred-work machinery and what the wires call, made with the server's options. */
 function makeLongRunning(options: ContinuationsOptions): LongRunning {
+  const continuations = new Continuations(options);
   return {
-    continuations: new Continuations(options),
+    continuations,
     redeemTool: createRedeemTool,
-    admit: (tool) => admitTool(tool, options.queue),
+    // A queue kept in the store has no flow control's priority and deduplication: such tools need a queue server.
+    admit: (tool) => admitTool(tool, continuations.ownsQueue ? undefined : continuations.queue),
     promised: promiseOutcome,
     follow: pushedOutcome,
+    serve: takeJobsHere,
   };
 }

@@ -163,7 +163,8 @@ function attach(server: object, options: ServerOptions): EventsRuntime {
   const deliveries = new Deliveries({
     store,
     codec: serverRuntime.tokens.codec,
-    queue: options.queue,
+    // A queue kept in the store (`queue: "store"`) carries tools' jobs only: deliveries stay with the instance emitting.
+    queue: options.queue === "store" ? undefined : options.queue,
     allowCallbacks: events.allowCallbacks,
     retryDelaysMs: events.retryDelaysMs,
     suspendAfter: events.suspendAfter,

@@ -25,6 +25,8 @@ import { createMemoryResultStore, hasEnded, type ResultStore, type StoredResult 
 import type { DeferredWork } from "../core/call/tool-promise.ts";
 import type { WorkQueue } from "./work-queue.ts";
 import { outOfReach } from "./queue-unavailable.ts";
+import { storeQueue } from "./store-queue.ts";
+import { TIMERS_PER_REQUEST } from "../runtime/workers/request-timers.ts";
 import type { Suspension } from "./suspension.ts";
 import type { JobSignals } from "./signals.ts";
 import type { PromiseOutcome } from "../core/call/outcome.ts";
@@ -52,6 +54,22 @@ export function newJobId(): string {
   return base64urlEncode(crypto.getRandomValues(new Uint8Array(16)));
 }
 
+/**
+ * Refuses `queue: "store"` where instances cannot keep a queue in their store: without a shared one, over a result
+ * store of the user's own (no compare-and-set of its own), or where timers end with the request that armed them.
+ */
+function refuseStoreQueue(given: ResultStore | undefined): void {
+  const refused = given === undefined
+    ? "needs a resultStore the instances share"
+    : given.store === undefined
+    ? "needs a result store of this SDK (redisResultStore(), postgresResultStore(), denoKvResultStore()), not one of " +
+      "your own"
+    : TIMERS_PER_REQUEST
+    ? "cannot run on Workers, whose timers end with their requests: leave queue out"
+    : undefined;
+  if (refused !== undefined) throw new TypeError(`createServer({ queue: "store" }) ${refused}`);
+}
+
 /** Options of {@link Continuations}: the tokens' (codec and lifetimes), plus the store. */
 export interface ContinuationsOptions extends TokensOptions {
   /** Where deferred results wait (default: an in-memory store of this process). */
@@ -66,8 +84,16 @@ export interface ContinuationsOptions extends TokensOptions {
   leaseMs?: number;
   /** Receives the store's errors, once per outage (the wires answer "retry later" meanwhile). */
   onError?: (error: unknown) => void;
-  /** Where deferred work goes to be run by workers (`runWorker()`); needs a shared `results` store. */
-  queue?: WorkQueue;
+  /**
+   * Where deferred work goes to be run by workers (`runWorker()`); needs a shared `results` store. `"store"`: a queue
+   * kept in that store, which every instance takes from (`jobs-here.ts`).
+   */
+  queue?: WorkQueue | "store";
+  /**
+   * The server's name: without a `queue`, its instances' queue kept in the shared store is named by it, so that
+   * servers of other names sharing the store keep their jobs apart.
+   */
+  server?: string;
 }
 
 /** A feature that hears of the id a caller holds of a job whose tool names an end event. */
@@ -103,6 +129,13 @@ export class Continuations implements Tokens {
   declare readonly queue: WorkQueue | undefined;
   /** How long a job's lease lasts unless its holder renews it (every third of it), with a shared store. */
   declare readonly leaseMs: number | undefined;
+  /**
+   * The queue is the one the server's instances keep in their shared store (no `queue` given): each instance takes
+   * its jobs itself, from its first request (`jobs-here.ts`).
+   */
+  declare readonly ownsQueue: boolean;
+  /** A taker of the queue runs in this process (the server's own, or a worker's). */
+  #taking = false;
   readonly #jobs: RunningJobs;
   /** Who hears of the ids callers hold of jobs whose tools name an end event, each under the key it registered. */
   readonly #ends = new Map<symbol, EndListener>();
@@ -126,10 +159,16 @@ export class Continuations implements Tokens {
     this.store = memory?.store ?? guardSharedStore(sharedStoreOf(given!), guard);
     const journals = options.journals ?? options.results?.journalStore;
     this.journals = journals === undefined ? journalStoreFromResults(this.results) : guardJournalStore(journals, guard);
-    this.queue = options.queue;
     // Only a store shared with other instances can hold leases (and carry answers given there).
     this.leaseMs = options.results === undefined ? undefined : options.leaseMs ?? 5_000;
     if (this.leaseMs !== undefined && !(this.leaseMs > 0)) throw new RangeError("leaseMs must be positive");
+    // Instances that keep their queue in their shared store each take its jobs (`jobs-here.ts`): a job whose instance
+    // died is delivered again by the queue, whoever reads it.
+    this.ownsQueue = options.queue === "store";
+    if (this.ownsQueue) refuseStoreQueue(given);
+    this.queue = this.ownsQueue
+      ? storeQueue(this.store, { name: `jobs:${options.server}`, leaseMs: this.leaseMs })
+      : options.queue as WorkQueue | undefined;
     this.#jobs = new RunningJobs(this);
     if (this.queue !== undefined && options.results === undefined) {
       throw new TypeError("a queue needs a result store its workers share (resultStore)");
@@ -199,6 +238,17 @@ export class Continuations implements Tokens {
   /** What signals jobs and gives work its `waitFor()`, where the server has `signals()` (`signals.ts`). */
   get signals(): JobSignals | undefined {
     return this.#signals;
+  }
+
+  /**
+   * Claims this process's taking of the server's queue, once: a worker (`runWorker()`) claims it as it starts, and the
+   * server's own taker of a queue kept in its store starts only on the first claim (`jobs-here.ts`).
+   *
+   * @returns Whether this was the first claim.
+   */
+  claimTaking(): boolean {
+    if (this.#taking) return false;
+    return this.#taking = true;
   }
 
   /** Whether a feature hears of jobs' ends (a tool naming an end event needs one). */

@@ -11,6 +11,7 @@ import type { SharedStore } from "../store/shared-store.ts";
 import { storeSpace } from "../store/store-space.ts";
 import type { WorkQueue } from "./work-queue.ts";
 import { MAX_TIMER_MS } from "../internal/timer-ms.ts";
+import { unrefTimer } from "../runtime/unref-timer.ts";
 
 /** Options of {@link storeQueue}. */
 export interface StoreQueueOptions {
@@ -208,11 +209,12 @@ export function storeQueue(store: SharedStore, options: StoreQueueOptions = {}):
         let mine: Held | undefined = record;
         const claim = record.claim;
         const ours = (r: Held) => r.state === "active" && r.claim === claim;
-        const renew = setInterval(() => {
+        // The queue's timers keep no process alive: a worker keeps itself (`runWorker()`), a web instance its listener.
+        const renew = unrefTimer(setInterval(() => {
           if (mine === undefined) return;
           update(id, mine, (r) => held({ ...r, until: now() + leaseMs }), ours)
             .then((renewed) => mine = renewed, () => {}); // out of reach: kept as it was, lapsing if that lasts
-        }, leaseMs / 3);
+        }, leaseMs / 3));
         let ended: Awaited<ReturnType<typeof run>> | { rejected: true };
         try {
           ended = await run(record.data, start, first);
@@ -302,7 +304,7 @@ export function storeQueue(store: SharedStore, options: StoreQueueOptions = {}):
             continue;
           }
           await new Promise<void>((resolve) => {
-            const timer = setTimeout(resolve, pollMs);
+            const timer = unrefTimer(setTimeout(resolve, pollMs));
             idle = () => (clearTimeout(timer), resolve());
           });
           idle = undefined;

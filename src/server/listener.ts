@@ -63,10 +63,20 @@ export function registerListenerAttachment(server: object, attachment: ListenerA
  * ```
  */
 export function attachListener(server: object): ListenerAttachment {
-  // Its own property only: an object made from a server (`Object.create(server)`) is not one.
-  const attachment = Object.hasOwn(Object(server), ATTACHMENT)
-    ? (server as { [ATTACHMENT]?: ListenerAttachment })[ATTACHMENT]
-    : undefined;
+  const attachment = attachmentOf(server);
   if (attachment === undefined) throw new TypeError("attachListener() needs a server made by createServer()");
   return attachment;
+}
+
+/**
+ * What a server gives its listeners, when `server` is one made by `createServer()`.
+ *
+ * @param server Any object.
+ * @returns Its core and gate, or `undefined` for anything else (any other `{ fetch }`).
+ */
+export function attachmentOf(server: object): ListenerAttachment | undefined {
+  // Its own property only: an object made from a server (`Object.create(server)`) is not one.
+  return Object.hasOwn(Object(server), ATTACHMENT)
+    ? (server as { [ATTACHMENT]?: ListenerAttachment })[ATTACHMENT]
+    : undefined;
 }

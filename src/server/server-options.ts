@@ -242,8 +242,13 @@ export interface ServerOptions {
    * the call is answered with its promise or task at once, and a worker (`runWorker()`, `mcplite worker`)
    * runs the tool's handler again with the call's arguments, caller and metadata, and its work. Needs a
    * `resultStore` that the workers share. Without it, deferred work runs in the process that took the call.
+   *
+   * `"store"`: no queue server; the instances keep their queue in the shared `resultStore` (Redis, PostgreSQL, Deno
+   * KV) and each takes its jobs from its first request (or `serve()`), so that a job whose instance died is delivered
+   * again on a live one within a lease (`leaseMs`), whether anyone reads it or not. Instances of one server share it by
+   * the server's `name`. Not on Workers, whose timers end with their requests.
    */
-  queue?: WorkQueue;
+  queue?: WorkQueue | "store";
   /**
    * Signals for declared work (`signals()` from `@mcplite/sdk`): `work.waitFor(name)` waits for `server.signal()` or
    * a POST to `work.signalUrl(name)`, which the server serves under its `basePath` at `/signals/`. Give it to every

@@ -45,6 +45,7 @@ export function serverRuntime(options: ServerOptions): ServerRuntime {
     journals: options.journalStore,
     queue: options.queue,
     leaseMs: options.leaseMs,
+    server: options.name,
     onError,
     secretFallback: () => platformSecret,
     ...(logger === undefined ? {} : { warn: (message: string) => logger.warn(message) }),

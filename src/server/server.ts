@@ -129,7 +129,10 @@ export class Server<TTools extends ToolMap = {}, TEvents extends { [name: string
     registerListenerAttachment(this, { core, gate });
     const fetch = createFetch(routes, gate, learnSecret, edge, { budgets, maxBodyBytes: resolved.maxBodyBytes });
     const carded = edge.card === undefined ? fetch : edge.card(fetch, resolved, routes, gate.guard);
-    this.fetch = withHealth(carded, resolved, options.health);
+    const healthy = withHealth(carded, resolved, options.health);
+    // Serving, the instance takes its share of the jobs of a queue its instances keep in their shared store.
+    const serve = longRunning?.serve;
+    this.fetch = serve === undefined ? healthy : (request, ...rest) => (serve(registry), healthy(request, ...rest));
     this.basePath = resolved.basePath; // own properties in the order declared: name, version, fetch, basePath
     declareBodyLimit(this.fetch, resolved.maxBodyBytes, resolved.bodyTimeoutMs); // for serve()'s listener
   }
@@ -516,6 +519,8 @@ export class Server<TTools extends ToolMap = {}, TEvents extends { [name: string
     args: CallArguments<TTools>[N],
     options: ServerCallOptions = {},
   ): Promise<CallOutcome> {
-    return callInProcess(registryOf(this.#core), name, args, options);
+    const registry = registryOf(this.#core);
+    registry.longRunning?.serve(registry);
+    return callInProcess(registry, name, args, options);
   }
 }

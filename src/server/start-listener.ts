@@ -13,6 +13,8 @@ import { bodyLimitOf, bodyTimeoutOf, lendReader, markBounded } from "../runtime/
 import { recordPeer } from "../runtime/peer.ts";
 import { unrefTimer } from "../runtime/unref-timer.ts";
 import { concatBytes } from "../internal/concat-bytes.ts";
+import { attachmentOf } from "./listener.ts";
+import { registryOf } from "../core/definitions/registry.ts";
 
 /** What every listener is lent: it imports none of it (see {@link Lent}). */
 const LENT: Lent = {
@@ -97,6 +99,11 @@ export async function startListener(listen: Listen, app: Fetchable, options: Ser
   } catch (error) {
     throw inUse(error, port, hostname, options.port === undefined) ?? error;
   }
+  // A server of ours takes its share of the jobs of a queue its instances keep in their shared store from now, not
+  // from its first request (`src/jobs/worker/jobs-here.ts`); any other `{ fetch }` has none.
+  const core = attachmentOf(app)?.core;
+  const registry = core === undefined ? undefined : registryOf(core);
+  registry?.longRunning?.serve(registry);
   const host = hostname.includes(":") ? `[${hostname}]` : hostname;
   let closed: Promise<void> | undefined;
   const listener: Listener = {

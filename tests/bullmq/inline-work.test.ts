@@ -8,18 +8,16 @@
  */
 import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
-import { waitFor } from "../helpers/long-running.ts";
 import { queueBackends } from "../helpers/queue-backends.ts";
 import {
   gate,
   killQueueProcesses,
   logged,
   type QueueBackend,
-  type QueueProcess,
   startWeb,
   startWorkerOf,
 } from "../helpers/queue-processes.ts";
-import { toolsCall } from "../helpers/request.ts";
+import { liteCall, promiseTokenOf, redeemedEnd, webBackends } from "../helpers/web-calls.ts";
 
 // The processes first: they go before their backends stop.
 after(killQueueProcesses);
@@ -27,52 +25,10 @@ const servers = queueBackends("inline work on a queue server");
 
 /** The lease of the web instances' in-process jobs, in ms. */
 const LEASE_MS = "500";
-/** How long a read may take, and how long the test waits for the lapsed lease's answer: bounds, not measures. */
-const READ_MS = 10_000;
+/** How long the test waits for the lapsed lease's answer: a bound, not a measure. */
 const LAPSE_WAIT_MS = 30_000;
 
-/** A JSON-RPC answer of MCP-lite's `tools/call`. */
-interface Answer {
-  result?: {
-    content: { text: string }[];
-    structuredContent?: { n: number; pid: number };
-    isError?: boolean;
-    _meta?: { response_type?: string; promise_token?: string };
-  };
-  error?: { message: string };
-}
-
-/** One MCP-lite call to a web instance, bounded in time: a read never hangs. */
-async function call(web: QueueProcess, name: string, args: unknown): Promise<Answer> {
-  const response = await fetch(`${web.url}/mcp-lite/v1/calltools`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(toolsCall(name, args)),
-    signal: AbortSignal.timeout(READ_MS),
-  });
-  return await response.json();
-}
-
-/** The promise token of a call answered "not done yet". */
-function tokenOf(answer: Answer): string {
-  assert.equal(answer.result?._meta?.response_type, "promise", JSON.stringify(answer));
-  return answer.result!._meta!.promise_token!;
-}
-
-/** Redeems `token` on `web` until it ends (bounded), and gives its end. */
-async function ended(web: QueueProcess, token: string): Promise<Answer> {
-  let answer: Answer | undefined;
-  await waitFor(
-    async () => (answer = await call(web, "redeem", { promise: token })).result?._meta?.response_type !== "promise",
-    LAPSE_WAIT_MS,
-  );
-  return answer!;
-}
-
-const BACKENDS = [
-  { name: "redis-server", missing: () => servers.redis ? false : "needs redis-server", variable: "REDIS_URL" },
-  { name: "PostgreSQL", missing: () => servers.postgres ? false : "needs PostgreSQL", variable: "DATABASE_URL" },
-] as const;
+const BACKENDS = webBackends(servers);
 
 describe("inline work on a server with a queue: in process, its instance killed", () => {
   for (const { name, missing, variable } of BACKENDS) {
@@ -88,25 +44,29 @@ describe("inline work on a server with a queue: in process, its instance killed"
           startWeb(backend, { LEASE_MS }),
           startWorkerOf({}, backend),
         ]);
-        const token = tokenOf(await call(a, "inline", { n: 1, ms: 120_000, gate: shut.path }));
+        const token = promiseTokenOf(await liteCall(a, "inline", { n: 1, ms: 120_000, gate: shut.path }));
         await logged([a], /^job 1 started$/gm, 1); // the work runs on A, in process
-        assert.equal((await call(b, "redeem", { promise: token })).result?._meta?.response_type, "promise");
+        assert.equal((await liteCall(b, "redeem", { promise: token })).result?._meta?.response_type, "promise");
         // A cancellation on B reaches inline work on A (through the store: nothing to take out of the queue).
-        const cancelled = tokenOf(await call(a, "inline", { n: 3, ms: 120_000, gate: shut.path }));
+        const cancelled = promiseTokenOf(await liteCall(a, "inline", { n: 3, ms: 120_000, gate: shut.path }));
         await logged([a], /^job 3 started$/gm, 1);
-        assert.match(JSON.stringify(await call(b, "redeem", { promise: cancelled, cancel: true })), /"cancelled"/);
-        assert.match(JSON.stringify(await ended(a, cancelled)), /cancelled/);
+        assert.match(JSON.stringify(await liteCall(b, "redeem", { promise: cancelled, cancel: true })), /"cancelled"/);
+        assert.match(JSON.stringify(await redeemedEnd(a, cancelled, LAPSE_WAIT_MS)), /cancelled/);
         a.kill("SIGKILL");
         await a.exited;
-        const stopped = await ended(b, token);
+        const stopped = await redeemedEnd(b, token, LAPSE_WAIT_MS);
         assert.equal(stopped.result?.isError, true, JSON.stringify(stopped));
         assert.match(stopped.result!.content[0].text, /instance running this job stopped before it finished/);
         // The worker is alive and takes jobs: a declared call runs there, the inline work never did.
-        const declared = await ended(b, tokenOf(await call(b, "fragile", { n: 2, ms: 10 })));
+        const declared = await redeemedEnd(
+          b,
+          promiseTokenOf(await liteCall(b, "fragile", { n: 2, ms: 10 })),
+          LAPSE_WAIT_MS,
+        );
         assert.deepEqual(declared.result?.structuredContent, { n: 2, pid: worker.pid }, JSON.stringify(declared));
         assert.doesNotMatch(worker.log(), /^job 1 started$/m);
         // Read again, the same end: kept (first writer wins), not found again.
-        assert.deepEqual((await ended(b, token)).result?.content, stopped.result?.content);
+        assert.deepEqual((await redeemedEnd(b, token, LAPSE_WAIT_MS)).result?.content, stopped.result?.content);
       } finally {
         await killQueueProcesses();
       }

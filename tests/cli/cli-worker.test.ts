@@ -26,7 +26,10 @@ describe("mcplite worker: the command line", () => {
   it("exits 3 for a module whose server has no queue, or that exports none", async () => {
     const noQueue = await runCli(["worker", "examples/quickstart.ts"]);
     assert.equal(noQueue.code, 3, noQueue.stderr);
-    assert.match(noQueue.stderr, /runWorker\(\) needs a server made with a queue \(createServer\(\{ queue \}\)\)/);
+    assert.match(
+      noQueue.stderr,
+      /runWorker\(\) needs a server made with a queue \(createServer\(\{ queue \}\); queue: "store" keeps one/,
+    );
     const noServer = await runCli(["worker", "tests/cli/fixtures/no-server.ts"]);
     assert.equal(noServer.code, 3, noServer.stderr);
     assert.match(noServer.stderr, /the module exports no server/);

@@ -9,6 +9,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { CallOutcome, ResultStore, Server } from "../../mod.ts";
+import type { SharedStore } from "../../src/store/shared-store.ts";
 import { attachListener } from "../../src/binding.ts";
 import { registryOf } from "../../src/core/definitions/registry.ts";
 import { createJobTools, jobServer, waitFor } from "./long-running.ts";
@@ -18,6 +19,22 @@ import { retryInstance } from "./retry-jobs.ts";
 /** How many deferred jobs run on `server`'s instance (its work not yet ended). */
 // deno-lint-ignore no-explicit-any
 const runningOn = (server: Server<any>) => registryOf(attachListener(server).core).runtime.continuations.running;
+
+/** Makes `server` serve (a request reaches it, as a load balancer's probe would): it takes its share of the queue. */
+// deno-lint-ignore no-explicit-any
+const serving = async (server: Server<any>) => void await server.fetch(new Request("http://127.0.0.1/health"));
+
+/** Redeems each of `tokens` on `server` until every one has ended, and gives their ends. */
+// deno-lint-ignore no-explicit-any
+async function endsOn(server: Server<any>, tokens: readonly string[]): Promise<CallOutcome[]> {
+  const ends: CallOutcome[] = [];
+  await waitFor(async () => {
+    ends.length = 0;
+    for (const token of tokens) ends.push(await server.call("redeem", { promise: token }));
+    return ends.every((each) => each.kind !== "promise");
+  }, LAPSE_WAIT_MS);
+  return ends;
+}
 
 /** The promise token of a deferred call's outcome. */
 export function tokenOf(outcome: CallOutcome): string {
@@ -48,6 +65,8 @@ export function killable(store: ResultStore): { store: ResultStore; kill(): void
         removeMember: async (key, member) => (check(), await store.removeMember!(key, member)),
         members: async (key) => (check(), await store.members!(key)),
       },
+      // And the shared store it is a view of, where the instances' queue is kept (`storeQueue()`).
+      ...store.store && { store: killableStore(store.store, check) },
       // And its journal store, where it keeps journals apart (the in-memory store does).
       ...store.journalStore && {
         journalStore: {
@@ -59,14 +78,40 @@ export function killable(store: ResultStore): { store: ResultStore; kill(): void
   };
 }
 
+/** `store` with every operation failing once `check` throws. */
+function killableStore(store: SharedStore, check: () => void): SharedStore {
+  return {
+    get: async (key) => (check(), await store.get(key)),
+    put: async (key, value, ttlMs, options) => (check(), await store.put(key, value, ttlMs, options)),
+    putIfAbsent: async (key, value, ttlMs) => (check(), await store.putIfAbsent(key, value, ttlMs)),
+    compareAndSet: async (
+      key,
+      expected,
+      next,
+      ttlMs,
+    ) => (check(), await store.compareAndSet(key, expected, next, ttlMs)),
+    delete: async (key) => (check(), await store.delete(key)),
+    addMember: async (key, member, ttlMs) => (check(), await store.addMember(key, member, ttlMs)),
+    removeMember: async (key, member) => (check(), await store.removeMember(key, member)),
+    members: async (key) => (check(), await store.members(key)),
+  };
+}
+
 /**
  * Describes the suite of instances sharing a store.
  *
  * @param name The store's name.
  * @param store Returns the shared store (called inside each test, after setup).
  * @param skip A reason to skip (a missing engine).
+ * @param noStoreQueue The store's instances cannot keep a queue in it (a Worker's, whose timers die with its requests):
+ *   only the cases without a queue run.
  */
-export function describeSharedInstances(name: string, store: () => ResultStore, skip?: string | false): void {
+export function describeSharedInstances(
+  name: string,
+  store: () => ResultStore,
+  skip?: string | false,
+  noStoreQueue = false,
+): void {
   describe(`instances sharing a store: ${name}`, { skip }, () => {
     it("redeems on instance B (and C) the work deferred on instance A", async () => {
       const tools = createJobTools();
@@ -163,60 +208,112 @@ export function describeSharedInstances(name: string, store: () => ResultStore, 
       await waitFor(() => runningOn(a) === 0, LAPSE_WAIT_MS);
     });
 
-    it("starts a retry job again on one live instance when its instance stops: the redeem gets its result", async () => {
-      const dying = killable(store());
-      const a = retryInstance({ name: "a", hang: true }, { resultStore: dying.store, leaseMs: LEASE_MS });
-      const [b, c] = ["b", "c"].map((name) => retryInstance({ name }, { resultStore: store(), leaseMs: LEASE_MS }));
-      const token = tokenOf(await a.server.call("ingest", { n: 4 }));
-      dying.kill();
-      let outcome: CallOutcome | undefined;
-      let rounds = 0;
-      await waitFor(async () => {
-        // Both live instances find the lease lapsed at once: one claim wins.
-        const both = await Promise.all([b, c].map((each) => each.server.call("redeem", { promise: token })));
-        outcome = both.find((each) => each.kind !== "promise");
-        rounds++;
-        return outcome !== undefined;
-      }, LAPSE_WAIT_MS);
-      // Not started again at the stop, on a lease found missing just now: only once it stayed missing a whole lease.
-      assert.ok(rounds > 1, `started again and done at the first redeem after the stop`);
-      assert.equal(outcome?.kind, "answer", JSON.stringify(outcome));
-      const by = outcome?.kind === "answer" ? (outcome.result.structuredContent as { by: string }).by : undefined;
-      assert.ok(by === "b" || by === "c", `ran on ${by}`);
-      assert.deepEqual(outcome?.kind === "answer" && outcome.result.structuredContent, { n: 4, by });
-      assert.equal(b.counters.started + c.counters.started, 1, "one instance took the second attempt");
-      assert.equal(b.counters.handled + c.counters.handled, 0, "only its work ran again, never its handler");
-      for (const each of [a, b, c].slice(1)) {
-        assert.deepEqual(await each.server.call("redeem", { promise: token }), outcome);
-      }
+    // A server whose instances keep a queue in their shared store (`queue: "store"`): the queue delivers a stopped
+    // instance's job.
+    describe("a queue kept in the store", { skip: noStoreQueue }, () => {
+      it("delivers a stopped instance's queued job again on a live instance, with nobody reading it", async () => {
+        const dying = killable(store());
+        const app = { name: `ingest-${crypto.randomUUID()}`, leaseMs: LEASE_MS, queue: "store" as const }; // one queue
+        const a = retryInstance({ name: "a", hang: true }, { ...app, resultStore: dying.store });
+        const [b, c] = ["b", "c"].map((name) => retryInstance({ name }, { ...app, resultStore: store() }));
+        await Promise.all([b, c].map((each) => serving(each.server))); // live: each takes its share of the queue
+        const token = tokenOf(await a.server.call("ingest", { n: 4 }));
+        await waitFor(() => a.counters.started === 1, LAPSE_WAIT_MS); // A took it (or the others would have)
+        dying.kill();
+        // Nobody reads: the queue kept in the store delivers it again once A's claim has lapsed, on one live instance.
+        await waitFor(() => b.counters.started + c.counters.started > 0, LAPSE_WAIT_MS);
+        const outcome = await c.server.call("redeem", { promise: token }).then(async (first) => {
+          let read = first;
+          await waitFor(async () => (read = await c.server.call("redeem", { promise: token })).kind !== "promise");
+          return read;
+        });
+        assert.equal(outcome.kind, "answer", JSON.stringify(outcome));
+        const by = outcome.kind === "answer" ? (outcome.result.structuredContent as { by: string }).by : undefined;
+        assert.ok(by === "b" || by === "c", `ran on ${by}`);
+        assert.deepEqual(outcome.kind === "answer" && outcome.result.structuredContent, { n: 4, by });
+        assert.equal(b.counters.started + c.counters.started, 1, "one instance took the second start");
+        assert.equal(b.counters.handled + c.counters.handled, 0, "only its work ran again, never its handler");
+        assert.deepEqual(await b.server.call("redeem", { promise: token }), outcome);
+      });
+
+      it("ends stopped a queued job past its starts (the queue, not a read); inline work fails on a read as before", async () => {
+        const first = killable(store());
+        const second = killable(store());
+        const app = { name: `ingest-${crypto.randomUUID()}`, leaseMs: LEASE_MS, queue: "store" as const }; // one queue
+        const a = retryInstance({ name: "a", hang: true }, { ...app, resultStore: first.store });
+        const b = retryInstance({ name: "b", hang: true }, { ...app, resultStore: second.store });
+        const c = retryInstance({ name: "c" }, { ...app, resultStore: store() });
+        await serving(b.server);
+        const once = tokenOf(await a.server.call("ingest_once", { n: 1 }));
+        const twice = tokenOf(await a.server.call("ingest", { n: 2 }));
+        await waitFor(() => a.counters.started === 2, LAPSE_WAIT_MS); // inline work here, the queued job taken here
+        first.kill();
+        // B takes the queued job's second (last) start, then stops too; C, live from then on, ends it.
+        await waitFor(() => b.counters.started === 1, LAPSE_WAIT_MS);
+        second.kill();
+        await serving(c.server);
+        const ends = await endsOn(c.server, [once, twice]);
+        assert.equal(ends[0].kind, "failure");
+        assert.match(JSON.stringify(ends[0]), /instance running this job stopped before it finished"/);
+        assert.equal(ends[1].kind, "failure");
+        assert.match(JSON.stringify(ends[1]), /instance running this job stopped before it finished \(2 attempts\)/);
+        assert.equal(c.counters.started, 0, "no start beyond the last");
+      });
     });
 
-    it("fails as before a job without retry, and a retry job once its attempts are spent", async () => {
-      const first = killable(store());
-      const second = killable(store());
-      const a = retryInstance({ name: "a", hang: true }, { resultStore: first.store, leaseMs: LEASE_MS });
-      const b = retryInstance({ name: "b", hang: true }, { resultStore: second.store, leaseMs: LEASE_MS });
-      const c = retryInstance({ name: "c" }, { resultStore: store(), leaseMs: LEASE_MS });
-      const once = tokenOf(await a.server.call("ingest_once", { n: 1 }));
-      const twice = tokenOf(await a.server.call("ingest", { n: 2 }));
-      first.kill();
-      // B takes the retry job's second (last) attempt, then stops too.
-      await waitFor(
-        async () => (await b.server.call("redeem", { promise: twice }), b.counters.started === 1),
-        LAPSE_WAIT_MS,
-      );
-      second.kill();
-      const ends: CallOutcome[] = [];
-      await waitFor(async () => {
-        ends.length = 0;
-        for (const token of [once, twice]) ends.push(await c.server.call("redeem", { promise: token }));
-        return ends.every((each) => each.kind !== "promise");
-      }, LAPSE_WAIT_MS);
-      assert.equal(ends[0].kind, "failure");
-      assert.match(JSON.stringify(ends[0]), /instance running this job stopped before it finished"/);
-      assert.equal(ends[1].kind, "failure");
-      assert.match(JSON.stringify(ends[1]), /instance running this job stopped before it finished \(2 attempts\)/);
-      assert.equal(c.counters.started, 0, "no attempt beyond the last");
+    // Where instances keep no queue (none asked for; a Worker's, whose timers die with its requests; a result store of
+    // the user's own), a read delivers a stopped instance's job again (`lapsed-jobs.ts`).
+    describe("no queue: a read delivers it again", () => {
+      it("starts a retry job again on one live instance when its instance stops: the redeem gets its result", async () => {
+        const dying = killable(store());
+        const a = retryInstance({ name: "a", hang: true }, { resultStore: dying.store, leaseMs: LEASE_MS });
+        const [b, c] = ["b", "c"].map((name) => retryInstance({ name }, { resultStore: store(), leaseMs: LEASE_MS }));
+        const token = tokenOf(await a.server.call("ingest", { n: 4 }));
+        dying.kill();
+        let outcome: CallOutcome | undefined;
+        let rounds = 0;
+        await waitFor(async () => {
+          // Both live instances find the lease lapsed at once: one claim wins.
+          const both = await Promise.all([b, c].map((each) => each.server.call("redeem", { promise: token })));
+          outcome = both.find((each) => each.kind !== "promise");
+          rounds++;
+          return outcome !== undefined;
+        }, LAPSE_WAIT_MS);
+        // Not started again at the stop, on a lease found missing just now: only once it stayed missing a whole lease.
+        assert.ok(rounds > 1, `started again and done at the first redeem after the stop`);
+        assert.equal(outcome?.kind, "answer", JSON.stringify(outcome));
+        const by = outcome?.kind === "answer" ? (outcome.result.structuredContent as { by: string }).by : undefined;
+        assert.ok(by === "b" || by === "c", `ran on ${by}`);
+        assert.deepEqual(outcome?.kind === "answer" && outcome.result.structuredContent, { n: 4, by });
+        assert.equal(b.counters.started + c.counters.started, 1, "one instance took the second attempt");
+        assert.equal(b.counters.handled + c.counters.handled, 0, "only its work ran again, never its handler");
+        for (const each of [a, b, c].slice(1)) {
+          assert.deepEqual(await each.server.call("redeem", { promise: token }), outcome);
+        }
+      });
+
+      it("fails as before a job without retry, and a retry job once its attempts are spent", async () => {
+        const first = killable(store());
+        const second = killable(store());
+        const a = retryInstance({ name: "a", hang: true }, { resultStore: first.store, leaseMs: LEASE_MS });
+        const b = retryInstance({ name: "b", hang: true }, { resultStore: second.store, leaseMs: LEASE_MS });
+        const c = retryInstance({ name: "c" }, { resultStore: store(), leaseMs: LEASE_MS });
+        const once = tokenOf(await a.server.call("ingest_once", { n: 1 }));
+        const twice = tokenOf(await a.server.call("ingest", { n: 2 }));
+        first.kill();
+        // B takes the retry job's second (last) attempt, then stops too.
+        await waitFor(
+          async () => (await b.server.call("redeem", { promise: twice }), b.counters.started === 1),
+          LAPSE_WAIT_MS,
+        );
+        second.kill();
+        const ends = await endsOn(c.server, [once, twice]);
+        assert.equal(ends[0].kind, "failure");
+        assert.match(JSON.stringify(ends[0]), /instance running this job stopped before it finished"/);
+        assert.equal(ends[1].kind, "failure");
+        assert.match(JSON.stringify(ends[1]), /instance running this job stopped before it finished \(2 attempts\)/);
+        assert.equal(c.counters.started, 0, "no attempt beyond the last");
+      });
     });
   });
 }

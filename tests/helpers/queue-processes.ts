@@ -26,8 +26,8 @@ export interface QueueBackend {
   readonly queue: string;
   /** BullMQ's lock on a running job, in ms (the store queue's lease). */
   readonly lockMs: number;
-  /** The queue: BullMQ (the default), or the shared store's own (`storeQueue()`). */
-  readonly kind?: "bullmq" | "store";
+  /** The queue: BullMQ (the default), the shared store's (`storeQueue()`), or none given (the server's own). */
+  readonly kind?: "bullmq" | "store" | "own";
 }
 
 /** A running process of the deployment. */

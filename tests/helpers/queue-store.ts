@@ -22,8 +22,11 @@ export interface QueueStoreOptions {
   readonly queue: string;
   /** BullMQ's lock on a running job, and its stalled-job check's period, in ms (the store queue's lease). */
   readonly lockMs: number;
-  /** The queue: BullMQ on the store's backend (the default), or the shared store itself (`storeQueue()`). */
-  readonly kind?: "bullmq" | "store";
+  /**
+   * The queue: BullMQ on the store's backend (the default), or the shared store itself (`storeQueue()`), or none given:
+   * `queue: "store"`: the server's own, which its instances keep in their store and each take from (`own`).
+   */
+  readonly kind?: "bullmq" | "store" | "own";
 }
 
 /**
@@ -39,7 +42,8 @@ export function queueAndStore(options: QueueStoreOptions) {
  * store queue is polled every 100 ms (not 250: a test's jobs are taken sooner), its lease the lock's.
  */
 function queueOn(options: QueueStoreOptions, resultStore: ResultStore, make: () => ReturnType<typeof bullmqQueue>) {
-  if (options.kind !== "store") return make();
+  // `own`: the server is given none (`queue: "store"`), and makes this one itself; a test may still open this one.
+  if (options.kind !== "store" && options.kind !== "own") return make();
   const queue = storeQueue(resultStore.store!, { name: options.queue, leaseMs: options.lockMs, pollMs: 100 });
   return { ...queue, close: () => Promise.resolve() };
 }
@@ -119,6 +123,11 @@ export function fromEnvironment<T>(
     counters: process.env.COUNTER_URL,
     queue: process.env.QUEUE ?? "mcplite",
     lockMs: Number(process.env.LOCK_MS ?? 30_000),
-    kind: process.env.QUEUE_KIND === "store" ? "store" : "bullmq",
+    kind: queueKind(process.env.QUEUE_KIND),
   });
+}
+
+/** The queue kind a process is told (`QUEUE_KIND`): BullMQ unless `store` or `own`. */
+export function queueKind(told: string | undefined): NonNullable<QueueStoreOptions["kind"]> {
+  return told === "store" || told === "own" ? told : "bullmq";
 }

@@ -18,7 +18,7 @@ import * as v from "valibot";
 import { type Binding, createServer, defineTool, mcpBinding, mcpLiteBinding } from "../../mod.ts";
 import { defineEvent } from "../../src/events/mod.ts";
 import { sleep } from "../../src/internal/sleep.ts";
-import { queueAndStore, type QueueStoreOptions } from "./queue-store.ts";
+import { queueAndStore, queueKind, type QueueStoreOptions } from "./queue-store.ts";
 
 export const QUEUED_SECRET = "queued jobs' secret: thirty-two bytes or more";
 
@@ -66,11 +66,12 @@ export interface QueuedServerOptions extends QueueStoreOptions {
 export function queuedServer(options: QueuedServerOptions) {
   const { resultStore, queue, close, ready } = queueAndStore(options);
   const base = createServer({
-    name: "queued",
+    // Without a queue given, the instances of one server (one name) share the queue they keep in their store.
+    name: options.kind === "own" ? `queued-${options.queue}` : "queued",
     version: "1.0.0",
     secret: QUEUED_SECRET,
     resultStore,
-    queue,
+    queue: options.kind === "own" ? "store" : queue,
     leaseMs: options.leaseMs,
     events: options.events,
     bindings: options.bindings ?? [mcpLiteBinding(), mcpBinding()],
@@ -132,6 +133,7 @@ const fromEnvironment = url === undefined ? undefined : queuedServer({
   queue: process.env.QUEUE ?? "mcplite",
   lockMs: Number(process.env.LOCK_MS ?? 30_000),
   leaseMs: process.env.LEASE_MS === undefined ? undefined : Number(process.env.LEASE_MS),
+  kind: queueKind(process.env.QUEUE_KIND),
   events: process.env.EVENTS_ALLOW === undefined ? undefined : {
     allowCallbacks: process.env.EVENTS_ALLOW.split(","),
     retryDelaysMs: process.env.EVENTS_RETRY_MS?.split(",").map(Number),

@@ -205,4 +205,9 @@ export interface LongRunning {
    * @throws {ProtocolError} One the work failed with.
    */
   follow(registry: Registry, outcome: CallOutcome, options: FollowOptions): Promise<CallOutcome>;
+  /**
+   * The server serves (its first request, or a listener): where its instances keep their queue in their shared
+   * store, this one starts taking its jobs (once).
+   */
+  serve(registry: Registry): void;
 }

@@ -13,7 +13,8 @@ import type { WorkQueue } from "../work-queue.ts";
 import { runQueuedJob } from "../queued-job.ts";
 import { checkFlow } from "../flow-gate.ts";
 import { serverWarning } from "../../core/instance/logger.ts";
-import { registryOf } from "../../core/definitions/registry.ts";
+import { type Registry, registryOf } from "../../core/definitions/registry.ts";
+import { MAX_TIMER_MS } from "../../internal/timer-ms.ts";
 import { jobObserverOf } from "./job-observer.ts";
 import { type JobEnd, jobKindOf, jobRunnerOf, type JobWatch } from "../../core/long-running/job-kinds.ts";
 import { continuationsOf } from "../continuations.ts";
@@ -78,10 +79,41 @@ export function runWorker(
   options: RunWorkerOptions = {},
 ): { close(): Promise<void>; readonly running: number } {
   const registry = registryOf(attachListener(server).core);
-  const queue = options.queue ?? continuationsOf(registry.runtime).queue;
+  const engine = continuationsOf(registry.runtime);
+  const queue = options.queue ?? engine.queue;
   if (queue === undefined) {
-    throw new TypeError("runWorker() needs a server made with a queue (createServer({ queue }))");
+    throw new TypeError(
+      'runWorker() needs a server made with a queue (createServer({ queue }); queue: "store" keeps one in its resultStore)',
+    );
   }
+  // A worker is this process's taker of its server's queue: the server's own taker (`jobs-here.ts`) stays unstarted.
+  engine.claimTaking();
+  const worker = takeJobs(registry, queue, options);
+  // A process that lives to take jobs: kept alive until closed (a queue kept in the store holds no connection open).
+  const alive = setInterval(() => {}, MAX_TIMER_MS);
+  return {
+    get running() {
+      return worker.running;
+    },
+    close: () => worker.close().finally(() => clearInterval(alive)),
+  };
+}
+
+/**
+ * Takes a server's jobs from `queue` in this process and runs each as the server would have ({@link runWorker}'s
+ * work, for a worker and for a server taking the jobs of its own queue, `jobs-here.ts`).
+ *
+ * @param registry The server's registry.
+ * @param queue The queue.
+ * @param options How many jobs run at once, and how long `close()` lets running jobs finish.
+ * @returns The taker: `close()` stops taking jobs and drains; `running` counts the jobs it runs.
+ * @throws {RangeError} An option out of range.
+ */
+export function takeJobs(
+  registry: Registry,
+  queue: WorkQueue,
+  options: Omit<RunWorkerOptions, "queue"> = {},
+): { close(): Promise<void>; readonly running: number } {
   const concurrency = options.concurrency ?? 8;
   const drainMs = options.drainMs ?? DEFAULT_DRAIN_MS;
   if (!(Number.isInteger(concurrency) && concurrency > 0)) {
