@@ -97,5 +97,5 @@ export type { ErrorReplacement } from "./errors/error.ts";
 export type { ErrorReporter } from "./core/instance/runtime.ts";
 export type { GroupOptions } from "./server/server-group.ts";
 export type { MemoryResultStoreOptions, StoredResult } from "./jobs/result-store.ts";
-export type { QueueItem, WorkQueue } from "./jobs/work-queue.ts";
+export type { QueueItem, RunAgain, WorkQueue } from "./jobs/work-queue.ts";
 export type { Capability } from "./server/server-capability.ts";

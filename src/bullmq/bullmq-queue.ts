@@ -22,7 +22,7 @@ import {
   withBackend,
   Worker,
 } from "bullmq";
-import type { WorkQueue } from "../jobs/work-queue.ts";
+import type { RunAgain, WorkQueue } from "../jobs/work-queue.ts";
 import { readFlow } from "../jobs/flow-gate.ts";
 
 /** BullMQ's attempts for a job whose run failed (the result store was out of reach), and their first wait. */
@@ -148,6 +148,8 @@ export function bullmqQueue(options: BullmqQueueOptions): WorkQueue & { close():
   };
   let producer: Queue | undefined;
   const workers = new Set<Worker>();
+  /** The jobs this process's workers failed as their runs said, until BullMQ recorded the failure. */
+  const failedHere = new Set<string>();
   /** The jobs this process's workers run, by id: where `progress` reports. */
   const running = new Map<string, Job>();
   /**
@@ -212,11 +214,21 @@ export function bullmqQueue(options: BullmqQueueOptions): WorkQueue & { close():
           job.updateData({ ...data, attempt: start(job) } as JobData).catch(late(job.id!, "the start's number"));
         }
         if (typeof job.progress === "number" && job.progress > 0) replaying.add(job.id!);
+        // Failed here, then delivered again: an operator's Retry. Its new run's job replaces the old in its data.
+        const again: RunAgain | undefined = data?.failed && {
+          ...(data.from === undefined ? {} : { from: data.from }),
+          replace: (next) => {
+            const { failed: _failed, from: _from, ...kept } = job.data as JobData;
+            return job.updateData({ ...kept, data: next, attempt: 1, base: job.stalledCounter ?? 0 });
+          },
+        };
         try {
           // A fetch in flight as close() was called may still take a job (BullMQ's blocking wait ends with it):
           // handed straight back, it goes to a taker that is not closing.
           // Its start: one more than the times its lock lapsed (a run given back, asleep or rejected counts none).
-          const ended = closing ? "again" : await run(data?.data as string, start(job), job.attemptsStarted <= 1);
+          const ended = closing
+            ? "again"
+            : await run(data?.data as string, start(job), job.attemptsStarted <= 1, again || undefined);
           if (ended === "refused") {
             // Failed at once, never tried again, and kept (keepFailedMs) for an operator to look at.
             throw new UnrecoverableError("refused: not a job this server made");
@@ -228,6 +240,7 @@ export function bullmqQueue(options: BullmqQueueOptions): WorkQueue & { close():
           if (typeof ended === "object" && "failed" in ended) {
             // A failure, stored for its caller: a failed job for BullMQ's boards, metrics and "Retry", kept
             // keepFailedMs, its reason the caller's; never run again by BullMQ's attempts (the server's `retry` decides).
+            failedHere.add(job.id!); // marked once BullMQ recorded it: an operator's Retry then runs it again
             throw new UnrecoverableError(ended.failed);
           }
           if (ended !== "done") {
@@ -260,6 +273,13 @@ export function bullmqQueue(options: BullmqQueueOptions): WorkQueue & { close():
         lockLost = true;
       });
       worker.on("completed", () => lockLost = false); // BullMQ recorded a job's end: its backend answers again
+      // A job failed as its run said, recorded so by BullMQ: marked, so that its next delivery (BullMQ never delivers
+      // a failed job again by itself) is an operator's Retry. A run cut short after its failure was stored is no such
+      // job (BullMQ recorded no failure): delivered again, it finds its entry ended and ends as it was.
+      worker.on("failed", (job) => {
+        if (job === undefined || !failedHere.delete(job.id!)) return;
+        job.updateData({ ...job.data as JobData, failed: true }).catch(late(job.id!, "the mark of its failure"));
+      });
       workers.add(worker);
       return {
         close: async () => {
@@ -280,6 +300,16 @@ export function bullmqQueue(options: BullmqQueueOptions): WorkQueue & { close():
         } else if (state !== "active") return;
         await new Promise((resolve) => setTimeout(resolve, WAKE_EVERY_MS));
       }
+    },
+    async retry(id, { from } = {}) {
+      // Bull Board's Retry, with the step to run again from: only a job failed as its run said (marked so).
+      const job = await queueOf().getJob(id) as Job | undefined;
+      const data = job?.data as Partial<JobData> | undefined;
+      if (job === undefined || data?.failed !== true || await job.getState() !== "failed") return false;
+      const { from: _from, ...kept } = data as JobData;
+      await job.updateData(from === undefined ? kept : { ...kept, from });
+      await job.retry("failed");
+      return true;
     },
     async remove(id) {
       // BullMQ refuses a locked job (a worker runs it) with 0, as it answers for one it no longer has.
@@ -396,15 +426,21 @@ interface JobData {
   readonly taskId?: string;
   readonly attempt?: number;
   readonly data: string;
+  /** BullMQ failed it as its run said: delivered again, it is an operator's Retry (Bull Board, `mcplite jobs retry`). */
+  readonly failed?: true;
+  /** The step an operator's retry runs again from (`mcplite jobs retry --from`). */
+  readonly from?: string;
+  /** The times its lock lapsed before its current run began (a run again starts counting from there). */
+  readonly base?: number;
 }
 
 /**
  * Which start of a job a delivery is: one more than the times BullMQ found its lock lapsed (`stalledCounter`, on
- * Redis and on PostgreSQL alike). Not `attemptsMade`, which counts only rejected runs here (the store out of reach,
+ * Redis and on PostgreSQL alike) since its current run began (an operator's run again is a new run). Not `attemptsMade`, which counts only rejected runs here (the store out of reach,
  * before any start), nor `attemptsStarted`, which counts every delivery, a give-back and a sleep's included.
  */
 function start(job: Job): number {
-  return (job.stalledCounter ?? 0) + 1;
+  return (job.stalledCounter ?? 0) - ((job.data as Partial<JobData> | null)?.base ?? 0) + 1;
 }
 
 /** JSON text's value, or `undefined` when it is not JSON. */

@@ -47,6 +47,8 @@ Usage:
                                      its result in the store, its last error, its steps (its log)
   mcplite jobs cancel <server module> <job id>   cancels a job as its caller would: out of the
                                      queue, its entry cancelled, its run stopped; exits 1 if it ended
+  mcplite jobs retry <server module> [--from <step>] <job id>   runs a failed job again as a new run,
+                                     its completed steps kept (those before --from); as Bull Board's Retry
   mcplite server-json <server module> [--name <io.github.you/server>] [--remote <url>]…
         [--dir <project>] [--out <file>] [--no-packages] [--check | --workflow]
                                      the MCP Registry's server.json from the module's server and

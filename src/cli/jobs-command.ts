@@ -1,5 +1,5 @@
 /**
- * `mcplite jobs list|show|cancel <module>`: what an operator needs of a server's queued jobs, read from its queue
+ * `mcplite jobs list|show|cancel|retry <module>`: what an operator needs of a server's queued jobs, read from its queue
  * (BullMQ's state, attempt, failure and the job's log, where its steps are) and its result store (the job's entry:
  * working, its result, its failure), through the module the web instances serve, so the same queue and store; and a
  * job cancelled as its caller would cancel it (`Continuations.cancel`: out of the queue, its entry cancelled, its
@@ -16,10 +16,12 @@ import type { QueueItem, WorkQueue } from "../jobs/work-queue.ts";
 import type { ResultStore, StoredResult } from "../jobs/result-store.ts";
 import type { JournalEntry, JournalStore } from "../jobs/journal-store.ts";
 import type { Continuations } from "../jobs/continuations.ts";
+import { rerunRefusal, type Reruns, rerunsOf } from "../jobs/job-rerun.ts";
 
 const USAGE = "usage: mcplite jobs list <server module> [--state <state>]… [--limit <n>] [--json]\n" +
   "       mcplite jobs show <server module> [--json] [--] <job id>\n" +
-  "       mcplite jobs cancel <server module> [--] <job id>";
+  "       mcplite jobs cancel <server module> [--] <job id>\n" +
+  "       mcplite jobs retry <server module> [--from <step>] [--] <job id>";
 
 /**
  * Runs `mcplite jobs`.
@@ -32,7 +34,7 @@ const USAGE = "usage: mcplite jobs list <server module> [--state <state>]… [--
  */
 export async function jobsCommand(terminal: Terminal, argv: string[]): Promise<number> {
   const states: string[] = [];
-  let limit = 20, json = false;
+  let limit = 20, json = false, from: string | undefined;
   const positionals: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     // After `--` every word is a positional (POSIX utility conventions, guideline 10): a job id may begin with "-".
@@ -46,6 +48,7 @@ export async function jobsCommand(terminal: Terminal, argv: string[]): Promise<n
     if (name === "--help" || name === "-h") return (await terminal.out(`${USAGE}\n`), ExitCode.Ok);
     if (name === "--json") json = true;
     else if (name === "--state") states.push(inline ?? argv[++i] ?? "");
+    else if (name === "--from") from = inline ?? argv[++i] ?? "";
     else if (name === "--limit") {
       const raw = inline ?? argv[++i] ?? "";
       if (!/^[1-9]\d*$/.test(raw)) {
@@ -57,8 +60,11 @@ export async function jobsCommand(terminal: Terminal, argv: string[]): Promise<n
     } else positionals.push(name);
   }
   const [verb, module, id] = positionals;
-  if (verb !== "list" && verb !== "show" && verb !== "cancel") {
-    return await usage(terminal, "jobs takes list, show or cancel");
+  if (verb !== "list" && verb !== "show" && verb !== "cancel" && verb !== "retry") {
+    return await usage(terminal, "jobs takes list, show, cancel or retry");
+  }
+  if (from !== undefined && (verb !== "retry" || from === "")) {
+    return await usage(terminal, verb !== "retry" ? "--from is for jobs retry" : "--from takes a step's name");
   }
   if (module === undefined) return await usage(terminal, `jobs ${verb} needs a server module`);
   if (verb !== "list" ? id === undefined || positionals.length > 3 : positionals.length > 2) {
@@ -75,6 +81,7 @@ export async function jobsCommand(terminal: Terminal, argv: string[]): Promise<n
     queue = undefined;
   }
   if (verb === "cancel") return await cancel(terminal, runtime.continuations as Continuations | undefined, id!, say);
+  if (verb === "retry") return await retry(terminal, runtime.continuations as Continuations, id!, from, say);
   if (queue?.inspect === undefined) {
     await say("the module's server has no queue that can be read (createServer({ queue: bullmqQueue(…) }))");
     return NOT_RUNNABLE;
@@ -84,7 +91,10 @@ export async function jobsCommand(terminal: Terminal, argv: string[]): Promise<n
     await terminal.out(json ? `${JSON.stringify(jobs)}\n` : listed(jobs));
     return ExitCode.Ok;
   }
-  const [job] = await queue.inspect({ id });
+  const c = runtime.continuations as Continuations;
+  const reruns = await rerunsOf(c, id!);
+  // A run again lives in the queue under its first run's id (the job an operator retried), which carries it now.
+  const [job] = await queue.inspect({ id: reruns.of === undefined ? id : await firstRunOf(c, id!) });
   const [entry, journal] = await Promise.all([store!.get(id!), journals!.load(id!)]);
   if (job === undefined && entry === undefined) {
     await say(`no job ${id} in the queue or the result store (never queued, or no longer kept)`);
@@ -92,8 +102,8 @@ export async function jobsCommand(terminal: Terminal, argv: string[]): Promise<n
   }
   await terminal.out(
     json
-      ? `${JSON.stringify({ ...job, id, result: entry && resultOf(entry), journal })}\n`
-      : shown(id!, job, entry, journal),
+      ? `${JSON.stringify({ ...job, id, result: entry && resultOf(entry), journal, ...reruns })}\n`
+      : shown(id!, job, entry, journal, reruns),
   );
   return ExitCode.Ok;
 }
@@ -127,6 +137,62 @@ async function cancel(
   return ExitCode.ToolFailed;
 }
 
+/**
+ * Runs a failed job again, as Bull Board's Retry does (`WorkQueue.retry`): a worker runs it as a new run, its completed
+ * steps kept up to `--from` (`src/jobs/job-rerun.ts`). `0` once the queue delivers it again, `1` for a job that did not
+ * fail (or is unknown), `3` for a queue that cannot run a job again.
+ */
+async function retry(
+  terminal: Terminal,
+  c: Continuations | undefined,
+  id: string,
+  from: string | undefined,
+  say: (line: string) => Promise<void>,
+): Promise<number> {
+  if (c?.queue?.retry === undefined) {
+    await say(
+      "the module's server has no queue that runs a failed job again (createServer({ queue: bullmqQueue(…) }))",
+    );
+    return NOT_RUNNABLE;
+  }
+  // A run again is itself retried through the job that carries it, its first run's; what ran last is what runs again.
+  const first = await firstRunOf(c, id);
+  let last = first;
+  for (let links = 0; links < MAX_RERUNS; links++) {
+    const { as } = await rerunsOf(c, last);
+    if (as === undefined) break;
+    last = as;
+  }
+  const [entry, journal] = await Promise.all([c.results.get(last), c.journals.load(last)]);
+  const refused = rerunRefusal(last, entry, journal, from);
+  if (refused !== undefined) {
+    await say(last === id ? refused : `${refused} (the last run of ${id})`);
+    return ExitCode.ToolFailed;
+  }
+  if (!await c.queue.retry(first, from === undefined ? {} : { from })) {
+    await say(`the queue holds no failed job ${first} (never failed in the queue, or no longer kept)`);
+    return ExitCode.ToolFailed;
+  }
+  await terminal.out(
+    `retrying ${last}${from === undefined ? "" : ` from step ${from}`}: a worker runs it again as a new run\n`,
+  );
+  return ExitCode.Ok;
+}
+
+/** How many runs again of one job are followed, at most (a bound on a loop over the store's links). */
+const MAX_RERUNS = 100;
+
+/** The first run of a job run again (the job the queue carries it under): `id` itself for any other. */
+async function firstRunOf(c: Continuations, id: string): Promise<string> {
+  let first = id;
+  for (let links = 0; links < MAX_RERUNS; links++) {
+    const { of } = await rerunsOf(c, first);
+    if (of === undefined) break;
+    first = of;
+  }
+  return first;
+}
+
 /** The jobs as a table, one a line: id, state, attempt, tool, call id, when added, and why it failed. */
 function listed(jobs: readonly QueueItem[]): string {
   if (jobs.length === 0) return "no jobs\n";
@@ -155,6 +221,7 @@ function shown(
   job: QueueItem | undefined,
   entry: StoredResult | undefined,
   journal: readonly JournalEntry[],
+  reruns: Reruns,
 ): string {
   const lines = [`job ${id}`];
   const field = (name: string, value: unknown) => value !== undefined && lines.push(`  ${name.padEnd(9)}${value}`);
@@ -167,7 +234,9 @@ function shown(
   field("finished", job?.finishedAt === undefined ? undefined : new Date(job.finishedAt).toISOString());
   const result = entry === undefined ? undefined : resultOf(entry);
   field("result", result === undefined ? "none in the store (expired, or never written)" : result.status);
-  field("error", job?.failedReason ?? result?.error);
+  field("error", result?.error ?? job?.failedReason);
+  field("rerun of", reruns.of);
+  field("rerun as", reruns.as);
   const steps = job?.log ?? [];
   lines.push(steps.length === 0 ? "  steps    none logged" : "  steps");
   for (const step of steps) lines.push(`    ${step}`);

@@ -11,7 +11,7 @@ import { isTokenError, TokenError } from "../codec/token-error.ts";
 import { UNKNOWN_KEY } from "../codec/token.ts";
 import { type CallContext } from "../core/call/call-context.ts";
 import type { CallSink } from "../core/call/call-sink.ts";
-import type { WorkQueue } from "./work-queue.ts";
+import type { RunAgain, WorkQueue } from "./work-queue.ts";
 import type { CallMeta } from "../core/call/call-meta.ts";
 import { type Continuations, continuationsOf, newJobId } from "./continuations.ts";
 import { ProtocolError } from "../errors/error.ts";
@@ -29,6 +29,7 @@ import { jobStart } from "./job-start.ts";
 import type { JobOutcome, JobWatch, WarnOnce } from "../core/long-running/job-kinds.ts";
 import { outOfReach } from "./queue-unavailable.ts";
 import { enterFlow } from "./flow-gate.ts";
+import { rerunJob, RerunRefused } from "./job-rerun.ts";
 
 /** The token kind of a queued job: never accepted as a promise, task or input token. */
 const JOB_KIND = "job";
@@ -143,7 +144,7 @@ export async function enqueueJob(c: Continuations, call: QueuedCall, ttlMs: numb
 export async function runQueuedJob(
   registry: Registry,
   data: string,
-  delivery: { readonly start: number; readonly first?: boolean },
+  delivery: Delivery,
   queue: WorkQueue,
   stop: AbortSignal,
   watch?: JobWatch,
@@ -177,6 +178,16 @@ const CANCELLED = "cancelled";
 /** The outcomes that end a job: its entry holds its end. */
 const ENDS: ReadonlySet<JobOutcome> = new Set(["completed", "failed", "cancelled", "stopped"]);
 
+/** One delivery of a job, as its queue tells it (`WorkQueue.take`'s `run`). */
+export interface Delivery {
+  /** Which start of the job it is, from 1. */
+  readonly start: number;
+  /** It is the job's first delivery of all. */
+  readonly first?: boolean;
+  /** An operator asked for the job to run again after it failed. */
+  readonly again?: RunAgain;
+}
+
 /** How a job a worker took ended there. */
 interface Ended {
   readonly outcome: JobOutcome;
@@ -193,7 +204,7 @@ interface Ended {
 async function runDelivery(
   registry: Registry,
   data: string,
-  { start, first }: { readonly start: number; readonly first?: boolean },
+  { start, first, again }: Delivery,
   queue: WorkQueue,
   stop: AbortSignal,
   watch: JobWatch | undefined,
@@ -220,6 +231,21 @@ async function runDelivery(
     }
     warn?.(REFUSED);
     return { outcome: "failed", error, refused: true };
+  }
+  if (again !== undefined) {
+    // An operator's run again (Bull Board's Retry, `mcplite jobs retry`): a new run whose journal holds the old one's
+    // steps before `from` (`job-rerun.ts`), the queue keeping its job before it begins; the old entry stays as it ended.
+    let rerun: string;
+    try {
+      rerun = await rerunJob(c, state.d, c.promiseTtlMs, again.from);
+    } catch (error) {
+      if (!(error instanceof RerunRefused)) throw error;
+      return { outcome: "failed", error, failed: error.message }; // failed again, saying why, where operators look
+    }
+    const { p: _parent, ...own } = state; // a parent that ended long ago waits for no new run
+    const job = await c.codec.sign({ kind: JOB_KIND, scope, state: { ...own, d: rerun }, ttlMs: c.promiseTtlMs });
+    await again.replace(job);
+    return await runDelivery(registry, job, { start: 1, first: false }, queue, stop, watch, warn, of);
   }
   of.parent = state.p;
   const own = watch?.read({ id: state.d, tool: scope, queuedAt: issuedAt, traceparent: state.t });

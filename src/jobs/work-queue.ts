@@ -51,6 +51,32 @@ export interface QueueItem {
 }
 
 /**
+ * An operator's asking to run a job again after it failed (Bull Board's Retry, `mcplite jobs retry`), as `take`'s `run`
+ * gets it with the job's delivery: the server runs the job again as a new run under a new id, its journal a copy of the
+ * failed run's completed steps (up to `from`), while the failed run's entry stays as its caller read it.
+ *
+ * @example
+ * ```ts
+ * import type { RunAgain } from "@mcplite/sdk/types";
+ * let kept = "";
+ * const again: RunAgain = { from: "render", replace: (data) => Promise.resolve(void (kept = data)) };
+ * await again.replace("the new run's job");
+ * ```
+ */
+export interface RunAgain {
+  /** The step to run again, and every step after it (`mcplite jobs retry --from`); absent, every completed step is kept. */
+  readonly from?: string;
+  /**
+   * Keeps `data`, the new run's job, in the queue for this job from now: called before the new run begins, so that a
+   * later delivery of the job (its run cut short) is the new run's, its starts counted from 1.
+   *
+   * @param data The new run's job, signed and sealed.
+   * @returns When the queue keeps it; rejects when it cannot (the job is then delivered again as it was).
+   */
+  replace(data: string): Promise<void>;
+}
+
+/**
  * A job queue, as `createServer({ queue })` and `runWorker()` use one: `bullmqQueue()` from
  * `@mcplite/sdk/bullmq` is one (BullMQ on Redis, Valkey or PostgreSQL). A job is a string the server
  * signed and sealed (its tool, arguments, caller and request metadata): the queue stores it and hands
@@ -184,7 +210,9 @@ export interface WorkQueue {
    *
    * @param run Runs one job, given its data, which start of it this delivery is (from 1; see "Starts"
    *   above) and, optionally, whether it is the job's first delivery of all (no run of it began before, however
-   *   that run ended: the server then reads no journal before the work's steps; absent, it reads it): resolves `"done"` when the job ended (the queue drops it for good), `"again"`
+   *   that run ended: the server then reads no journal before the work's steps; absent, it reads it) and, for a job
+   *   an operator asked to run again after it failed (`retry`, Bull Board's Retry), {@link RunAgain}: resolves
+   *   `"done"` when the job ended (the queue drops it for good), `"again"`
    *   when the worker stopped it to shut down (the queue delivers it again at once, to another taker if
    *   this one is closing), `{ delayMs }` when the job waits (a durable sleep: the queue delivers it again
    *   once `delayMs` has passed, holding no slot meanwhile), `{ failed }` when the job ended as a failure (its
@@ -205,6 +233,7 @@ export interface WorkQueue {
       data: string,
       start: number,
       first?: boolean,
+      again?: RunAgain,
     ) => Promise<"done" | "again" | "refused" | { readonly delayMs: number } | { readonly failed: string }>,
     options: { readonly concurrency: number; readonly warn?: (message: string) => void },
   ): { close(): Promise<void> };
@@ -219,6 +248,18 @@ export interface WorkQueue {
    *   when the queue is out of reach (the cancellation then fails as retryable).
    */
   remove?(id: string): Promise<boolean>;
+  /**
+   * Optional: delivers a job that failed again, for an operator (`mcplite jobs retry`), as Bull Board's Retry does
+   * (BullMQ's `job.retry()`): its `run` gets {@link RunAgain}, with `from`, and the server runs the job again as a new
+   * run (its completed steps kept up to `from`). Only a job the queue itself failed (a `run` resolved `{ failed }`) is
+   * run again so: one whose run was cut short and ended as a failure meanwhile is not.
+   *
+   * @param id The job's id.
+   * @param options The step to run again from (`mcplite jobs retry --from`); absent, every completed step is kept.
+   * @returns `true` when the job is delivered again; `false` when the queue holds no such failed job (never failed,
+   *   or no longer kept); rejects when the queue is out of reach.
+   */
+  retry?(id: string, options?: { readonly from?: string }): Promise<boolean>;
   /**
    * Optional: delivers an asleep job now, not at its wake time: a signal came for the job, whose `work.waitFor()`
    * handed it back until its deadline (`take`'s `{ delayMs }`). A job a taker still runs is woken once it is handed

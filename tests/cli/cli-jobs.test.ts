@@ -12,7 +12,7 @@ import { queueBackends } from "../helpers/queue-backends.ts";
 import { POSTGRES_MISSING } from "../helpers/postgres-server.ts";
 import { REDIS_MISSING } from "../helpers/redis-server.ts";
 import { runCli } from "./cli-helpers.ts";
-import { jobsFixture, stopped } from "./fixtures/jobs-server.ts";
+import { jobsFixture, ledgerRuns, stopped } from "./fixtures/jobs-server.ts";
 import { readUntil } from "../helpers/wait.ts";
 
 const MODULE = "tests/cli/fixtures/jobs-server.ts";
@@ -30,7 +30,13 @@ describe("mcplite jobs: the command line", () => {
     assert.match((await runCli(["--help"])).stdout, /mcplite jobs show <server module> <job id>/);
     const none = await runCli(["jobs"]);
     assert.equal(none.code, 2);
-    assert.match(none.stderr, /^mcplite: jobs takes list, show or cancel\nusage: mcplite jobs list/);
+    assert.match(none.stderr, /^mcplite: jobs takes list, show, cancel or retry\nusage: mcplite jobs list/);
+    const fromElsewhere = await runCli(["jobs", "show", MODULE, "--from", "fetch", "some-job"]);
+    assert.equal(fromElsewhere.code, 2);
+    assert.match(fromElsewhere.stderr, /--from is for jobs retry/);
+    const noRetry = await runCli(["jobs", "retry", "examples/quickstart.ts", "some-job"]);
+    assert.equal(noRetry.code, 3, noRetry.stderr);
+    assert.match(noRetry.stderr, /has no queue that runs a failed job again/);
     const cancelNoId = await runCli(["jobs", "cancel", MODULE]);
     assert.equal(cancelNoId.code, 2);
     assert.match(cancelNoId.stderr, /jobs cancel needs one job id/);
@@ -149,6 +155,87 @@ for (const { on, missing, url, variable } of BACKENDS) {
         const unknown = await runCli(["jobs", "cancel", MODULE, "no-such-job"], { env });
         assert.equal(unknown.code, 1);
         assert.match(unknown.stderr, /no job no-such-job in the result store/);
+      } finally {
+        await worker.close();
+        await close();
+      }
+    });
+  });
+}
+
+for (const { on, missing, url, variable } of BACKENDS) {
+  describe(`mcplite jobs retry on BullMQ (${on})`, { skip: missing }, () => {
+    it("runs a failed job again as a new run, its completed steps kept, or from a step; refuses what it cannot", async () => {
+      const queue = `jobs-${crypto.randomUUID()}`;
+      const { server, resultStore, close } = jobsFixture({ url: url(), queue, lockMs: 30_000 });
+      const worker = runWorker(server, { concurrency: 2 });
+      const env = { [variable]: url(), QUEUE: queue };
+      /** Reads job `id`'s entry until it ended (a bound for a loaded machine, not a measure). */
+      const ended = (id: string) =>
+        readUntil(() => resultStore.get(id), (entry) => entry !== undefined && entry.status !== "working", `${id}`, {
+          timeoutMs: 20_000,
+          everyMs: 50,
+        });
+      /** `mcplite jobs show <id>`'s output once `holds` of it (the worker runs in this process meanwhile). */
+      const shownOnce = (id: string, holds: RegExp) =>
+        readUntil(
+          async () => (await runCli(["jobs", "show", MODULE, "--", id], { env })).stdout,
+          (out) => holds.test(out),
+          `${id} shown`,
+          {
+            timeoutMs: 60_000,
+            everyMs: 200,
+          },
+        );
+      /** Runs `mcplite jobs retry` once the queue holds the job failed (marked so just after BullMQ recorded it). */
+      const retried = (...args: string[]) =>
+        readUntil(() => runCli(["jobs", "retry", MODULE, ...args], { env }), (run) => run.code === 0, "a retry", {
+          timeoutMs: 60_000,
+          everyMs: 200,
+        });
+      const start = async (name: string) => {
+        const key = `${queue}:${name}`; // the runs' counts are this process's, across the backends' tests
+        const outcome = await server.call("flaky_ledger", { key });
+        assert.equal(outcome.kind, "promise");
+        const id = outcome.kind === "promise" ? outcome.entry! : "";
+        assert.match(JSON.stringify(await ended(id)), /the ledger is busy/);
+        return id;
+      };
+      try {
+        // Its completed steps kept: the fetch ran once, the write again; the old run's entry stays as its caller read it.
+        const kept = await start("kept");
+        assert.equal((await retried("--", kept)).stdout, `retrying ${kept}: a worker runs it again as a new run\n`);
+        const shown = await shownOnce(kept, /\n {2}rerun as +\S+\n/);
+        const rerun = /\n {2}rerun as +(\S+)\n/.exec(shown)![1];
+        assert.equal((await ended(rerun))?.status, "completed");
+        assert.deepEqual(ledgerRuns.get(`${queue}:kept`), { fetch: 1, write: 2 });
+        assert.match(
+          shown,
+          /\n {2}result +failed \(the tool's error result\)\n {2}error +the ledger is busy \(\S+:kept\)\n/,
+        );
+        const second = await shownOnce(rerun, /\n {2}queue +completed\n/);
+        assert.match(second, new RegExp(`\n {2}result +completed\n {2}rerun of +${kept}\n`));
+        assert.match(second, /\n {2}journal\n {4}1 fetch {2}1 B {2}\S+\n {4}2 write {2}\d+ B {2}\S+\n$/);
+
+        // From a step: that step and those after it run again.
+        const from = await start("from");
+        const fromRun = await retried("--from", "fetch", "--", from);
+        assert.equal(fromRun.stdout, `retrying ${from} from step fetch: a worker runs it again as a new run\n`);
+        const fromShown = await shownOnce(from, /\n {2}rerun as +\S+\n/);
+        await ended(/\n {2}rerun as +(\S+)\n/.exec(fromShown)![1]);
+        assert.deepEqual(ledgerRuns.get(`${queue}:from`), { fetch: 2, write: 2 });
+
+        // Refused: a completed run (nothing to run again), a step its journal does not have, an unknown job.
+        const done = await runCli(["jobs", "retry", MODULE, "--", rerun], { env });
+        assert.equal(done.code, 1);
+        assert.match(done.stderr, new RegExp(`job ${rerun} completed: there is nothing to run again`));
+        const noStep = await start("no-step");
+        const wrong = await runCli(["jobs", "retry", MODULE, "--from", "render", "--", noStep], { env });
+        assert.equal(wrong.code, 1);
+        assert.match(wrong.stderr, /has no step "render" in its journal \(its steps: fetch\)/);
+        const unknown = await runCli(["jobs", "retry", MODULE, "no-such-job"], { env });
+        assert.equal(unknown.code, 1);
+        assert.match(unknown.stderr, /job no-such-job is no longer kept in the result store/);
       } finally {
         await worker.close();
         await close();

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { WorkQueue } from "../work-queue.ts";
+import type { RunAgain, WorkQueue } from "../work-queue.ts";
 import { canonicalJson } from "../../internal/canonical-json.ts";
 import { settlesWithin, sleep } from "../../internal/sleep.ts";
 
@@ -172,17 +172,20 @@ export class Bench {
    */
   take(
     queue: WorkQueue,
-    run: (data: string) => Promise<"done" | "again" | { readonly delayMs: number } | { readonly failed: string }>,
+    run: (
+      data: string,
+      again?: RunAgain,
+    ) => Promise<"done" | "again" | { readonly delayMs: number } | { readonly failed: string }>,
     concurrency: number,
   ): { close(): Promise<void> } {
-    const taker = queue.take((data, start, first) => {
+    const taker = queue.take((data, start, first, again) => {
       if (start !== 1) this.miscounted.push(`${idOf(data)} delivered as start ${start}`);
       // `first` may be left out, never wrong: a job said first after a run of it began would run journaled steps again.
       if (first === true && this.#delivered.has(data)) {
         this.miscounted.push(`${idOf(data)} delivered again as its first`);
       }
       this.#delivered.add(data);
-      return run(data);
+      return run(data, again);
     }, { concurrency });
     let closing: Promise<void> | undefined;
     const once = { close: () => closing ??= taker.close() };

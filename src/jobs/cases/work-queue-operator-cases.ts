@@ -2,11 +2,12 @@
  * The cases of `workQueueCases()` for what a queue shows operators (`mcplite jobs`, a board), each run only by a queue
  * that has the optional methods it needs: `inspect` lists jobs with what `add` was told, by state and limit, one job
  * by id and none for an unknown one, a failure's reason; `log` lines read back in order; `about`'s task id shown while
- * the job's data stays as added. Internal to `workQueueCases()`.
+ * the job's data stays as added; `retry` delivers a failed job again with its `RunAgain`, the data `replace()` gave
+ * delivered next. Internal to `workQueueCases()`.
  *
  * @module
  */
-import type { QueueItem } from "../work-queue.ts";
+import type { QueueItem, RunAgain } from "../work-queue.ts";
 import { sleep } from "../../internal/sleep.ts";
 import { allOf, type Bench, deliveredExactly, intact, type Job, same } from "./work-queue-bench.ts";
 
@@ -120,6 +121,39 @@ export function operatorCases(onBench: OnBench): { readonly name: string; run():
         bench.take(await bench.handle(), (data) => (seen.add(data), Promise.resolve("done")), 1);
         const check = intact([job]);
         await seen.until((items) => (check(items), allOf([job])(items)), "the job, once its task id was told");
+      }),
+    },
+    {
+      name:
+        "retry (if it has it): a job whose run resolved { failed } runs again, told so; replace() is what comes next",
+      run: onBench(async (bench) => {
+        const web = await bench.handle();
+        if (web.retry === undefined) return;
+        const [failing, done] = [bench.job("fails"), bench.job("is done")];
+        const rerun = `${failing.data} (its new run)`;
+        const seen = bench.seen<string>();
+        const told: (RunAgain | undefined)[] = [];
+        bench.take(await bench.handle(), async (data, again) => {
+          seen.add(data);
+          if (again === undefined) return data === failing.data ? { failed: "the ledger refused the write" } : "done";
+          told.push(again);
+          await again.replace(rerun); // the new run's job: what any later delivery of it is
+          return { delayMs: 1 };
+        }, 1);
+        await web.add(failing.id, failing.data);
+        await web.add(done.id, done.data);
+        await seen.until(allOf([failing, done]), "both jobs");
+        // Refused until the queue has recorded the failure (a run's end reaches it after the run): asked again.
+        await bench.poll(async () => await web.retry!(failing.id, { from: "write" }) || undefined, "a retry");
+        await seen.until((items) => items.includes(rerun), "the failed job again, then its new run's job");
+        if (told.length !== 1 || told[0]?.from !== "write") {
+          throw new Error(
+            `the failed job was told ${json(told.map((again) => again?.from ?? null))}, not once "write"`,
+          );
+        }
+        if (await web.retry(done.id)) throw new Error(`retry delivered again job ${done.id}, which never failed`);
+        if (await web.retry(`${failing.id}-never-added`)) throw new Error("retry delivered a job never added");
+        same(seen.items.filter((data) => data === failing.data).length, 2, "the failed job's deliveries");
       }),
     },
   ];

@@ -9,8 +9,8 @@
  * @module
  */
 import { attachListener } from "../../server/listener.ts";
-import type { WorkQueue } from "../work-queue.ts";
-import { runQueuedJob } from "../queued-job.ts";
+import type { RunAgain, WorkQueue } from "../work-queue.ts";
+import { type Delivery, runQueuedJob } from "../queued-job.ts";
 import { checkFlow } from "../flow-gate.ts";
 import { serverWarning } from "../../core/instance/logger.ts";
 import { type Registry, registryOf } from "../../core/definitions/registry.ts";
@@ -137,19 +137,20 @@ export function takeJobs(
   };
   // A tool's declared work (its data a job token) is this layer's own kind; any other kind is a feature's, run by
   // the runner it registered on the server's runtime. One of none is another server's: given back, warned once.
-  const runJob = (data: string, start: number, first: boolean | undefined, watch?: JobWatch): Promise<JobEnd> => {
+  const runJob = (data: string, delivery: Delivery, watch?: JobWatch): Promise<JobEnd> => {
+    const { start } = delivery;
     const kind = jobKindOf(data);
     const run = kind === undefined ? undefined : jobRunnerOf(registry.runtime, kind);
     if (run !== undefined) return run(data, { start, stop: stop.signal, watch, warn });
     if (kind === undefined || `${kind}.` === TOKEN_PREFIX) {
-      return runQueuedJob(registry, data, { start, first }, queue, stop.signal, watch, warn); // refuses a non-job
+      return runQueuedJob(registry, data, delivery, queue, stop.signal, watch, warn); // refuses a non-job
     }
     const refused = new Error(noRunner(kind));
     warn(refused.message);
     watch?.end("failed", undefined, refused);
     throw refused;
   };
-  const consumer = queue.take(async (data: string, start: number, first?: boolean) => {
+  const consumer = queue.take(async (data: string, start: number, first?: boolean, again?: RunAgain) => {
     const watch = observer?.took();
     if (stop.signal.aborted) {
       givenBack++;
@@ -158,7 +159,7 @@ export function takeJobs(
     }
     running++;
     try {
-      const done = await runJob(data, start, first, watch);
+      const done = await runJob(data, { start, first, again }, watch);
       if (done === "again") givenBack++;
       return done;
     } finally {
