@@ -201,6 +201,13 @@ export class WorkCallContext extends ToolCallContext implements WorkContext {
     return this.run.journal.sleep(ms, this.signal);
   }
 
+  patched(name: string): Promise<boolean> {
+    if (!(typeof name === "string" && /^.{1,200}$/s.test(name))) {
+      throw new TypeError("work.patched(): a name is 1–200 characters");
+    }
+    return this.run.journal.patched(name);
+  }
+
   // What a branch of a suspended run reports goes nowhere: that run has ended, and a later one reports again.
   override progress(progress: number, total?: number, message?: string): void {
     if (!this.run.journal.suspension.suspended) super.progress(progress, total, message);

@@ -28,7 +28,8 @@ export class JournalMismatch extends Error {
       : `recorded "${recorded.name}" there`;
     super(
       `this run of job ${job} takes "${taken.name}" at place ${taken.position} of its steps and sleeps, where its ` +
-        `journal ${there}: the work changed since the job began: refused, not replayed`,
+        `journal ${there}: the work changed since the job began: refused, not replayed (a change that jobs begun ` +
+        `before it must survive takes the new way only where work.patched(name) says so)`,
     );
   }
 }

@@ -118,6 +118,28 @@ export class Journal {
   }
 
   /**
+   * Whether this run takes the changed way at `name` (`work.patched()`, as Temporal's): not where the journal holds
+   * another step at this place, recorded before the change (the old way, which takes no place); else the marker
+   * `~patch:<name>` takes the place, recorded once, so every later start of the job answers the same.
+   *
+   * @param name The change's name.
+   * @returns Whether to take the changed way; once the run suspended, a promise that never settles.
+   * @throws {TypeError} For a name used twice in one run.
+   */
+  async patched(name: string): Promise<boolean> {
+    if (this.suspension.suspended) return pending();
+    const marker = `~patch:${name}`;
+    if (!this.#options.fresh && !this.#names.has(marker)) {
+      const { byName, byPlace } = await this.#load();
+      const there = byPlace.get(this.#places + 1);
+      if (!byName.has(marker) && there !== undefined) return false; // recorded before the change: the old way
+    }
+    const place = this.#claim(marker, true);
+    if (await this.#recorded(marker, place) === undefined) await this.#record(marker, place, true);
+    return true;
+  }
+
+  /**
    * Whether an earlier start recorded `name` (a step or a sleep), without taking the name for this run: how retries
    * count the failures journaled before (`retries.ts`).
    *

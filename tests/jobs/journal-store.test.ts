@@ -1,7 +1,8 @@
 /**
  * Where jobs keep their journals (`JournalStore`): the conformance cases on a result store's entries (with and without
  * sets); a 1,000-step job woken from a sleep loads its journal once, not once per step; a start whose steps or sleeps
- * come in another order than its journal's is refused naming the step and what the journal holds, never replayed.
+ * come in another order than its journal's is refused naming the step and what the journal holds, never replayed,
+ * unless `work.patched()` keeps the old way for the jobs begun before the change.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
@@ -64,6 +65,8 @@ describe("a job's journal", () => {
 
   describe("a start whose steps or sleeps differ from its journal", () => {
     let runsOfRetried = 0;
+    /** The jobs whose patched step ran. */
+    const patchedRuns: string[] = [];
     /** The work as the job began it: a step, a sleep (the job goes back to its queue), a step. */
     const began = defineTool("job").describe("Steps and a sleep").longRunning().defer(async (_, work) => {
       await work.step("a", () => 1);
@@ -87,6 +90,13 @@ describe("a job's journal", () => {
           await work.sleep(300);
           return { b: await work.step("b", () => 2) };
         }),
+      /** A step added before the sleep, where `work.patched()` says so: jobs begun before it go on the old way. */
+      patched: defineTool("job").describe("Steps and a sleep").longRunning().defer(async (_, work) => {
+        await work.step("a", () => 1);
+        const c = await work.patched("add-c") ? await work.step("c", () => (patchedRuns.push(work.jobId), 3)) : 0;
+        await work.sleep(300);
+        return { b: await work.step("b", () => 2), c };
+      }),
       /** A step added before the sleep. */
       added: defineTool("job").describe("Steps and a sleep").longRunning().defer(async (_, work) => {
         await work.step("a", () => 1);
@@ -132,6 +142,31 @@ describe("a job's journal", () => {
       const text = failedWith(await resumedBy("renamedRetried"));
       assert.match(text, /takes "x" at place 1 of its steps and sleeps/, text);
       assert.equal(runsOfRetried, 1);
+    });
+
+    it("goes on the old way where work.patched() says so: a step added before a sleep, for jobs begun without it", async () => {
+      patchedRuns.length = 0;
+      const outcome = await resumedBy("patched");
+      assert.equal(outcome.kind, "answer", JSON.stringify(outcome));
+      assert.match(JSON.stringify(outcome), /\{"b":2,"c":0\}/);
+      assert.deepEqual(patchedRuns, [], "the added step never ran for a job begun before it");
+    });
+
+    it("takes the new way in a job begun after the change, across its sleep: the marker takes the step's place", async () => {
+      patchedRuns.length = 0;
+      const { queue, delays } = memoryQueue();
+      const options: ServerOptions = { name: "q", version: "2", secret: SECRET, resultStore: roomy(), queue };
+      const server = createServer({ ...options, logger: false }).tool(versions.patched);
+      const worker = runWorker(server);
+      try {
+        const call = await server.call("job", {});
+        await waitFor(() => delays.length === 1); // asleep after the new step, then woken from its journal
+        const outcome = await ended(server, call);
+        assert.match(JSON.stringify(outcome), /\{"b":2,"c":3\}/);
+        assert.equal(patchedRuns.length, 1, "the new step ran once, its value read from the journal after the sleep");
+      } finally {
+        await worker.close();
+      }
     });
 
     it("is refused naming the step and what the journal holds: a step added before a sleep", async () => {

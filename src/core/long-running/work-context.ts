@@ -130,6 +130,26 @@ export interface WorkContext<TConfig = unknown>
    */
   sleep(ms: number): Promise<void>;
   /**
+   * Whether this run takes the way the work was changed to at this point (Temporal's `patched()`), so that a deploy
+   * may change a tool's steps while jobs of the old steps are suspended: `false` for a job whose journal recorded
+   * another step here before the change (it goes on the old way, and the next run of it answers the same), `true` for
+   * any other (a job that reaches this point after the change: recorded in its journal as `~patch:<name>`, in the place
+   * of a step). Once no job of the old way is left, the old branch and the call can go (`docs/guides/many-instances.md`,
+   * "Deploys that change a tool's steps").
+   *
+   * @param name The change's name, unique within the job (1–200 characters).
+   * @returns Whether to take the new way.
+   * @throws {TypeError} For a name used twice in one run.
+   *
+   * @example Adding a step between two others, with jobs of the old steps still asleep
+   * ```ts ignore
+   * const order = await work.step("load", () => loadOrder(id));
+   * const taxed = await work.patched("add-tax") ? await work.step("tax", () => addTax(order)) : order;
+   * await work.step("charge", () => charge(taxed));
+   * ```
+   */
+  patched(name: string): Promise<boolean>;
+  /**
    * Waits for the outside world: for the signal `name`, sent by `server.signal(work.jobId, name, payload)` on any
    * instance sharing the store (and queue), or POSTed to a URL from {@link WorkContext.signalUrl}. Durable as a sleep:
    * its deadline is journaled, and on a queue the run ends here and the job goes back to the queue until the signal
