@@ -13,9 +13,9 @@ import { loadServer, NOT_RUNNABLE } from "./server-module.ts";
 import { attachListener } from "../server/listener.ts";
 import { registryOf } from "../core/definitions/registry.ts";
 import type { QueueItem, WorkQueue } from "../jobs/work-queue.ts";
-import type { ResultStore, StoredResult } from "../jobs/result-store.ts";
-import type { JournalEntry, JournalStore } from "../jobs/journal-store.ts";
-import type { Continuations } from "../jobs/continuations.ts";
+import type { StoredResult } from "../jobs/result-store.ts";
+import type { JournalEntry } from "../jobs/journal-store.ts";
+import { Continuations } from "../jobs/continuations.ts";
 import { rerunRefusal, type Reruns, rerunsOf } from "../jobs/job-rerun.ts";
 
 const USAGE = "usage: mcplite jobs list <server module> [--state <state>]… [--limit <n>] [--json]\n" +
@@ -74,14 +74,11 @@ export async function jobsCommand(terminal: Terminal, argv: string[]): Promise<n
   const found = await loadServer(module, (problem) => usage(terminal, problem), say);
   if (typeof found === "number") return found;
   const runtime = registryOf(attachListener(found).core).runtime;
-  let queue: WorkQueue | undefined, store: ResultStore, journals: JournalStore;
-  try {
-    ({ queue, results: store, journals } = runtime.continuations as Continuations);
-  } catch {
-    queue = undefined;
-  }
-  if (verb === "cancel") return await cancel(terminal, runtime.continuations as Continuations | undefined, id!, say);
-  if (verb === "retry") return await retry(terminal, runtime.continuations as Continuations, id!, from, say);
+  // A server of the lite entry without long-running support has no engine: nothing to read or act on.
+  const c = runtime.continuations instanceof Continuations ? runtime.continuations : undefined;
+  const queue: WorkQueue | undefined = c?.queue;
+  if (verb === "cancel") return await cancel(terminal, c, id!, say);
+  if (verb === "retry") return await retry(terminal, c, id!, from, say);
   if (queue?.inspect === undefined) {
     await say("the module's server has no queue that can be read (createServer({ queue: bullmqQueue(…) }))");
     return NOT_RUNNABLE;
@@ -91,11 +88,10 @@ export async function jobsCommand(terminal: Terminal, argv: string[]): Promise<n
     await terminal.out(json ? `${JSON.stringify(jobs)}\n` : listed(jobs));
     return ExitCode.Ok;
   }
-  const c = runtime.continuations as Continuations;
-  const reruns = await rerunsOf(c, id!);
+  const reruns = await rerunsOf(c!, id!);
   // A run again lives in the queue under its first run's id (the job an operator retried), which carries it now.
-  const [job] = await queue.inspect({ id: reruns.of === undefined ? id : await firstRunOf(c, id!) });
-  const [entry, journal] = await Promise.all([store!.get(id!), journals!.load(id!)]);
+  const [job] = await queue.inspect({ id: reruns.of === undefined ? id : await firstRunOf(c!, id!) });
+  const [entry, journal] = await Promise.all([c!.results.get(id!), c!.journals.load(id!)]);
   if (job === undefined && entry === undefined) {
     await say(`no job ${id} in the queue or the result store (never queued, or no longer kept)`);
     return ExitCode.ToolFailed;

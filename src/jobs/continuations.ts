@@ -32,6 +32,7 @@ import type { JobSignals } from "./signals.ts";
 import type { PromiseOutcome } from "../core/call/outcome.ts";
 import type { ToolCall } from "../core/call/middleware.ts";
 import { canonicalJson } from "../internal/canonical-json.ts";
+import { ProtocolError } from "../errors/error.ts";
 
 /**
  * The engine a server's runtime holds, as this layer made it: the core keeps it typed by its contract (`JobEngine`,
@@ -42,7 +43,10 @@ import { canonicalJson } from "../internal/canonical-json.ts";
  * @throws {ProtocolError} `invalid_params` on a server without long-running support.
  */
 export function continuationsOf(runtime: Runtime): Continuations {
-  return runtime.continuations as Continuations;
+  const engine = runtime.continuations;
+  // Checked, not cast: a runtime's engine is this layer's (long-running-support.ts made it), or there is none.
+  if (engine instanceof Continuations) return engine;
+  throw new ProtocolError("invalid_params", "this server has no long-running support (createServer({ longRunning }))");
 }
 
 /**
