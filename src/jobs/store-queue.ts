@@ -19,7 +19,8 @@ export interface StoreQueueOptions {
   readonly name?: string;
   /**
    * How long a taker's claim on a job lasts unless renewed, in ms (default 5,000): a job whose process died is
-   * delivered again within about that, plus a poll. The taker renews it every third of that while the job runs.
+   * delivered again within about two of these (the claim lapsed, then found so a whole lease more, so that a store
+   * out of reach for a while is no death), plus a poll. The taker renews it every third of that while the job runs.
    */
   readonly leaseMs?: number;
   /** How often a taker with room looks for a job, in ms (default 250). */
@@ -193,6 +194,8 @@ export function storeQueue(store: SharedStore, options: StoreQueueOptions = {}):
       const runs = new Set<Promise<void>>();
       /** Jobs not to read again before a time: asleep, or claimed on another instance. */
       const passed = new Map<string, number>();
+      /** The claims found lapsed, by job: which claim, and since when (this taker's clock). */
+      const lapsedSince = new Map<string, { readonly mark: string; readonly at: number }>();
       let idle: (() => void) | undefined;
       /** Something happened while the loop was not idle: it looks again before it sleeps. */
       let kicked = false;
@@ -223,7 +226,6 @@ export function storeQueue(store: SharedStore, options: StoreQueueOptions = {}):
         } finally {
           clearInterval(renew);
         }
-        const current = mine ?? record;
         const next = (r: Held): Held => {
           const settled = { ...r, claim: undefined, until: undefined, woken: undefined };
           if (ended === "again") return held({ ...settled, state: "waiting", rejected: undefined });
@@ -240,12 +242,20 @@ export function storeQueue(store: SharedStore, options: StoreQueueOptions = {}):
           }
           return held({ ...settled, state: "gone" }); // done, refused, or failed: never again
         };
-        try {
-          const written = await update(id, await space.get(jobKey(id)).catch(() => current), next, ours);
-          if (written?.state === "gone") await forget(id);
-          if (written?.state === "waiting") kick();
-        } catch (error) {
-          warnOnce(error); // its claim lapses: delivered again, as the job of a process that died would be
+        // Handed on, or tried again every third of a lease while the store is out of reach, the claim renewed with it:
+        // an outage is no death, and the job is not delivered again as its next start for it. A taker closed meanwhile
+        // leaves it to lapse (its process goes).
+        for (;;) {
+          try {
+            const written = await update(id, await space.get(jobKey(id)), next, ours);
+            if (written?.state === "gone") await forget(id);
+            if (written?.state === "waiting") kick();
+            return;
+          } catch (error) {
+            warnOnce(error);
+            if (!open) return;
+            await new Promise((resolve) => unrefTimer(setTimeout(resolve, leaseMs / 3)));
+          }
         }
       }
 
@@ -259,13 +269,26 @@ export function storeQueue(store: SharedStore, options: StoreQueueOptions = {}):
           const record = await space.get(jobKey(id));
           if (record === undefined || record.state === "gone") {
             // Gone, or expired: out of the set (a job being added has its record before its place in the set).
+            lapsedSince.delete(id);
             await forget(id);
             continue;
           }
           if (record.state !== "waiting" && (record.until ?? 0) > at) {
+            lapsedSince.delete(id);
             passed.set(id, record.until!);
             continue;
           }
+          // A claim found lapsed is taken only once it stayed so a whole lease more: a store that was out of reach
+          // (its holder's renewals refused meanwhile) lets a live holder renew it first, as a lease's mark does.
+          if (record.state === "active") {
+            const seen = lapsedSince.get(id), mark = `${record.claim}@${record.until}`;
+            if (seen?.mark !== mark) lapsedSince.set(id, { mark, at });
+            if (seen?.mark !== mark || at - seen.at < leaseMs) {
+              passed.set(id, (seen?.mark === mark ? seen.at : at) + leaseMs);
+              continue;
+            }
+          }
+          lapsedSince.delete(id);
           // A claim that lapsed was a start that never settled: this delivery is the next start.
           const lapsed = record.state === "active" ? record.lapsed + 1 : record.lapsed;
           const claimed = held({

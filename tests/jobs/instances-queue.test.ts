@@ -16,7 +16,7 @@ import { liteCall, promiseTokenOf, redeemedEnd, webBackends } from "../helpers/w
 after(killQueueProcesses);
 const servers = queueBackends("instances sharing a store and no queue");
 
-/** The lease of a claim on a job, in ms: a killed instance's jobs are taken again within about that, plus a poll. */
+/** The lease of a claim on a job, in ms: a killed instance's jobs are taken again within about two, plus a poll. */
 const LEASE_MS = "1000";
 /** How long the test waits for an end: a bound for a loaded machine, not a measure. */
 const END_WAIT_MS = 30_000;
