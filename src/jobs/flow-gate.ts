@@ -12,12 +12,19 @@ import type { SharedStore } from "../store/shared-store.ts";
 import { type StoreSpace, storeSpace } from "../store/store-space.ts";
 import type { WorkQueue } from "./work-queue.ts";
 import { MAX_TIMER_MS } from "../internal/timer-ms.ts";
+import { Line } from "./flow-line.ts";
 
 /** The last priority BullMQ takes (2^21). */
 const MAX_PRIORITY = 2 ** 21;
 
-/** How long a job over its key's limit waits before it is delivered again, in ms, at least (jittered up to twice). */
+/** How long a job over its key's rate waits before it is delivered again, in ms, at least (jittered up to twice). */
 const WAIT_MS = 100;
+
+/**
+ * How long a job waiting its turn for a key's slot sleeps unless a release wakes it, in ms: a safety poll for a wake
+ * that was lost (a worker that died between its release and the wake), not the way turns pass.
+ */
+const TURN_SAFETY_MS = 5_000;
 
 /** What a job that may start holds: its slot, released when its run ends (or sleeps). */
 export interface FlowPass {
@@ -31,6 +38,8 @@ export interface FlowStore {
   readonly store: SharedStore;
   readonly now: () => number;
   readonly leaseMs: number;
+  /** Whether a job's entry has ended (or is gone): a job waiting its turn that ended leaves its key's line. */
+  readonly ended?: (id: string) => Promise<boolean>;
 }
 
 /**
@@ -83,7 +92,7 @@ export async function enterFlow(
   options: LongRunningOptions,
   input: unknown,
   auth: AuthInfo | undefined,
-  job: { readonly id: string; readonly ttlMs: number },
+  job: FlowJob,
 ): Promise<FlowPass | { readonly delayMs: number }> {
   const { concurrency, rateLimit } = options;
   const keyOf = (key: ((input: never, auth: AuthInfo | undefined) => string) | undefined) =>
@@ -91,8 +100,9 @@ export async function enterFlow(
   const claims = storeSpace<number>(store.store, "flow"); // each claim: when it was taken
   let slot: FlowPass | undefined;
   if (concurrency !== undefined) {
-    slot = await takeSlot(store, claims, `${tool}:c:${keyOf(concurrency.key)}`, concurrency.limit);
-    if (slot === undefined) return { delayMs: WAIT_MS * (1 + Math.random()) };
+    const turn = await takeInTurn(store, claims, `${tool}:c:${keyOf(concurrency.key)}`, concurrency.limit, job);
+    if ("delayMs" in turn) return turn;
+    slot = turn;
   }
   const counted = `counted:${job.id}`;
   if (rateLimit !== undefined && await claims.get(counted) === undefined) {
@@ -109,6 +119,56 @@ export async function enterFlow(
     };
   }
   return slot ?? { release: () => Promise.resolve() };
+}
+
+/** The job a gate lets in: its id, how long it lives, when it arrived, and how a turn that passes wakes another. */
+export interface FlowJob {
+  readonly id: string;
+  readonly ttlMs: number;
+  /** When its call queued it, in ms since the epoch (fractional: calls within a millisecond keep their order). */
+  readonly arrived: number;
+  /** Delivers a job waiting asleep now (`WorkQueue.wake`): a slot released wakes the key's next in line. */
+  readonly wake?: (id: string) => Promise<void>;
+}
+
+/** A waiter of a key's line: its arrival, sortable as text, then its job's id. */
+const waiterOf = (job: FlowJob) => `${job.arrived.toFixed(3).padStart(20, "0")}|${job.id}`;
+
+/**
+ * Takes one of a key's `limit` slots in turn, first come first served (issue 100, item 4): a job that finds fewer than
+ * `limit` live waiters ahead of it in the key's line (a set of the store, its members sortable by arrival) tries for a
+ * slot; any other, or one that found none free, stays in the line and sleeps until a release wakes the first ones in it
+ * (a long safety poll otherwise). A waiter is live while its job's entry has not ended (a job cancelled or finished as
+ * it waited leaves the line as the next job meets it) and its mark, renewed at each of its tries, lasts (a job its
+ * queue lost leaves it within three safety polls).
+ */
+async function takeInTurn(
+  store: FlowStore,
+  claims: StoreSpace<number>,
+  base: string,
+  limit: number,
+  job: FlowJob,
+): Promise<FlowPass | { readonly delayMs: number }> {
+  const line = new Line(store, claims, base);
+  const me = waiterOf(job);
+  await claims.put(line.mark(me), store.now(), 3 * TURN_SAFETY_MS);
+  const waiting = await claims.members(line.key);
+  if (!waiting.includes(me)) await claims.addMember(line.key, me, job.ttlMs);
+  if (await line.liveAhead(waiting, me, limit) < limit) {
+    const slot = await takeSlot(store, claims, base, limit);
+    if (slot !== undefined) {
+      await line.leave(me);
+      return {
+        release: async () => {
+          await slot.release();
+          // The next in line, woken now rather than at their safety poll (out of reach: that poll wakes them).
+          await line.wakeFirst(limit, job.wake).catch(() => {});
+        },
+      };
+    }
+  }
+  // Woken by a release where the queue can wake a job; else tried again shortly, as before there was a line.
+  return { delayMs: job.wake === undefined ? WAIT_MS * (1 + Math.random()) : TURN_SAFETY_MS };
 }
 
 /**

@@ -61,6 +61,11 @@ interface JobState {
   readonly t?: string;
   /** The parent job's id, for a child (`invoke()`): its end wakes the parent (`WorkQueue.wake`). */
   readonly p?: string;
+  /**
+   * When the call queued it, in ms since the epoch, to the microsecond: its place in its flow-control key's line
+   * (first come first served, `flow-gate.ts`); a job queued before it was carried waits by its token's time.
+   */
+  readonly o?: number;
 }
 
 /** The call a queued job comes from. */
@@ -98,6 +103,7 @@ export async function enqueueJob(c: Continuations, call: QueuedCall, ttlMs: numb
     m: { ...meta, headers },
     t: call.ctx.get(TRACE_PARENT),
     ...call.parent === undefined ? {} : { p: call.parent },
+    ...call.owner.longRunning?.concurrency === undefined ? {} : { o: arrivedNow() },
   };
   let data: string | undefined;
   let kept: string | void;
@@ -293,12 +299,12 @@ async function runDelivery(
   const { concurrency, rateLimit } = owner.longRunning;
   const pass = concurrency ?? rateLimit
     ? await enterFlow(
-      { store: c.store, now: () => c.codec.now(), leaseMs: c.leaseMs! },
+      { store: c.store, now: () => c.codec.now(), leaseMs: c.leaseMs!, ended: (id) => endedEntry(c, id) },
       scope,
       owner.longRunning,
       state.a,
       state.u,
-      { id: state.d, ttlMs },
+      { id: state.d, ttlMs, arrived: state.o ?? issuedAt, wake: queue.wake && ((id) => queue.wake!(id)) },
     )
     : undefined;
   if (pass !== undefined && "delayMs" in pass) return { outcome: "delayed", attempt: start, delayMs: pass.delayMs };
@@ -327,6 +333,17 @@ async function runDelivery(
   // Stopped through its signal as the worker shut down, not cut off: given back with the job, which the next worker
   // starts as this one (the queue counts no start for it).
   return { outcome: "again", attempt: start };
+}
+
+/** Whether a job's entry has ended, or the store no longer holds it. */
+async function endedEntry(c: Continuations, id: string): Promise<boolean> {
+  const entry = await c.results.get(id);
+  return entry === undefined || hasEnded(entry);
+}
+
+/** Now, in ms since the epoch to the microsecond (calls queued within one millisecond keep their order). */
+function arrivedNow(): number {
+  return Math.round((performance.timeOrigin + performance.now()) * 1_000) / 1_000;
 }
 
 /** The request metadata a job carries, its headers made `Headers` again. */
