@@ -149,7 +149,7 @@ async function takeInTurn(
   limit: number,
   job: FlowJob,
 ): Promise<FlowPass | { readonly delayMs: number }> {
-  const line = new Line(store, claims, base);
+  const line = new Line(claims, base, store.ended);
   const me = waiterOf(job);
   await claims.put(line.mark(me), store.now(), 3 * TURN_SAFETY_MS);
   const waiting = await claims.members(line.key);

@@ -6,24 +6,23 @@
  * @module
  */
 import type { StoreSpace } from "../store/store-space.ts";
-import type { FlowStore } from "./flow-gate.ts";
 
 /** A key's line of waiting jobs, in the store. */
 export class Line {
   readonly key: string;
-  readonly #store: FlowStore;
+  readonly #ended: ((id: string) => Promise<boolean>) | undefined;
   readonly #claims: StoreSpace<number>;
   readonly #base: string;
 
   /**
    * Opens the line of a key.
    *
-   * @param store The gate's store, clock and how it tells an ended job.
    * @param claims The store's `flow` namespace.
    * @param base The key's slots' base name.
+   * @param ended Whether a job's entry has ended (or is gone): such a waiter leaves the line.
    */
-  constructor(store: FlowStore, claims: StoreSpace<number>, base: string) {
-    this.#store = store;
+  constructor(claims: StoreSpace<number>, base: string, ended?: (id: string) => Promise<boolean>) {
+    this.#ended = ended;
     this.#claims = claims;
     this.#base = base;
     this.key = `${base}:line`;
@@ -43,7 +42,7 @@ export class Line {
   async #live(waiter: string): Promise<boolean> {
     const [marked, ended] = await Promise.all([
       this.#claims.get(this.mark(waiter)),
-      this.#store.ended?.(idOf(waiter)) ?? false,
+      this.#ended?.(idOf(waiter)) ?? false,
     ]);
     if (marked !== undefined && !ended) return true;
     await this.leave(waiter);
