@@ -244,7 +244,7 @@ export interface ServerOptions {
    * `resultStore` that the workers share. Without it, deferred work runs in the process that took the call.
    *
    * `"store"`: no queue server; the instances keep their queue in the shared `resultStore` (Redis, PostgreSQL, Deno
-   * KV) and each takes its jobs from its first request (or `serve()`), so that a job whose instance died is delivered
+   * KV) and each takes its jobs from its first request (or `serve()`) until it drains, so that a job whose instance died is delivered
    * again on a live one within a lease (`leaseMs`), whether anyone reads it or not. Instances of one server share it by
    * the server's `name`. Not on Workers, whose timers end with their requests.
    */

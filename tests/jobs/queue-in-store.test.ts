@@ -1,9 +1,9 @@
 /**
  * `createServer({ queue: "store" })`: a server's instances keep their queue in their shared result store and each
- * takes its jobs from its first request, by the server's name (issue 100, item 2). Refused where it cannot work; a
- * process that only loads the server (as `mcplite jobs` does) takes nothing; servers of other names sharing the store
- * keep their jobs apart. The instances' own deaths are tests/helpers/instances.ts' (every store) and
- * tests/jobs/instances-queue.test.ts' (processes, `kill -9`).
+ * takes its jobs from its first request until it drains, by the server's name (issue 100, item 2). Refused where it
+ * cannot work; a process that only loads the server (as `mcplite jobs` does) takes nothing; servers of other names
+ * sharing the store keep their jobs apart; an instance that drained takes no more. The instances' own deaths are
+ * tests/helpers/instances.ts' (every store) and tests/jobs/instances-queue.test.ts' (processes, `kill -9`).
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
@@ -57,5 +57,20 @@ describe('createServer({ queue: "store" })', () => {
     assert.deepEqual(ran, ["billing:2"]);
     const answer = await billing.call("redeem", { promise: token });
     assert.deepEqual(answer.kind === "answer" && answer.result.structuredContent, { n: 2, by: "billing" });
+  });
+
+  it("stops taking jobs on the instance that drains: its next job runs on another instance", async () => {
+    const store = createMemoryResultStore();
+    const ran: string[] = [];
+    const draining = instance("app", store, ran, "draining");
+    await draining.fetch(new Request("http://127.0.0.1/health")); // serving: it takes the queue's jobs
+    await draining.drain(); // as `listener.close()` does on its way out
+    const token = tokenOf(await draining.call("job", { n: 3 })); // queued; taken here at once, had it not drained
+    const other = instance("app", store, ran, "other");
+    await other.fetch(new Request("http://127.0.0.1/health"));
+    await waitFor(() => ran.length > 0);
+    assert.deepEqual(ran, ["other:3"]);
+    const answer = await other.call("redeem", { promise: token });
+    assert.deepEqual(answer.kind === "answer" && answer.result.structuredContent, { n: 3, by: "other" });
   });
 });

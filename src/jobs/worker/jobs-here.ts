@@ -1,7 +1,7 @@
 /**
  * A server's instances that share a store and no queue share a queue kept in the store (`store-queue.ts`), and each
- * takes its jobs: from its first request (or `serve()`), so that a job whose instance died is delivered again on a
- * live one, whoever reads it or nobody. A process that only loads the server (`mcplite jobs`) takes none.
+ * takes its jobs: from its first request (or `serve()`) until it drains, so that a job whose instance died is delivered
+ * again on a live one, whoever reads it or nobody. A process that only loads the server (`mcplite jobs`) takes none.
  *
  * @module
  */
@@ -23,5 +23,9 @@ const JOBS_AT_ONCE = 64;
  */
 export function takeJobsHere(registry: Registry): void {
   const engine = continuationsOf(registry.runtime);
-  if (engine.ownsQueue && engine.claimTaking()) takeJobs(registry, engine.queue!, { concurrency: JOBS_AT_ONCE });
+  if (!engine.ownsQueue || !engine.claimTaking()) return;
+  const taker = takeJobs(registry, engine.queue!, { concurrency: JOBS_AT_ONCE });
+  // Draining (`server.drain()`, a listener's `close()`), the instance stops taking jobs at once; those it runs go on
+  // (given back to the queue past the worker's drain time), and a taker started after the drain stops as it starts.
+  registry.runtime.hold(() => void taker.close());
 }
