@@ -59,6 +59,13 @@ export function newJobId(): string {
 }
 
 /**
+ * How often an instance's taker of the queue kept in its store looks at it, in ms: the jobs an instance queues, and a
+ * job a signal or a child's end wakes, are woken where that happens, at once; the poll sweeps (a dead instance's jobs)
+ * and takes what a busy instance left waiting, for 2 store reads a second an idle instance.
+ */
+const OWN_POLL_MS = 1_000;
+
+/**
  * Refuses `queue: "store"` where instances cannot keep a queue in their store: without a shared one, over a result
  * store of the user's own (no compare-and-set of its own), or where timers end with the request that armed them.
  */
@@ -171,7 +178,7 @@ export class Continuations implements Tokens {
     this.ownsQueue = options.queue === "store";
     if (this.ownsQueue) refuseStoreQueue(given);
     this.queue = this.ownsQueue
-      ? storeQueue(this.store, { name: `jobs:${options.server}`, leaseMs: this.leaseMs })
+      ? storeQueue(this.store, { name: `jobs:${options.server}`, leaseMs: this.leaseMs, pollMs: OWN_POLL_MS })
       : options.queue as WorkQueue | undefined;
     this.#jobs = new RunningJobs(this);
     if (this.queue !== undefined && options.results === undefined) {

@@ -216,9 +216,9 @@ export function describeSharedInstances(
         const app = { name: `ingest-${crypto.randomUUID()}`, leaseMs: LEASE_MS, queue: "store" as const }; // one queue
         const a = retryInstance({ name: "a", hang: true }, { ...app, resultStore: dying.store });
         const [b, c] = ["b", "c"].map((name) => retryInstance({ name }, { ...app, resultStore: store() }));
-        await Promise.all([b, c].map((each) => serving(each.server))); // live: each takes its share of the queue
         const token = tokenOf(await a.server.call("ingest", { n: 4 }));
-        await waitFor(() => a.counters.started === 1, LAPSE_WAIT_MS); // A took it (or the others would have)
+        await waitFor(() => a.counters.started === 1, LAPSE_WAIT_MS); // A took it, the only instance serving
+        await Promise.all([b, c].map((each) => serving(each.server))); // live now: each takes its share of the queue
         dying.kill();
         // Nobody reads: the queue kept in the store delivers it again once A's claim has lapsed, on one live instance.
         await waitFor(() => b.counters.started + c.counters.started > 0, LAPSE_WAIT_MS);
@@ -243,10 +243,10 @@ export function describeSharedInstances(
         const a = retryInstance({ name: "a", hang: true }, { ...app, resultStore: first.store });
         const b = retryInstance({ name: "b", hang: true }, { ...app, resultStore: second.store });
         const c = retryInstance({ name: "c" }, { ...app, resultStore: store() });
-        await serving(b.server);
         const once = tokenOf(await a.server.call("ingest_once", { n: 1 }));
         const twice = tokenOf(await a.server.call("ingest", { n: 2 }));
         await waitFor(() => a.counters.started === 2, LAPSE_WAIT_MS); // inline work here, the queued job taken here
+        await serving(b.server); // live only now, so that A took the queued job
         first.kill();
         // B takes the queued job's second (last) start, then stops too; C, live from then on, ends it.
         await waitFor(() => b.counters.started === 1, LAPSE_WAIT_MS);
