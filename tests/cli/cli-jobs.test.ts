@@ -13,6 +13,10 @@ import { POSTGRES_MISSING } from "../helpers/postgres-server.ts";
 import { REDIS_MISSING } from "../helpers/redis-server.ts";
 import { runCli } from "./cli-helpers.ts";
 import { jobsFixture, ledgerRuns, stopped } from "./fixtures/jobs-server.ts";
+import { attachListener } from "../../src/binding.ts";
+import { registryOf } from "../../src/core/definitions/registry.ts";
+import { continuationsOf } from "../../src/jobs/continuations.ts";
+import { rerunsOf } from "../../src/jobs/job-rerun.ts";
 import { readUntil } from "../helpers/wait.ts";
 
 const MODULE = "tests/cli/fixtures/jobs-server.ts";
@@ -176,23 +180,32 @@ for (const { on, missing, url, variable } of BACKENDS) {
           timeoutMs: 20_000,
           everyMs: 50,
         });
-      /** `mcplite jobs show <id>`'s output once `holds` of it (the worker runs in this process meanwhile). */
-      const shownOnce = (id: string, holds: RegExp) =>
-        readUntil(
-          async () => (await runCli(["jobs", "show", MODULE, "--", id], { env })).stdout,
-          (out) => holds.test(out),
-          `${id} shown`,
-          {
-            timeoutMs: 60_000,
-            everyMs: 200,
-          },
-        );
-      /** Runs `mcplite jobs retry` once the queue holds the job failed (marked so just after BullMQ recorded it). */
-      const retried = (...args: string[]) =>
-        readUntil(() => runCli(["jobs", "retry", MODULE, ...args], { env }), (run) => run.code === 0, "a retry", {
-          timeoutMs: 60_000,
-          everyMs: 200,
+      const engine = continuationsOf(registryOf(attachListener(server).core).runtime);
+      /** Reads, in this process, until the queue holds job `id` in `state` (a bound for a loaded machine). */
+      const inQueue = (id: string, state: string) =>
+        readUntil(() => engine.queue!.inspect!({ id }), ([job]) => job?.state === state, `${id} ${state}`, {
+          timeoutMs: 20_000,
+          everyMs: 50,
         });
+      /** The new run of job `id`, once the worker (in this process) made it and it ended. */
+      const rerunOf = async (id: string) => {
+        const { as } = await readUntil(() => rerunsOf(engine, id), (runs) => runs.as !== undefined, `${id}'s rerun`, {
+          timeoutMs: 20_000,
+          everyMs: 50,
+        });
+        await ended(as!);
+        return as!;
+      };
+      /** Runs `mcplite jobs retry` once the queue holds the job failed (marked so just after BullMQ recorded it). */
+      const retried = async (id: string, ...args: string[]) => {
+        await inQueue(id, "failed");
+        return await readUntil(
+          () => runCli(["jobs", "retry", MODULE, ...args, "--", id], { env }),
+          (run) => run.code === 0,
+          "a retry",
+          { timeoutMs: 60_000, everyMs: 200 },
+        );
+      };
       const start = async (name: string) => {
         const key = `${queue}:${name}`; // the runs' counts are this process's, across the backends' tests
         const outcome = await server.call("flaky_ledger", { key });
@@ -204,25 +217,28 @@ for (const { on, missing, url, variable } of BACKENDS) {
       try {
         // Its completed steps kept: the fetch ran once, the write again; the old run's entry stays as its caller read it.
         const kept = await start("kept");
-        assert.equal((await retried("--", kept)).stdout, `retrying ${kept}: a worker runs it again as a new run\n`);
-        const shown = await shownOnce(kept, /\n {2}rerun as +\S+\n/);
-        const rerun = /\n {2}rerun as +(\S+)\n/.exec(shown)![1];
-        assert.equal((await ended(rerun))?.status, "completed");
+        assert.equal((await retried(kept)).stdout, `retrying ${kept}: a worker runs it again as a new run\n`);
+        const rerun = await rerunOf(kept);
+        assert.equal((await resultStore.get(rerun))?.status, "completed");
         assert.deepEqual(ledgerRuns.get(`${queue}:kept`), { fetch: 1, write: 2 });
+        await inQueue(kept, "completed"); // the job that carries the new run ended as it did, where operators look
+        const shown = (await runCli(["jobs", "show", MODULE, "--", kept], { env })).stdout;
+        assert.match(shown, /\n {2}queue +completed\n/);
         assert.match(
           shown,
           /\n {2}result +failed \(the tool's error result\)\n {2}error +the ledger is busy \(\S+:kept\)\n/,
         );
-        const second = await shownOnce(rerun, /\n {2}queue +completed\n/);
+        assert.match(shown, new RegExp(`\n {2}rerun as +${rerun}\n`));
+        const second = (await runCli(["jobs", "show", MODULE, "--", rerun], { env })).stdout;
+        assert.match(second, /\n {2}queue +completed\n/); // read under its first run's id, which carries it
         assert.match(second, new RegExp(`\n {2}result +completed\n {2}rerun of +${kept}\n`));
         assert.match(second, /\n {2}journal\n {4}1 fetch {2}1 B {2}\S+\n {4}2 write {2}\d+ B {2}\S+\n$/);
 
         // From a step: that step and those after it run again.
         const from = await start("from");
-        const fromRun = await retried("--from", "fetch", "--", from);
+        const fromRun = await retried(from, "--from", "fetch");
         assert.equal(fromRun.stdout, `retrying ${from} from step fetch: a worker runs it again as a new run\n`);
-        const fromShown = await shownOnce(from, /\n {2}rerun as +\S+\n/);
-        await ended(/\n {2}rerun as +(\S+)\n/.exec(fromShown)![1]);
+        await rerunOf(from);
         assert.deepEqual(ledgerRuns.get(`${queue}:from`), { fetch: 2, write: 2 });
 
         // Refused: a completed run (nothing to run again), a step its journal does not have, an unknown job.
