@@ -59,9 +59,10 @@ export function newJobId(): string {
 }
 
 /**
- * How often an instance's taker of the queue kept in its store looks at it, in ms: the jobs an instance queues, and a
- * job a signal or a child's end wakes, are woken where that happens, at once; the poll sweeps (a dead instance's jobs)
- * and takes what a busy instance left waiting, for 2 store reads a second an idle instance.
+ * How often an instance's taker of the queue kept in its store looks at it, in ms, at most (a `leaseMs` shorter than
+ * this, it looks once a lease): the jobs an instance queues, and a job a signal or a child's end wakes, are woken where
+ * that happens, at once; the poll sweeps (a dead instance's jobs) and takes what a busy instance left waiting, for 2
+ * store reads a second an idle instance.
  */
 const OWN_POLL_MS = 1_000;
 
@@ -178,7 +179,11 @@ export class Continuations implements Tokens {
     this.ownsQueue = options.queue === "store";
     if (this.ownsQueue) refuseStoreQueue(given);
     this.queue = this.ownsQueue
-      ? storeQueue(this.store, { name: `jobs:${options.server}`, leaseMs: this.leaseMs, pollMs: OWN_POLL_MS })
+      ? storeQueue(this.store, {
+        name: `jobs:${options.server}`,
+        leaseMs: this.leaseMs,
+        pollMs: Math.min(OWN_POLL_MS, this.leaseMs!), // a sweep no rarer than a lease: death found in proportion
+      })
       : options.queue as WorkQueue | undefined;
     this.#jobs = new RunningJobs(this);
     if (this.queue !== undefined && options.results === undefined) {
