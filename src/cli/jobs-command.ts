@@ -16,7 +16,7 @@ import type { QueueItem, WorkQueue } from "../jobs/work-queue.ts";
 import type { StoredResult } from "../jobs/result-store.ts";
 import type { JournalEntry } from "../jobs/journal-store.ts";
 import { Continuations } from "../jobs/continuations.ts";
-import { rerunRefusal, type Reruns, rerunsOf } from "../jobs/job-rerun.ts";
+import { lastRunOf, rerunRefusal, type Reruns, rerunsOf } from "../jobs/job-rerun.ts";
 
 const USAGE = "usage: mcplite jobs list <server module> [--state <state>]… [--limit <n>] [--json]\n" +
   "       mcplite jobs show <server module> [--json] [--] <job id>\n" +
@@ -90,7 +90,7 @@ export async function jobsCommand(terminal: Terminal, argv: string[]): Promise<n
   }
   const reruns = await rerunsOf(c!, id!);
   // A run again lives in the queue under its first run's id (the job an operator retried), which carries it now.
-  const [job] = await queue.inspect({ id: reruns.of === undefined ? id : await firstRunOf(c!, id!) });
+  const [job] = await queue.inspect({ id: reruns.of === undefined ? id : await lastRunOf(c!, id!, "of") });
   const [entry, journal] = await Promise.all([c!.results.get(id!), c!.journals.load(id!)]);
   if (job === undefined && entry === undefined) {
     await say(`no job ${id} in the queue or the result store (never queued, or no longer kept)`);
@@ -152,13 +152,8 @@ async function retry(
     return NOT_RUNNABLE;
   }
   // A run again is itself retried through the job that carries it, its first run's; what ran last is what runs again.
-  const first = await firstRunOf(c, id);
-  let last = first;
-  for (let links = 0; links < MAX_RERUNS; links++) {
-    const { as } = await rerunsOf(c, last);
-    if (as === undefined) break;
-    last = as;
-  }
+  const first = await lastRunOf(c, id, "of");
+  const last = await lastRunOf(c, first, "as");
   const [entry, journal] = await Promise.all([c.results.get(last), c.journals.load(last)]);
   const refused = rerunRefusal(last, entry, journal, from);
   if (refused !== undefined) {
@@ -173,20 +168,6 @@ async function retry(
     `retrying ${last}${from === undefined ? "" : ` from step ${from}`}: a worker runs it again as a new run\n`,
   );
   return ExitCode.Ok;
-}
-
-/** How many runs again of one job are followed, at most (a bound on a loop over the store's links). */
-const MAX_RERUNS = 100;
-
-/** The first run of a job run again (the job the queue carries it under): `id` itself for any other. */
-async function firstRunOf(c: Continuations, id: string): Promise<string> {
-  let first = id;
-  for (let links = 0; links < MAX_RERUNS; links++) {
-    const { of } = await rerunsOf(c, first);
-    if (of === undefined) break;
-    first = of;
-  }
-  return first;
 }
 
 /** The jobs as a table, one a line: id, state, attempt, tool, call id, when added, and why it failed. */

@@ -25,8 +25,7 @@ import { createMemoryResultStore, hasEnded, type ResultStore, type StoredResult 
 import type { DeferredWork } from "../core/call/tool-promise.ts";
 import type { WorkQueue } from "./work-queue.ts";
 import { outOfReach } from "./queue-unavailable.ts";
-import { storeQueue } from "./store-queue.ts";
-import { TIMERS_PER_REQUEST } from "../runtime/workers/request-timers.ts";
+import { queueInStore } from "./queue-in-store.ts";
 import type { Suspension } from "./suspension.ts";
 import type { JobSignals } from "./signals.ts";
 import type { PromiseOutcome } from "../core/call/outcome.ts";
@@ -56,30 +55,6 @@ export function continuationsOf(runtime: Runtime): Continuations {
  */
 export function newJobId(): string {
   return base64urlEncode(crypto.getRandomValues(new Uint8Array(16)));
-}
-
-/**
- * How often an instance's taker of the queue kept in its store looks at it, in ms, at most (a `leaseMs` shorter than
- * this, it looks once a lease): the jobs an instance queues, and a job a signal or a child's end wakes, are woken where
- * that happens, at once; the poll sweeps (a dead instance's jobs) and takes what a busy instance left waiting, for 2
- * store reads a second an idle instance.
- */
-const OWN_POLL_MS = 1_000;
-
-/**
- * Refuses `queue: "store"` where instances cannot keep a queue in their store: without a shared one, over a result
- * store of the user's own (no compare-and-set of its own), or where timers end with the request that armed them.
- */
-function refuseStoreQueue(given: ResultStore | undefined): void {
-  const refused = given === undefined
-    ? "needs a resultStore the instances share"
-    : given.store === undefined
-    ? "needs a result store of this SDK (redisResultStore(), postgresResultStore(), denoKvResultStore()), not one of " +
-      "your own"
-    : TIMERS_PER_REQUEST
-    ? "cannot run on Workers, whose timers end with their requests: leave queue out"
-    : undefined;
-  if (refused !== undefined) throw new TypeError(`createServer({ queue: "store" }) ${refused}`);
 }
 
 /** Options of {@link Continuations}: the tokens' (codec and lifetimes), plus the store. */
@@ -177,13 +152,8 @@ export class Continuations implements Tokens {
     // Instances that keep their queue in their shared store each take its jobs (`jobs-here.ts`): a job whose instance
     // died is delivered again by the queue, whoever reads it.
     this.ownsQueue = options.queue === "store";
-    if (this.ownsQueue) refuseStoreQueue(given);
     this.queue = this.ownsQueue
-      ? storeQueue(this.store, {
-        name: `jobs:${options.server}`,
-        leaseMs: this.leaseMs,
-        pollMs: Math.min(OWN_POLL_MS, this.leaseMs!), // a sweep no rarer than a lease: death found in proportion
-      })
+      ? queueInStore(given, this.store, options.server, this.leaseMs!)
       : options.queue as WorkQueue | undefined;
     this.#jobs = new RunningJobs(this);
     if (this.queue !== undefined && options.results === undefined) {

@@ -72,6 +72,28 @@ export async function rerunsOf(c: Continuations, id: string): Promise<Reruns> {
   return { ...as === undefined ? {} : { as }, ...of === undefined ? {} : { of } };
 }
 
+/** How many links between runs are followed, at most (a bound on a walk over the store's links). */
+const MAX_RERUNS = 100;
+
+/**
+ * Follows a job's reruns one way to their end: its first run (`of`, the job a queue carries its reruns under), or its
+ * last (`as`, the one that ran last).
+ *
+ * @param c The server's engine.
+ * @param id A job's id.
+ * @param way `of` back to the first run, `as` on to the last.
+ * @returns The run at that end: `id` itself for a job never run again.
+ */
+export async function lastRunOf(c: Continuations, id: string, way: keyof Reruns): Promise<string> {
+  let run = id;
+  for (let links = 0; links < MAX_RERUNS; links++) {
+    const next = (await rerunsOf(c, run))[way];
+    if (next === undefined) break;
+    run = next;
+  }
+  return run;
+}
+
 /**
  * Why a job cannot run again from `from`, if it cannot: it did not end as a failure or a cancellation, or its journal
  * has no such step (`mcplite jobs retry` says it before it asks the queue).
