@@ -131,8 +131,12 @@ export class Server<TTools extends ToolMap = {}, TEvents extends { [name: string
     const carded = edge.card === undefined ? fetch : edge.card(fetch, resolved, routes, gate.guard);
     const healthy = withHealth(carded, resolved, options.health);
     // Serving, the instance takes its share of the jobs of a queue its instances keep in their shared store.
-    const serve = longRunning?.serve;
-    this.fetch = serve === undefined ? healthy : (request, ...rest) => (serve(registry), healthy(request, ...rest));
+    // Asked once, on the first request: no work of it on the path of every later one.
+    let serve = longRunning?.serve;
+    this.fetch = serve === undefined ? healthy : (request, ...rest) => {
+      if (serve !== undefined) serve(registry), serve = undefined;
+      return healthy(request, ...rest);
+    };
     this.basePath = resolved.basePath; // own properties in the order declared: name, version, fetch, basePath
     declareBodyLimit(this.fetch, resolved.maxBodyBytes, resolved.bodyTimeoutMs); // for serve()'s listener
   }
