@@ -11,7 +11,7 @@
 import type { TaskEnded } from "../core/definitions/event.ts";
 import type { Registry } from "../core/definitions/registry.ts";
 import { becomesTask } from "../internal/mcp-wire.ts";
-import type { Continuations } from "../jobs/continuations.ts";
+import { continuationsOf } from "../jobs/continuations.ts";
 import { PROMISE_KIND } from "../jobs/promise-outcome.ts";
 import type { StoredResult } from "../jobs/result-store.ts";
 import { untilReachable } from "../jobs/guarded-store.ts";
@@ -68,8 +68,8 @@ const TASK_ENDS: unique symbol = Symbol("mcplite.taskEnds");
  * @param router What serves the server's events, which raises the end event (a grouped member's, by its member).
  */
 export function attachTaskEnds(registry: Registry, router: EventsServed): void {
-  const c = registry.longRunning?.continuations as Continuations | undefined;
-  if (c === undefined) return;
+  if (registry.runtime.continuations === undefined) return;
+  const c = continuationsOf(registry.runtime);
   const report = (error: unknown) => void registry.runtime.onError?.(error);
   /** The name its tool's end event is served under, if it is. */
   const eventOf = (tool: string) => {
