@@ -25,7 +25,7 @@ import { createMemoryResultStore, hasEnded, type ResultStore, type StoredResult 
 import type { DeferredWork } from "../core/call/tool-promise.ts";
 import type { WorkQueue } from "./work-queue.ts";
 import { outOfReach } from "./queue-unavailable.ts";
-import { queueInStore } from "./queue-in-store.ts";
+import { serverQueue } from "./queue-in-store.ts";
 import type { Suspension } from "./suspension.ts";
 import type { JobSignals } from "./signals.ts";
 import type { PromiseOutcome } from "../core/call/outcome.ts";
@@ -72,8 +72,9 @@ export interface ContinuationsOptions extends TokensOptions {
   /** Receives the store's errors, once per outage (the wires answer "retry later" meanwhile). */
   onError?: (error: unknown) => void;
   /**
-   * Where deferred work goes to be run by workers (`runWorker()`); needs a shared `results` store. `"store"`: a queue
-   * kept in that store, which every instance takes from (`jobs-here.ts`).
+   * Where deferred work goes to be run by workers (`runWorker()`); needs a shared `results` store. Without one, over a
+   * shared store of this SDK: a queue kept in that store, which every instance takes from (`jobs-here.ts`); `"store"`
+   * asks for that one, refused where it cannot be.
    */
   queue?: WorkQueue | "store";
   /**
@@ -149,12 +150,11 @@ export class Continuations implements Tokens {
     // Only a store shared with other instances can hold leases (and carry answers given there).
     this.leaseMs = options.results === undefined ? undefined : options.leaseMs ?? 5_000;
     if (this.leaseMs !== undefined && !(this.leaseMs > 0)) throw new RangeError("leaseMs must be positive");
-    // Instances that keep their queue in their shared store each take its jobs (`jobs-here.ts`): a job whose instance
-    // died is delivered again by the queue, whoever reads it.
-    this.ownsQueue = options.queue === "store";
-    this.queue = this.ownsQueue
-      ? queueInStore(given, this.store, options.server, this.leaseMs!)
-      : options.queue as WorkQueue | undefined;
+    // Instances sharing a store and no queue keep one in the store, and each takes its jobs (`jobs-here.ts`): a job
+    // whose instance died is delivered again by the queue, whoever reads it.
+    const chosen = serverQueue(options.queue, given, this.store, options.server, this.leaseMs);
+    this.ownsQueue = chosen.inStore;
+    this.queue = chosen.queue;
     this.#jobs = new RunningJobs(this);
     if (this.queue !== undefined && options.results === undefined) {
       throw new TypeError("a queue needs a result store its workers share (resultStore)");

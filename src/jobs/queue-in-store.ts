@@ -1,6 +1,6 @@
 /**
- * The queue a server's instances keep in their shared store (`createServer({ queue: "store" })`, `store-queue.ts`):
- * named by the server, its sweeps no rarer than a lease, and refused where instances cannot keep one.
+ * The queue a server's instances keep in their shared store (`store-queue.ts`) when given none: named by the server,
+ * its sweeps no rarer than a lease; none where instances cannot keep one, and `queue: "store"` refused there.
  *
  * @module
  */
@@ -35,22 +35,29 @@ function refuseStoreQueue(given: ResultStore | undefined): void {
 }
 
 /**
- * The queue of a server's instances in their shared store.
+ * The queue of a server: the one it was given; else, over a shared result store of this SDK where timers outlive
+ * requests, the queue its instances keep in that store, which each of them takes from (`worker/jobs-here.ts`); else
+ * none (one process, a result store of the user's own, Workers: a job runs where its call was taken).
  *
+ * @param queue The server's `queue` option.
  * @param given The result store the server was given.
  * @param store The shared store it is a view of, as the server guards it.
  * @param server The server's name: instances of one name share the queue.
  * @param leaseMs How long a claim on a job lasts unless renewed.
- * @returns The queue.
- * @throws {TypeError} Without a shared result store, over one of the user's own, or on Workers.
+ * @returns The queue, and whether it is the one kept in the store.
+ * @throws {TypeError} `queue: "store"` without a shared result store, over one of the user's own, or on Workers.
  */
-export function queueInStore(
+export function serverQueue(
+  queue: WorkQueue | "store" | undefined,
   given: ResultStore | undefined,
   store: SharedStore,
   server: string | undefined,
-  leaseMs: number,
-): WorkQueue {
-  refuseStoreQueue(given);
+  leaseMs: number | undefined,
+): { readonly queue?: WorkQueue; readonly inStore: boolean } {
+  if (queue === "store") refuseStoreQueue(given);
+  else if (queue !== undefined) return { queue, inStore: false };
+  else if (given?.store === undefined || TIMERS_PER_REQUEST) return { inStore: false };
   // A sweep no rarer than a lease: a death is found in proportion to it.
-  return storeQueue(store, { name: `jobs:${server}`, leaseMs, pollMs: Math.min(OWN_POLL_MS, leaseMs) });
+  const pollMs = Math.min(OWN_POLL_MS, leaseMs!);
+  return { queue: storeQueue(store, { name: `jobs:${server}`, leaseMs, pollMs }), inStore: true };
 }

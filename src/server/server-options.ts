@@ -241,12 +241,14 @@ export interface ServerOptions {
    * Where the deferred work of `.longRunning()` tools goes (`bullmqQueue()` from `@mcplite/sdk/bullmq`):
    * the call is answered with its promise or task at once, and a worker (`runWorker()`, `mcplite worker`)
    * runs the tool's handler again with the call's arguments, caller and metadata, and its work. Needs a
-   * `resultStore` that the workers share. Without it, deferred work runs in the process that took the call.
+   * `resultStore` that the workers share.
    *
-   * `"store"`: no queue server; the instances keep their queue in the shared `resultStore` (Redis, PostgreSQL, Deno
-   * KV) and each takes its jobs from its first request (or `serve()`) until it drains, so that a job whose instance died is delivered
-   * again on a live one within a lease (`leaseMs`), whether anyone reads it or not. Instances of one server share it by
-   * the server's `name`. Not on Workers, whose timers end with their requests.
+   * Left out, with a shared `resultStore` of this SDK (Redis, PostgreSQL, Deno KV): no queue server; the instances
+   * keep their queue in that store and each takes its jobs (64 at once) from its first request (or `serve()`) until it
+   * drains, so that a job whose instance died is delivered again on a live one within about two leases (`leaseMs`),
+   * whether anyone reads it or not. Instances of one server share it by the server's `name`. `"store"` asks for it and
+   * is refused where it cannot be. Left out otherwise (one process, a result store of your own, Workers, whose timers
+   * end with their requests), deferred work runs in the process that took the call.
    */
   queue?: WorkQueue | "store";
   /**

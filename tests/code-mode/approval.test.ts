@@ -38,15 +38,17 @@ const executor = quickjsExecutor();
 function counted(options: Parameters<typeof codeMode>[0] = { confirmDestructive: true }) {
   const calls = { a: 0, b: 0, wipe: 0, refund: 0 };
   const appended: JournalEntry[] = []; // the jobs' journals, in the order their steps were recorded
+  const resultStore = createMemoryResultStore();
+  const journals = resultStore.journalStore!;
   const journalStore: JournalStore = {
-    load: (id) => Promise.resolve(appended.filter((entry) => (entry as { id?: string }).id === id)),
-    append: (_, entry) => (appended.push(entry), Promise.resolve(entry)),
+    load: (job) => journals.load(job),
+    append: (job, entry, ttlMs) => (appended.push(entry), journals.append(job, entry, ttlMs)),
   };
   const server = createServer({
     name: "approvals",
     version: "1.0.0",
     secret: SECRET,
-    resultStore: createMemoryResultStore(),
+    resultStore,
     journalStore,
     // Programs answer inline for a minute: a program that is promised here paused for its approval.
     codeMode: codeMode({ executor, promiseAfterMs: 60_000, limits: { timeMs: 120_000 }, ...options }),
@@ -92,8 +94,11 @@ describe("code mode: a call that needs approval pauses the program", () => {
       assert.equal(asked.length, 1);
       assert.match(asked[0], /^A program wants to call "wipe", which may delete or overwrite data, with/);
       assert.deepEqual([calls.a, calls.b, calls.wipe], [1, 1, 1]);
-      // Durable work, not a question on the call: the job's journal holds each call, the answered one too.
-      assert.deepEqual(appended.map(({ name }) => name).sort(), ["call-1-a", "call-2-b", "call-3-wipe"]);
+      // Durable work, not a question on the call: the job's journal holds the answered call, once (the calls made
+      // before the pause travel with the queued job, or were journaled as it ran here: once either way).
+      const names = appended.map(({ name }) => name);
+      assert.ok(names.includes("call-3-wipe"), names.join());
+      assert.equal(new Set(names).size, names.length, names.join());
     } finally {
       await client.close();
       await listener.close();
@@ -188,9 +193,11 @@ return { small, first, second };`;
       first: "refunded 500 (3)",
       second: "refunded 700 (2)",
     });
-    // Journaled by place in call order (the fourth call's step recorded first, at its own place).
-    const steps = appended.map(({ name, position }) => [name, position]).sort((x, y) => +x[1] - +y[1]);
-    assert.deepEqual(steps, [["call-1-a", 1], ["call-2-refund", 2], ["call-3-refund", 3], ["call-4-refund", 4]]);
+    // Journaled by place in call order, once each: the fourth call's step, approved first, at a place after the third's.
+    const names = appended.map(({ name }) => name);
+    assert.equal(new Set(names).size, names.length, names.join());
+    const place = (name: string) => appended.find((entry) => entry.name === name)?.position ?? NaN;
+    assert.ok(place("call-3-refund") < place("call-4-refund"), JSON.stringify(appended));
     assert.equal(calls.refund, 3);
   });
 });

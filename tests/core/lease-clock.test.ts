@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { CallOutcome } from "../../mod.ts";
 import { createMemoryResultStore } from "../../src/jobs/result-store.ts";
-import { killable, tokenOf } from "../helpers/instances.ts";
+import { asOwnStore, killable, tokenOf } from "../helpers/instances.ts";
 import { createJobTools, jobServer, waitFor } from "../helpers/long-running.ts";
 import { retryInstance } from "../helpers/retry-jobs.ts";
 
@@ -23,7 +23,7 @@ function movableClock() {
 describe("a stopped instance's lease, on a controllable clock", () => {
   it("fails the job once its lease has been missing a whole lease, not before", async () => {
     const clock = movableClock();
-    const shared = createMemoryResultStore({ now: clock.now });
+    const shared = asOwnStore(createMemoryResultStore({ now: clock.now })); // keeps no queue: a read starts it again
     const tools = createJobTools();
     const dying = killable(shared);
     const options = { leaseMs: LEASE_MS, tokens: { now: clock.now } };
@@ -48,7 +48,7 @@ describe("a stopped instance's lease, on a controllable clock", () => {
 
   it("starts a retry job again on a live instance at the same moment, and only then", async () => {
     const clock = movableClock();
-    const shared = createMemoryResultStore({ now: clock.now });
+    const shared = asOwnStore(createMemoryResultStore({ now: clock.now })); // keeps no queue: a read starts it again
     const dying = killable(shared);
     const options = { leaseMs: LEASE_MS, tokens: { now: clock.now } };
     const a = retryInstance({ name: "a", hang: true }, { resultStore: dying.store, ...options });

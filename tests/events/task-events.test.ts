@@ -18,6 +18,7 @@ import {
   runWorker,
 } from "../../mod.ts";
 import { defineEvent, type TaskEnded } from "../../src/events/mod.ts";
+import { killable } from "../helpers/instances.ts";
 import { waitFor } from "../helpers/long-running.ts";
 import { queueBackends } from "../helpers/queue-backends.ts";
 import { queueAndStore } from "../helpers/queue-store.ts";
@@ -52,6 +53,9 @@ type Plan = { readonly mode: "answer" | "throw" | "wait"; readonly hold?: string
 const gates = new Map<string, PromiseWithResolvers<void>>();
 const gate = (key: string) => gates.get(key) ?? gates.set(key, Promise.withResolvers<void>()).get(key)!;
 
+/** The keys of held work that began, in this process. */
+const begun = new Set<string>();
+
 /** A key for work held until `release()`. */
 function held(): { readonly hold: string; release(): void } {
   const hold = crypto.randomUUID();
@@ -63,7 +67,7 @@ function reportTool() {
     .input(v.object({ mode: v.picklist(["answer", "throw", "wait"]), hold: v.optional(v.string()) }))
     .longRunning({ endEvent: taskEnded })
     .defer(async ({ mode, hold }: Plan, work) => {
-      if (hold !== undefined) await gate(hold).promise;
+      if (hold !== undefined) begun.add(hold), await gate(hold).promise;
       if (mode === "throw") throw new Error("no data for this quarter");
       if (mode === "wait") {
         await new Promise((_, reject) => work.signal.addEventListener("abort", () => reject(work.signal.reason)));
@@ -167,6 +171,36 @@ function inProcessServer(resultStore?: ResultStore, onError?: (error: unknown) =
     events: { allowCallbacks: ["http://127.0.0.1"] },
   }).event(taskEnded).tool(reportTool());
 }
+
+describe("task events on the queue kept in the store", () => {
+  it("are raised once, failed, for a job whose instance stopped, by the instance that ends it: nobody reads it", async () => {
+    const shared = createMemoryResultStore();
+    const dying = killable(shared);
+    // Instances of one server (one name: one queue) sharing a store and no queue server, with short leases.
+    const name = `reports-${crypto.randomUUID()}`;
+    const instance = (resultStore: ResultStore) =>
+      createServer({
+        name,
+        version: "1.0.0",
+        secret: SECRET,
+        resultStore,
+        leaseMs: 300,
+        events: { allowCallbacks: ["http://127.0.0.1"] },
+      }).event(taskEnded).tool(reportTool());
+    const a = instance(dying.store);
+    await subscribe(a);
+    const work = held();
+    const taskId = await callAsTask(a, { mode: "answer", hold: work.hold });
+    await waitFor(() => begun.has(work.hold)); // A took its job (no other instance serves yet)
+    dying.kill(); // A stops: its claim is never renewed, nothing of it reaches the store
+    const b = instance(shared);
+    await b.fetch(new Request("http://127.0.0.1/health")); // B serves: it takes its share of the queue, and sweeps it
+    const [ended] = await oneEndOf(taskId);
+    assert.equal(ended.status, "failed");
+    assert.match(ended.error ?? "", /instance running this job stopped before it finished/);
+    work.release(); // too late: A's end reaches no store
+  });
+});
 
 describe("task events, in process", () => {
   it("reach a webhook once with the MCP task id the caller holds: completed", async () => {

@@ -47,6 +47,15 @@ const LEASE_MS = 300;
 /** How long a test waits for a lapsed lease's outcome: far above two leases, far below the token's hour. */
 const LAPSE_WAIT_MS = 10_000;
 
+/**
+ * `store` as a result store of the user's own is (`ResultStore`'s operations, no shared store beneath): its instances
+ * keep no queue in it, so a read delivers a stopped instance's job again (`lapsed-jobs.ts`), the path these tests show.
+ */
+export function asOwnStore(store: ResultStore): ResultStore {
+  const { store: _shared, ...own } = store;
+  return own;
+}
+
 /** A store whose every operation fails once `dead` is set: the view of an instance that stopped. */
 export function killable(store: ResultStore): { store: ResultStore; kill(): void } {
   let dead = false;
@@ -208,12 +217,12 @@ export function describeSharedInstances(
       await waitFor(() => runningOn(a) === 0, LAPSE_WAIT_MS);
     });
 
-    // A server whose instances keep a queue in their shared store (`queue: "store"`): the queue delivers a stopped
+    // A server given a shared store and no queue: its instances keep a queue in the store, which delivers a stopped
     // instance's job.
-    describe("a queue kept in the store", { skip: noStoreQueue }, () => {
+    describe("a queue kept in the store (no queue given)", { skip: noStoreQueue }, () => {
       it("delivers a stopped instance's queued job again on a live instance, with nobody reading it", async () => {
         const dying = killable(store());
-        const app = { name: `ingest-${crypto.randomUUID()}`, leaseMs: LEASE_MS, queue: "store" as const }; // one queue
+        const app = { name: `ingest-${crypto.randomUUID()}`, leaseMs: LEASE_MS }; // one queue, by name
         const a = retryInstance({ name: "a", hang: true }, { ...app, resultStore: dying.store });
         const [b, c] = ["b", "c"].map((name) => retryInstance({ name }, { ...app, resultStore: store() }));
         const token = tokenOf(await a.server.call("ingest", { n: 4 }));
@@ -239,7 +248,7 @@ export function describeSharedInstances(
       it("ends stopped a queued job past its starts (the queue, not a read); inline work fails on a read as before", async () => {
         const first = killable(store());
         const second = killable(store());
-        const app = { name: `ingest-${crypto.randomUUID()}`, leaseMs: LEASE_MS, queue: "store" as const }; // one queue
+        const app = { name: `ingest-${crypto.randomUUID()}`, leaseMs: LEASE_MS }; // one queue, by name
         const a = retryInstance({ name: "a", hang: true }, { ...app, resultStore: first.store });
         const b = retryInstance({ name: "b", hang: true }, { ...app, resultStore: second.store });
         const c = retryInstance({ name: "c" }, { ...app, resultStore: store() });
@@ -261,13 +270,14 @@ export function describeSharedInstances(
       });
     });
 
-    // Where instances keep no queue (none asked for; a Worker's, whose timers die with its requests; a result store of
-    // the user's own), a read delivers a stopped instance's job again (`lapsed-jobs.ts`).
-    describe("no queue: a read delivers it again", () => {
+    // Where instances keep no queue (a Worker's, whose timers die with its requests; a result store of the user's
+    // own), a read delivers a stopped instance's job again (`lapsed-jobs.ts`).
+    describe("no queue (a result store of the user's own): a read delivers it again", () => {
+      const own = () => asOwnStore(store());
       it("starts a retry job again on one live instance when its instance stops: the redeem gets its result", async () => {
-        const dying = killable(store());
+        const dying = killable(own());
         const a = retryInstance({ name: "a", hang: true }, { resultStore: dying.store, leaseMs: LEASE_MS });
-        const [b, c] = ["b", "c"].map((name) => retryInstance({ name }, { resultStore: store(), leaseMs: LEASE_MS }));
+        const [b, c] = ["b", "c"].map((name) => retryInstance({ name }, { resultStore: own(), leaseMs: LEASE_MS }));
         const token = tokenOf(await a.server.call("ingest", { n: 4 }));
         dying.kill();
         let outcome: CallOutcome | undefined;
@@ -293,11 +303,11 @@ export function describeSharedInstances(
       });
 
       it("fails as before a job without retry, and a retry job once its attempts are spent", async () => {
-        const first = killable(store());
-        const second = killable(store());
+        const first = killable(own());
+        const second = killable(own());
         const a = retryInstance({ name: "a", hang: true }, { resultStore: first.store, leaseMs: LEASE_MS });
         const b = retryInstance({ name: "b", hang: true }, { resultStore: second.store, leaseMs: LEASE_MS });
-        const c = retryInstance({ name: "c" }, { resultStore: store(), leaseMs: LEASE_MS });
+        const c = retryInstance({ name: "c" }, { resultStore: own(), leaseMs: LEASE_MS });
         const once = tokenOf(await a.server.call("ingest_once", { n: 1 }));
         const twice = tokenOf(await a.server.call("ingest", { n: 2 }));
         first.kill();

@@ -70,9 +70,17 @@ export function startWorkerOf(spec: WorkerSpec, backend: QueueBackend, ...option
   return start(backend, command, [...args, "worker", module, ...options], spec.env);
 }
 
-/** Starts a web instance (with more environment `env`); resolves once it listens. */
-export function startWeb(backend: QueueBackend, env?: Readonly<Record<string, string>>): Promise<QueueProcess> {
-  const { command, args } = runtimeCommand("tests/helpers/queued-web.ts");
+/**
+ * Starts a web instance (with more environment `env`, on `runtime`: a binary that runs the SDK's TypeScript as is, such
+ * as Node 22's, instead of the one running the tests); resolves once it listens.
+ */
+export function startWeb(
+  backend: QueueBackend,
+  env?: Readonly<Record<string, string>>,
+  runtime?: string,
+): Promise<QueueProcess> {
+  const web = "tests/helpers/queued-web.ts";
+  const { command, args } = runtime === undefined ? runtimeCommand(web) : { command: runtime, args: [web] };
   return start(backend, command, args, env);
 }
 

@@ -1,7 +1,7 @@
 /**
- * Instances that share a store and no queue server keep their queue in the store (`createServer({ queue: "store" })`),
- * and each takes its jobs (issue 100, item 2): two web instances of `tests/helpers/queued-server.ts`, each a process of
- * its own (`serve()`), on a real redis-server and a real PostgreSQL. Instance A takes two declared calls, one with
+ * Instances that share a store and no queue server keep their queue in the store (`queue: "store"`, the default), and
+ * each takes its jobs (issue 100, item 2): two web instances of `tests/helpers/queued-server.ts`, each a process of its
+ * own (`serve()`, on the tests' runtime and on Node 22), on a real redis-server and a real PostgreSQL. Instance A takes two declared calls, one with
  * `retry` (three starts), one without, and is `kill -9`'d while both run; instance B, started only then, takes them
  * from the queue as their claims lapse, before anyone reads them: the first runs there to its result, the second ends
  * stopped.
@@ -11,6 +11,8 @@ import { after, describe, it } from "node:test";
 import { queueBackends } from "../helpers/queue-backends.ts";
 import { gate, killQueueProcesses, logged, type QueueBackend, startWeb } from "../helpers/queue-processes.ts";
 import { liteCall, promiseTokenOf, redeemedEnd, webBackends } from "../helpers/web-calls.ts";
+import { node22, NODE22_MISSING } from "../helpers/node22.ts";
+import { ONCE_PER_RUN } from "../helpers/once-per-run.ts";
 
 // The processes first: they go before their backends stop.
 after(killQueueProcesses);
@@ -24,22 +26,27 @@ const END_WAIT_MS = 30_000;
 const BACKENDS = webBackends(servers);
 
 describe("instances keeping their queue in their store: the instance running two jobs is kill -9'd", () => {
-  for (const { name, missing, variable } of BACKENDS) {
-    it(`delivers them on the other instance before anyone reads: one finishes, one ends stopped: ${name}`, async (t) => {
+  for (
+    const [{ name, missing, variable }, onNode22] of BACKENDS.flatMap((each) => [[each, false], [each, true]] as const)
+  ) {
+    const title = `delivers them on the other instance before anyone reads: one finishes, one ends stopped: ${name}`;
+    it(onNode22 ? `${title}, the instances on Node 22` : title, { skip: onNode22 && ONCE_PER_RUN }, async (t) => {
       const skip = missing();
       if (skip) return void t.skip(skip);
+      const node = onNode22 ? await node22() : undefined;
+      if (onNode22 && node === undefined) return void t.skip(NODE22_MISSING);
       const url = variable === "REDIS_URL" ? servers.redis!.url : servers.postgres!.url;
       const queue = `own-${crypto.randomUUID()}`; // the server's name: its instances' queue
       const backend: QueueBackend = { url, variable, queue, lockMs: 5_000, kind: "own" };
       const shut = gate();
       try {
-        const a = await startWeb(backend, { LEASE_MS });
+        const a = await startWeb(backend, { LEASE_MS }, node);
         // Both wait at the gate on A, which took them from the queue it keeps in the store as it queued them.
         const retried = promiseTokenOf(await liteCall(a, "slow", { n: 1, ms: 120_000, gate: shut.path }));
         const once = promiseTokenOf(await liteCall(a, "fragile", { n: 2, ms: 120_000, gate: shut.path }));
         await logged([a], /^job [12] started$/gm, 2);
         // B starts only now (so that A took both): listening, it takes its share of the queue.
-        const b = await startWeb(backend, { LEASE_MS });
+        const b = await startWeb(backend, { LEASE_MS }, node);
         a.kill("SIGKILL");
         await a.exited;
         shut.open();

@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { afterEach, describe, it } from "node:test";
 import * as v from "valibot";
 import { createMemoryResultStore, createServer, defineTool, type ResultStore, type ServerOptions } from "../../mod.ts";
-import { killable, tokenOf } from "../helpers/instances.ts";
+import { asOwnStore, killable, tokenOf } from "../helpers/instances.ts";
 import { SECRET, waitFor } from "../helpers/long-running.ts";
 import { callAny, ended, failedWith } from "../helpers/outcome.ts";
 
@@ -135,10 +135,10 @@ function journalServer(seen: Seen[], options: Partial<ServerOptions> = {}) {
 
 /**
  * A memory store out of reach as step b's value is written, once, and back at once; its journals in its entries (as a
- * store without a journal store of its own keeps them), where the outage is.
+ * result store of the user's own, without a journal store or a shared store beneath, keeps them), where the outage is.
  */
 function outageAtB(): ResultStore {
-  const { journalStore: _journals, ...shared } = createMemoryResultStore();
+  const { journalStore: _journals, store: _shared, ...shared } = createMemoryResultStore();
   let refused = 0;
   return {
     ...shared,
@@ -149,10 +149,12 @@ function outageAtB(): ResultStore {
   };
 }
 
+// The in-process engine: a result store of the user's own keeps no queue, and a read starts a stopped instance's job
+// again (`lapsed-jobs.ts`).
 describe("work.step on the in-process engine", () => {
   it("a later start of the same job returns a completed step's value without calling fn; one left inside fn runs again", async () => {
     const seen: Seen[] = [];
-    const shared = createMemoryResultStore();
+    const shared = asOwnStore(createMemoryResultStore());
     const dying = killable(shared);
     const options = { leaseMs: LEASE_MS };
     const a = journalServer(seen, { resultStore: dying.store, ...options });
@@ -288,7 +290,7 @@ describe("work.sleep on the in-process engine", () => {
   it("is journaled: a later start of the job sleeps only what is left of it", async () => {
     const clock = movableClock();
     // Journals in its entries (a store without a journal store of its own), where `written` sees the sleep's.
-    const { journalStore: _journals, ...shared } = createMemoryResultStore({ now: clock.now });
+    const { journalStore: _journals, store: _shared, ...shared } = createMemoryResultStore({ now: clock.now });
     const written: string[] = [];
     const dying = killable(spied(shared, written));
     const options = { leaseMs: LEASE_MS, tokens: { now: clock.now } };

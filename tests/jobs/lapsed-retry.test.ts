@@ -1,5 +1,7 @@
 /**
- * At-least-once delivery with a shared store and no queue, on a real Redis: three live instances and, per test,
+ * At-least-once delivery by reads, on a real Redis: over a result store of the user's own (here Redis's, with no shared
+ * store beneath), instances keep no queue, and a read of a stopped instance's job starts it again (a store of this SDK
+ * keeps a queue in it that does so unread: tests/jobs/instances-queue.test.ts). Three live instances and, per test,
  * instances that stop mid-run (listener closed, Redis connection destroyed: nobody renews the lease). A `retry` job
  * whose instance stopped is started again on one live instance and the client's redeem (MCP-lite) or `tasks/get` (MCP
  * 2026-07-28 tasks) gets its real result, the claim on its start kept in the job's journal; a job without `retry` fails
@@ -15,6 +17,7 @@ import type { ResultStore } from "../../mod.ts";
 import { postgresResultStore } from "../../src/postgres/mod.ts";
 import { redisResultStore } from "../../src/redis/mod.ts";
 import { POSTGRES_MISSING, startPostgres } from "../helpers/postgres-server.ts";
+import { asOwnStore } from "../helpers/instances.ts";
 import { waitFor } from "../helpers/long-running.ts";
 import { modernRequest, toolsCall } from "../helpers/request.ts";
 import { REDIS_MISSING, type RedisServer, startRedis } from "../helpers/redis-server.ts";
@@ -55,7 +58,7 @@ async function instanceOn(
   resultStore: ResultStore,
   disconnect: () => unknown,
 ): Promise<Instance> {
-  const { server, counters } = retryInstance(options, { resultStore, leaseMs: LEASE_MS });
+  const { server, counters } = retryInstance(options, { resultStore: asOwnStore(resultStore), leaseMs: LEASE_MS });
   const listener: Listener = await serve(server, { port: 0, hostname: "127.0.0.1", quiet: true });
   let stopped = false;
   const stop = async () => {
@@ -179,7 +182,10 @@ describe("retry jobs on three instances sharing one Redis", { skip: REDIS_MISSIN
     client.on("error", () => {});
     await client.connect();
     running.push({ url: "", counters: { handled: 0, started: 0 }, stop: () => Promise.resolve(client.destroy()) });
-    const { server } = retryInstance({ name: "worker" }, { resultStore: redisResultStore(client), leaseMs: LEASE_MS });
+    const { server } = retryInstance({ name: "worker" }, {
+      resultStore: asOwnStore(redisResultStore(client)),
+      leaseMs: LEASE_MS,
+    });
     const requests: unknown[] = [];
     const tools: unknown[] = [];
     server

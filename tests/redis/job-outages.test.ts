@@ -30,7 +30,8 @@ const SECRET = "signal outages' secret: thirty-two bytes or more";
 /** How long a job may take to end once signalled: a bound for a loaded machine, not a measure. */
 const END_MS = 30_000;
 
-// In process, and on the queue the instances keep in the store (`queue: "store"`): an outage is no death on either.
+// On the queue the instances keep in the store (the default), and in process (a result store of the user's own, which
+// keeps no queue): an outage is no death on either.
 for (const queued of [false, true]) {
   describe(`signals and cancellations while Redis is down${queued ? ", on a queue kept in the store" : ""}`, {
     skip: REDIS_MISSING,
@@ -74,6 +75,7 @@ for (const queued of [false, true]) {
       const store = redisResultStore(client), journals = store.journalStore!;
       // The results as the store keeps them; a read of the job `stopAtGet` names stops Redis first.
       const resultStore: typeof store = Object.assign(Object.create(store), {
+        store: queued ? store.store : undefined, // none beneath: the user's own, run in process
         get: async (id: string) => {
           if (id === stopAtGet) (stopAtGet = undefined), await (stopping = redis.stop()); // down as this entry is read
           return await store.get(id);
@@ -97,7 +99,6 @@ for (const queued of [false, true]) {
         secret: SECRET,
         resultStore,
         journalStore,
-        ...(queued ? { queue: "store" as const } : {}),
         signals: signals({ publicUrl: "http://localhost" }),
         onError: () => {}, // the outage, told once: what the test asserts is each answer
       }).tool(child).tool(parent).tool(quick).tool(relay).tool(
