@@ -1,7 +1,8 @@
 /**
- * The server's engine for calls that finish later: the token codec and the defaults, the stores of deferred work's
- * results and journals, its queue; the jobs running here (`running-jobs.ts`), their leases (`leases.ts`) and what a
- * read finds of a job no instance holds (`lapsed-jobs.ts`). One per server, built once.
+ * The server's engine for calls that finish later, one per server: its token codec and defaults, its stores and queue
+ * (`job-stores.ts`), the features that hear of jobs' ends (`job-ends.ts`), and the runner: it starts, cancels, answers
+ * and follows the jobs running here (`running-jobs.ts`), holds their leases (`leases.ts`) and reads a job no
+ * instance holds (`lapsed-jobs.ts`).
  *
  * @module
  */
@@ -13,24 +14,20 @@ import { answerInEntry } from "./entry-answers.ts";
 import { createTokens, type Tokens, type TokensOptions } from "../core/instance/tokens.ts";
 import { readLapsed, type Redelivery } from "./lapsed-jobs.ts";
 import { holdLease, leaseHeld, type Leases } from "./leases.ts";
-import { guardJournalStore, guardSharedStore, guardStore, storeGuard } from "./guarded-store.ts";
 import type { SharedStore } from "../store/shared-store.ts";
-import { sharedStoreOf } from "../store/store-of.ts";
 import type { JournalStore } from "./journal-store.ts";
-import { storeOnce } from "./store-once.ts";
 import { RunningJobs, type StartOptions } from "./running-jobs.ts";
-import { journalStoreFromResults } from "./result-store-journals.ts";
+import { type JobStores, type JobStoresOptions, openJobStores } from "./job-stores.ts";
+import { type EndListener, type FinalListener, JobEnds } from "./job-ends.ts";
 import { base64urlEncode } from "../codec/base64url.ts";
-import { createMemoryResultStore, hasEnded, type ResultStore, type StoredResult } from "./result-store.ts";
+import { hasEnded, type ResultStore, type StoredResult } from "./result-store.ts";
 import type { DeferredWork } from "../core/call/tool-promise.ts";
 import type { WorkQueue } from "./work-queue.ts";
 import { outOfReach } from "./queue-unavailable.ts";
-import { serverQueue } from "./queue-in-store.ts";
 import type { Suspension } from "./suspension.ts";
 import type { JobSignals } from "./signals.ts";
 import type { PromiseOutcome } from "../core/call/outcome.ts";
 import type { ToolCall } from "../core/call/middleware.ts";
-import { canonicalJson } from "../internal/canonical-json.ts";
 import { ProtocolError } from "../errors/error.ts";
 
 /**
@@ -57,53 +54,16 @@ export function newJobId(): string {
   return base64urlEncode(crypto.getRandomValues(new Uint8Array(16)));
 }
 
-/** Options of {@link Continuations}: the tokens' (codec and lifetimes), plus the store. */
-export interface ContinuationsOptions extends TokensOptions {
-  /** Where deferred results wait (default: an in-memory store of this process). */
-  results?: ResultStore;
-  /** Where jobs keep their journals (default: the result store's own, else its entries). */
-  journals?: JournalStore;
-  /**
-   * With a shared store, how long a running job's lease lasts, in ms (default 5 000): the instance
-   * running it renews it every third of that, and a redeem on any instance that finds it lapsed (and
-   * no result) answers that the instance stopped, instead of "not done yet" until the token expires.
-   */
-  leaseMs?: number;
-  /** Receives the store's errors, once per outage (the wires answer "retry later" meanwhile). */
-  onError?: (error: unknown) => void;
-  /**
-   * Where deferred work goes to be run by workers (`runWorker()`); needs a shared `results` store. Without one, over a
-   * shared store of this SDK: a queue kept in that store, which every instance takes from (`jobs-here.ts`); `"store"`
-   * asks for that one, refused where it cannot be.
-   */
-  queue?: WorkQueue | "store";
-  /**
-   * The server's name: without a `queue`, its instances' queue kept in the shared store is named by it, so that
-   * servers of other names sharing the store keep their jobs apart.
-   */
-  server?: string;
-}
-
-/** A feature that hears of the id a caller holds of a job whose tool names an end event. */
-export type EndListener = (outcome: PromiseOutcome, id: string, call?: ToolCall) => Promise<void>;
-
-/**
- * A feature that sees a job's final entry as the server's result store takes it (in process, on a worker, a
- * cancellation, a lapsed job's end): the first final write of the entry, or that write tried again (an outage took
- * the entry but lost the store's answer). Its own failures are its own to report.
- */
-export type FinalListener = (id: string, entry: StoredResult, ttlMs: number) => Promise<void>;
+/** Options of {@link Continuations}: the tokens' (codec and lifetimes), plus the stores'. */
+export interface ContinuationsOptions extends TokensOptions, JobStoresOptions {}
 
 /** The server's tokens, defaults and deferred work. */
-export class Continuations implements Tokens {
+export class Continuations implements Tokens, JobStores {
   /** Signs and checks every token. */
   declare readonly codec: TokenCodec;
   /** Where deferred results wait. */
   declare readonly results: ResultStore;
-  /**
-   * The shared store the results are a view of, where the server's other features keep their records (each in a
-   * namespace of its own: `storeSpace()`), guarded as the results are.
-   */
+  /** The shared store beneath the results, where the server's other features keep their records (`storeSpace()`). */
   declare readonly store: SharedStore;
   /** Where jobs keep their journals. */
   declare readonly journals: JournalStore;
@@ -117,18 +77,13 @@ export class Continuations implements Tokens {
   declare readonly queue: WorkQueue | undefined;
   /** How long a job's lease lasts unless its holder renews it (every third of it), with a shared store. */
   declare readonly leaseMs: number | undefined;
-  /**
-   * The queue is the one the server's instances keep in their shared store (no `queue` given): each instance takes
-   * its jobs itself, from its first request (`jobs-here.ts`).
-   */
+  /** The queue is the one the server's instances keep in their shared store: each instance takes its jobs itself. */
   declare readonly ownsQueue: boolean;
   /** A taker of the queue runs in this process (the server's own, or a worker's). */
   #taking = false;
   readonly #jobs: RunningJobs;
-  /** Who hears of the ids callers hold of jobs whose tools name an end event, each under the key it registered. */
-  readonly #ends = new Map<symbol, EndListener>();
-  /** Who sees jobs' final entries as they are written, each under the key it registered. */
-  readonly #finals = new Map<symbol, FinalListener>();
+  /** The features that hear of jobs' ends. */
+  readonly #ends = new JobEnds();
   /** What signals jobs, once `signals()` gave it. */
   #signals: JobSignals | undefined;
 
@@ -140,25 +95,8 @@ export class Continuations implements Tokens {
    */
   constructor(options: ContinuationsOptions = {}) {
     Object.assign(this, createTokens(options)); // its codec, lifetimes and retry_after_ms
-    const guard = storeGuard(this.retryAfterMs, options.onError); // one per backend: an outage is told once
-    const given = options.results;
-    const memory = given === undefined ? createMemoryResultStore({ now: options.now }) : undefined;
-    this.results = this.#seenFinal(storeOnce(memory ?? guardStore(given!, guard)));
-    this.store = memory?.store ?? guardSharedStore(sharedStoreOf(given!), guard);
-    const journals = options.journals ?? options.results?.journalStore;
-    this.journals = journals === undefined ? journalStoreFromResults(this.results) : guardJournalStore(journals, guard);
-    // Only a store shared with other instances can hold leases (and carry answers given there).
-    this.leaseMs = options.results === undefined ? undefined : options.leaseMs ?? 5_000;
-    if (this.leaseMs !== undefined && !(this.leaseMs > 0)) throw new RangeError("leaseMs must be positive");
-    // Instances sharing a store and no queue keep one in the store, and each takes its jobs (`jobs-here.ts`): a job
-    // whose instance died is delivered again by the queue, whoever reads it.
-    const chosen = serverQueue(options.queue, given, this.store, options.server, this.leaseMs);
-    this.ownsQueue = chosen.inStore;
-    this.queue = chosen.queue;
+    Object.assign(this, openJobStores(options, this.retryAfterMs, (results) => this.#ends.seeing(results)));
     this.#jobs = new RunningJobs(this);
-    if (this.queue !== undefined && options.results === undefined) {
-      throw new TypeError("a queue needs a result store its workers share (resultStore)");
-    }
   }
 
   /**
@@ -171,9 +109,7 @@ export class Continuations implements Tokens {
    * @returns Whether it was registered (`false`: the key was, already).
    */
   onEnd(key: symbol, listener: EndListener): boolean {
-    if (this.#ends.has(key)) return false;
-    this.#ends.set(key, listener);
-    return true;
+    return this.#ends.onEnd(key, listener);
   }
 
   /**
@@ -185,29 +121,7 @@ export class Continuations implements Tokens {
    * @returns Whether it was registered (`false`: the key was, already).
    */
   onFinal(key: symbol, listener: FinalListener): boolean {
-    if (this.#finals.has(key)) return false;
-    this.#finals.set(key, listener);
-    return true;
-  }
-
-  /**
-   * The result store as the engine writes it: a final entry written (or found written, by its write tried again) is
-   * shown to the features registered with {@link onFinal}, after the write.
-   */
-  #seenFinal(results: ResultStore): ResultStore {
-    const finals = this.#finals;
-    return {
-      ...results,
-      async set(id, entry, ttlMs) {
-        const written = await results.set(id, entry, ttlMs);
-        if (finals.size === 0 || !hasEnded(entry)) return written;
-        // Only the first final entry of a job is its end; a write that finds its own entry kept is that one again.
-        if (written || canonicalJson(await results.get(id).catch(() => undefined)) === canonicalJson(entry)) {
-          for (const listener of finals.values()) await listener(id, entry, ttlMs);
-        }
-        return written;
-      },
-    };
+    return this.#ends.onFinal(key, listener);
   }
 
   /**
@@ -239,7 +153,7 @@ export class Continuations implements Tokens {
 
   /** Whether a feature hears of jobs' ends (a tool naming an end event needs one). */
   get hearsEnds(): boolean {
-    return this.#ends.size > 0;
+    return this.#ends.heard;
   }
 
   /**
@@ -249,8 +163,8 @@ export class Continuations implements Tokens {
    * @param id The id its caller holds (the token, or the task's id).
    * @param call The call, when the id is handed over as it is answered.
    */
-  async announce(outcome: PromiseOutcome, id: string, call?: ToolCall): Promise<void> {
-    for (const listener of this.#ends.values()) await listener(outcome, id, call);
+  announce(outcome: PromiseOutcome, id: string, call?: ToolCall): Promise<void> {
+    return this.#ends.announce(outcome, id, call);
   }
 
   /** How many deferred jobs are running in this process. */
