@@ -65,8 +65,9 @@ describe("workerExecutor() on a machine busy with other processes", { skip: !exi
   // the server's thread behind it (a priority inversion, seen as a 1.2 s hold in CI). There threads are not lowered.
   it("lowers a long program's thread to nice 10 on Bun and Node, and keeps the process's priority on Deno", async () => {
     // Threads of other tests in this process (bun test runs every file in one) may be lowered already, retiring, or
-    // lower themselves meanwhile (a program another test left running until its thread is stopped): only a thread
-    // started after this point, this test's executor's, counts.
+    // lower themselves meanwhile (a program another test left running until its thread is stopped, or one started
+    // meanwhile: seen once in a busy CI run, two new lowered threads): only threads started after this point count,
+    // this test's executor's among them.
     const before = niceValues();
     const executor = workerExecutor({ size: 1 });
     const own = before.get(String(process.pid))!;
@@ -84,7 +85,8 @@ describe("workerExecutor() on a machine busy with other processes", { skip: !exi
     const detail = `nice values ${JSON.stringify([...seen])}, the process's ${own}, threads before: ${[
       ...before.keys(),
     ]}`;
-    assert.equal(now.length, "Deno" in globalThis ? 0 : 1, detail);
+    if ("Deno" in globalThis) assert.equal(now.length, 0, detail);
+    else assert.ok(now.length >= 1, detail);
   });
 });
 
