@@ -3,9 +3,10 @@
  * PostgreSQL and passes their URLs): this process is the web instance; the workers are child processes
  * on the same runtime (`bench/queue-worker.ts`, `runWorker()` with its default concurrency of 8).
  *
- * For each backend, four targets share one result store on it: the in-process default (no queue: the
- * deferred work runs in this process) and a BullMQ queue with 1, 2 and 4 workers (a queue name each, all
- * seven workers started up front). Then:
+ * For each backend, five targets share one result store on it: in process (a result store of one's own, so no queue:
+ * the deferred work runs in this process, the default before issue 100), the queue kept in the store (the default
+ * over a store of this SDK: this process queues and takes its jobs, 64 at once) and a BullMQ queue with 1, 2 and 4
+ * workers (a queue name each, all seven workers started up front). Then:
  *
  * - throughput: `--jobs` calls of `io10` (10 ms of simulated I/O) and of `io0` (nothing), `--inflight`
  *   calls at once, timed from the first call to the moment the last result is found in the store (each
@@ -332,18 +333,23 @@ async function runBackend(backend: Backend): Promise<QueueRunResult> {
   const shared = await benchStore(backend, url);
   const tag = `${runtime().name}-${Date.now().toString(36)}`;
   const targets: Target[] = [];
-  const make = async (name: string, workers: number, queue?: string) => {
+  const make = async (name: string, workers: number, queue?: string, inStore = false) => {
     const ids: string[] = [];
+    const recorded = recording(shared.store, (id) => ids.push(id));
+    // The store of this SDK beneath, and its journals: the server keeps its queue in it and takes its jobs itself.
+    const { store: beneath, journalStore } = shared.store;
     const made = await queueBenchServer({
       backend,
       url,
       queue,
-      store: recording(shared.store, (id) => ids.push(id)),
+      store: inStore ? { ...recorded, store: beneath, journalStore } : recorded,
       keepCompletedMs: KEEP_COMPLETED_MS ? Number(KEEP_COMPLETED_MS) : undefined,
     });
     targets.push({ name, workers, server: made.server, close: made.close, ids, children: [] });
   };
+  // A result store of one's own (no shared store beneath): no queue, the work runs where its call was taken.
   await make("in process (no queue)", 0);
+  await make("queue in the store", 0, undefined, true); // the default over a store of this SDK (issue 100)
   for (const n of WORKERS) await make(`BullMQ, ${n} worker${n === 1 ? "" : "s"}`, n, `bench-${tag}-${n}`);
   try {
     // Each queue's first add (on PostgreSQL, the one that makes BullMQ's schema) before any worker starts.

@@ -56,14 +56,27 @@ const GONE_MS = 60_000;
 /** How often a changed record is read again before a write on it gives up. */
 const TRIES = 8;
 
+/** How many jobs added in this process wait to be claimed from what their add wrote; past it, takers look them up. */
+const FRESH_KEPT = 1_024;
+
 /** Where a store carries this process's takers of each of its queues, by name: woken at once by what happens here. */
 const TAKERS: unique symbol = Symbol("mcplite.storeQueueTakers");
 
+/**
+ * This process's takers of one queue (each woken with whether it should look through the queue, or only at the fresh
+ * jobs), and the jobs added here not claimed yet, in the order added, with the record their add wrote: a taker claims
+ * one by a single compare-and-set from that record, where a look through the queue reads its set and its records.
+ */
+interface Local {
+  readonly takers: Set<(look: boolean) => void>;
+  readonly fresh: Map<string, Held>;
+}
+
 /** The takers of `name` on `store` in this process, carried by the store object (every handle opened on it). */
-function takersOf(store: SharedStore, name: string): Set<() => void> {
-  const carrier = store as SharedStore & { [TAKERS]?: Map<string, Set<() => void>> };
+function localOf(store: SharedStore, name: string): Local {
+  const carrier = store as SharedStore & { [TAKERS]?: Map<string, Local> };
   const byName = carrier[TAKERS] ??= new Map();
-  return byName.get(name) ?? byName.set(name, new Set()).get(name)!;
+  return byName.get(name) ?? byName.set(name, { takers: new Set(), fresh: new Map() }).get(name)!;
 }
 
 /** A record less its fields that are `undefined` (what the store keeps of it, as JSON). */
@@ -89,9 +102,10 @@ function positive(value: number | undefined, fallback: number, what: string, mos
  * (`workQueueCases()` checks it), without its optional progress and operators' parts, and without flow control's
  * priority and deduplication (per-key concurrency and rate limits need no more of a queue).
  *
- * What it costs: a taker with room reads the queue's set, and the records it may claim, every `pollMs`; a job asleep
- * or claimed elsewhere is read again at its time only (a `wake()` on any instance marks it, so that it is read at
- * once). A job added, woken or handed back in this process wakes this process's takers at once. A store wrapped by a
+ * What it costs: a job added in a process with a taker is claimed there by one compare-and-set from the record its
+ * add wrote; a taker with room reads the queue's set, and the records it may claim, every `pollMs` (and when woken); a
+ * job asleep or claimed elsewhere is read again at its time only (a `wake()` on any instance marks it, so that it is
+ * read at once). A job added, woken or handed back in this process wakes this process's takers at once. A store wrapped by a
  * server (a guarded one) is another object than the one given: open every handle of one process on the same object.
  *
  * @param store The store every instance shares (a result store's `store`: Redis, PostgreSQL, Deno KV, a Durable
@@ -124,8 +138,9 @@ export function storeQueue(store: SharedStore, options: StoreQueueOptions = {}):
   const space = storeSpace<Held>(store, "queue");
   const jobKey = (id: string) => `${name}:job:${id}`;
   const JOBS = `${name}:jobs`, WOKEN = `${name}:woken`;
-  const local = takersOf(store, name);
-  const kick = () => local.forEach((wake) => wake());
+  const local = localOf(store, name);
+  /** Wakes this process's takers: to look through the queue (`look`), or only at the jobs added here. */
+  const kick = (look = true) => local.takers.forEach((wake) => wake(look));
 
   /**
    * Changes the record of job `id` from `from` by `change` (`undefined`: leave it), reading it again as long as
@@ -153,9 +168,13 @@ export function storeQueue(store: SharedStore, options: StoreQueueOptions = {}):
 
   return {
     async add(id, data) {
-      if (!await space.putIfAbsent(jobKey(id), held({ data, state: "waiting", lapsed: 0 }), keepMs)) return;
+      const record = held({ data, state: "waiting", lapsed: 0 });
+      if (!await space.putIfAbsent(jobKey(id), record, keepMs)) return;
       await space.addMember(JOBS, id, keepMs);
-      kick();
+      // A taker here claims it from this record; with none, or too many waiting so, takers find it in the queue's set.
+      const kept = local.takers.size > 0 && local.fresh.size < FRESH_KEPT;
+      if (kept) local.fresh.set(id, record);
+      kick(!kept);
     },
     async remove(id) {
       const gone = await update(
@@ -199,8 +218,14 @@ export function storeQueue(store: SharedStore, options: StoreQueueOptions = {}):
       let idle: (() => void) | undefined;
       /** Something happened while the loop was not idle: it looks again before it sleeps. */
       let kicked = false;
-      const wake = () => idle ? idle() : (kicked = true);
-      local.add(wake);
+      /** A look through the queue is due: the first, each poll, and what may have left a job there to take. */
+      let look = true;
+      const wake = (through = true) => {
+        if (through) look = true;
+        if (idle) idle();
+        else kicked = true;
+      };
+      local.takers.add(wake);
       let warned = false;
       const warnOnce = (error: unknown) => {
         if (!warned) (warn ?? console.warn)(`storeQueue: the store is out of reach (${error}); the queue waits for it`);
@@ -245,13 +270,16 @@ export function storeQueue(store: SharedStore, options: StoreQueueOptions = {}):
         // Handed on, or tried again every third of a lease while the store is out of reach, the claim renewed with it:
         // an outage is no death, and the job is not delivered again as its next start for it. A taker closed meanwhile
         // leaves it to lapse (its process goes).
+        // The record as its last renewal wrote it stands for a read: a write that finds it changed reads it then.
+        let known: Held | undefined = mine;
         for (;;) {
           try {
-            const written = await update(id, await space.get(jobKey(id)), next, ours);
+            const written = await update(id, known ?? await space.get(jobKey(id)), next, ours);
             if (written?.state === "gone") await forget(id);
             if (written?.state === "waiting") kick();
             return;
           } catch (error) {
+            known = undefined;
             warnOnce(error);
             if (!open) return;
             await new Promise((resolve) => unrefTimer(setTimeout(resolve, leaseMs / 3)));
@@ -259,11 +287,40 @@ export function storeQueue(store: SharedStore, options: StoreQueueOptions = {}):
         }
       }
 
+      /** Starts the run of job `id`, claimed as `claimed`, counted until the queue acted on its end. */
+      function started(id: string, claimed: Held, first: boolean): true {
+        const running: Promise<void> = runClaimed(id, claimed, claimed.lapsed + 1, first)
+          .finally(() => (runs.delete(running), passed.delete(id), wake(false)));
+        runs.add(running);
+        return true;
+      }
+
+      /** Claims a job added in this process from the record its add wrote, and starts its run; whether it did. */
+      async function claimFresh(): Promise<boolean> {
+        for (const [id, record] of local.fresh) {
+          local.fresh.delete(id);
+          const at = now();
+          const claimed = held({
+            ...record,
+            state: "active",
+            begun: true,
+            until: at + leaseMs,
+            claim: crypto.randomUUID(),
+          });
+          // Another taker took it first (here or elsewhere), or it was removed: the next one.
+          if (!await space.compareAndSet(jobKey(id), record, claimed, keepMs)) continue;
+          passed.set(id, at + leaseMs); // a look through the queue passes over it while its claim holds
+          return started(id, claimed, true);
+        }
+        return false;
+      }
+
       /** Claims one job this taker may run, and starts its run; whether it did. */
       async function claimNext(): Promise<boolean> {
         const [ids, woken] = await Promise.all([space.members(JOBS), space.members(WOKEN)]);
         for (const id of woken) passed.delete(id);
         const at = now();
+        for (const [id, until] of passed) if (until <= at) passed.delete(id); // jobs that left the queue meanwhile too
         for (const id of ids) {
           if ((passed.get(id) ?? 0) > at) continue;
           const record = await space.get(jobKey(id));
@@ -302,11 +359,9 @@ export function storeQueue(store: SharedStore, options: StoreQueueOptions = {}):
           });
           if (!await space.compareAndSet(jobKey(id), record, claimed, keepMs)) continue; // another taker won it
           passed.delete(id);
+          local.fresh.delete(id);
           if (woken.includes(id)) space.removeMember(WOKEN, id).catch(() => {});
-          const running: Promise<void> = runClaimed(id, claimed, lapsed + 1, record.begun !== true)
-            .finally(() => (runs.delete(running), wake()));
-          runs.add(running);
-          return true;
+          return started(id, claimed, record.begun !== true);
         }
         return false;
       }
@@ -316,9 +371,16 @@ export function storeQueue(store: SharedStore, options: StoreQueueOptions = {}):
           let claimed = false;
           if (runs.size < concurrency) {
             try {
-              claimed = await claimNext();
+              // The jobs added here first, by one write each; a look through the queue when one is due, and again
+              // after each it claimed (more may wait there).
+              claimed = await claimFresh();
+              if (!claimed && look) {
+                look = false;
+                claimed = look = await claimNext();
+              }
               warned = false;
             } catch (error) {
+              look = true;
               warnOnce(error);
             }
           }
@@ -327,7 +389,7 @@ export function storeQueue(store: SharedStore, options: StoreQueueOptions = {}):
             continue;
           }
           await new Promise<void>((resolve) => {
-            const timer = unrefTimer(setTimeout(resolve, pollMs));
+            const timer = unrefTimer(setTimeout(() => (look = true, resolve()), pollMs));
             idle = () => (clearTimeout(timer), resolve());
           });
           idle = undefined;
@@ -336,7 +398,8 @@ export function storeQueue(store: SharedStore, options: StoreQueueOptions = {}):
       return {
         async close() {
           open = false;
-          local.delete(wake);
+          local.takers.delete(wake);
+          if (local.takers.size === 0) local.fresh.clear(); // in the queue's set still, for takers elsewhere
           wake();
           await loop;
           await Promise.all(runs);

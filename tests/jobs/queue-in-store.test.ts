@@ -11,6 +11,7 @@ import * as v from "valibot";
 import { createMemoryResultStore, createServer, defineTool, type ResultStore } from "../../mod.ts";
 import { SECRET, waitFor } from "../helpers/long-running.ts";
 import { tokenOf } from "../helpers/instances.ts";
+import { ended } from "../helpers/outcome.ts";
 import { attachListener } from "../../src/binding.ts";
 import { registryOf } from "../../src/core/definitions/registry.ts";
 import { continuationsOf } from "../../src/jobs/continuations.ts";
@@ -39,7 +40,7 @@ describe('createServer({ queue: "store" })', () => {
     const token = tokenOf(await serving.call("job", { n: 1 }));
     await waitFor(() => ran.length > 0);
     assert.deepEqual(ran, ["serving:1"]);
-    const answer = await serving.call("redeem", { promise: token });
+    const answer = await ended(serving, await serving.call("redeem", { promise: token })); // its result stored
     assert.deepEqual(answer.kind === "answer" && answer.result.structuredContent, { n: 1, by: "serving" });
     // Its taking of the queue was never claimed: the first claim is this one.
     assert.equal(continuationsOf(registryOf(attachListener(loaded).core).runtime).claimTaking(), true);
@@ -55,7 +56,7 @@ describe('createServer({ queue: "store" })', () => {
     const token = tokenOf(await billing.call("job", { n: 2 }));
     await waitFor(() => ran.length > 0);
     assert.deepEqual(ran, ["billing:2"]);
-    const answer = await billing.call("redeem", { promise: token });
+    const answer = await ended(billing, await billing.call("redeem", { promise: token })); // its result stored
     assert.deepEqual(answer.kind === "answer" && answer.result.structuredContent, { n: 2, by: "billing" });
   });
 
