@@ -137,7 +137,7 @@ export function takeJobs(
   };
   // A tool's declared work (its data a job token) is this layer's own kind; any other kind is a feature's, run by
   // the runner it registered on the server's runtime. One of none is another server's: given back, warned once.
-  const runJob = (data: string, delivery: Delivery, watch?: JobWatch): Promise<JobEnd> => {
+  const runTaken = (data: string, delivery: Delivery, watch?: JobWatch): Promise<JobEnd> => {
     const { start } = delivery;
     const kind = jobKindOf(data);
     const run = kind === undefined ? undefined : jobRunnerOf(registry.runtime, kind);
@@ -159,7 +159,7 @@ export function takeJobs(
     }
     running++;
     try {
-      const done = await runJob(data, { start, first, again }, watch);
+      const done = await runTaken(data, { start, first, again }, watch);
       if (done === "again") givenBack++;
       return done;
     } finally {
