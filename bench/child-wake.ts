@@ -4,7 +4,8 @@
  * parent, `--parents` of them one after another, on BullMQ over redis-server and over PostgreSQL. Two ways, in one
  * run: the child's end waking its parent (`WorkQueue.wake`, what `bullmqQueue()` has), and, for the row before, the
  * same queue with `wake` left out (the parent reads its child's entry on its own timer, a quarter of a second growing
- * to five). Prints p50, p95 and the largest.
+ * to five); then the server given no queue, which keeps one in its store (the default) and takes its own jobs. Prints
+ * p50, p95 and the largest.
  *
  *   bun bench/child-wake.ts [--parents 20] [--backends redis,postgres]
  *
@@ -48,18 +49,22 @@ const parent = defineTool("parent").describe("Invokes the child").input(v.object
 /** The p-th percentile of sorted values. */
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
 
-async function series(url: string, wakes: boolean): Promise<number[]> {
+/** How a parent learns of its child's end: its own timer, BullMQ's wake, or the queue kept in the store's wake. */
+type How = "timer" | "woken" | "store";
+
+async function series(url: string, how: How): Promise<number[]> {
   const opened = queueAndStore({ url, queue: `wake-bench-${crypto.randomUUID()}`, lockMs: 5_000 });
   const { wake: _, ...withoutWake } = opened.queue;
-  const queue: WorkQueue = wakes ? opened.queue : withoutWake;
+  const queue: WorkQueue = how === "woken" ? opened.queue : withoutWake;
   const server = createServer({
-    name: "wake-bench",
+    name: `wake-bench-${crypto.randomUUID()}`,
     version: "1.0.0",
     secret: "the child-wake bench's secret: 32 bytes or more",
     resultStore: opened.resultStore,
-    queue,
+    // No queue given: the server keeps one in its store and takes its jobs itself, from its first call.
+    ...how === "store" ? {} : { queue },
   }).tool(child).tool(parent);
-  const worker = runWorker(server, { concurrency: 2 });
+  const worker = how === "store" ? undefined : runWorker(server, { concurrency: 2 });
   const late: number[] = [];
   try {
     for (let n = 0; n < PARENTS; n++) {
@@ -68,7 +73,8 @@ async function series(url: string, wakes: boolean): Promise<number[]> {
       late.push(parentWoke.get(n)! - childEnded.get(n)!);
     }
   } finally {
-    await worker.close();
+    await worker?.close();
+    await server.drain(); // the taker of the queue kept in the store stops
     await opened.close();
   }
   return late.sort((a, b) => a - b);
@@ -93,12 +99,15 @@ console.log("| --- | --- | --- | --- | --- |");
 for (const [name, start] of backends) {
   const server = await start();
   try {
-    for (const wakes of [false, true]) {
-      const late = await series(server.url, wakes);
+    const labels: Record<How, string> = {
+      timer: "BullMQ, its own timer (no wake)",
+      woken: "BullMQ, woken by the child's end",
+      store: "the queue kept in the store, woken",
+    };
+    for (const how of ["timer", "woken", "store"] as const) {
+      const late = await series(server.url, how);
       const row = [percentile(late, 0.5), percentile(late, 0.95), late.at(-1)!].map((ms) => ms.toFixed(1));
-      console.log(
-        `| ${name} | ${wakes ? "woken by the child's end" : "its own timer (no wake)"} | ${row.join(" | ")} |`,
-      );
+      console.log(`| ${name} | ${labels[how]} | ${row.join(" | ")} |`);
     }
   } finally {
     await server.stop();
