@@ -79,7 +79,8 @@ export function createEventsApi(backend: EventsBackend): EventsApi<UntypedEvents
         name,
         arguments: subscription.arguments ?? {},
         delivery: { ...delivery(subscription.url), secret },
-        ...(cursor === undefined ? {} : { cursor }),
+        // SEP-3415: a `null` cursor is now, `maxAgeMs` beside it ignored: asked for, the cursor is left out.
+        ...(cursor === undefined || (cursor === null && maxAgeMs !== undefined) ? {} : { cursor }),
         ...(ttlMs === undefined ? {} : { ttlMs }),
         ...(maxAgeMs === undefined ? {} : { maxAgeMs }),
       }, options);
@@ -121,8 +122,8 @@ export function createEventsApi(backend: EventsBackend): EventsApi<UntypedEvents
         const page = await backend.request("events/poll", {
           name,
           arguments: poll.arguments ?? {},
-          cursor: from,
-          ...(maxAgeMs === undefined ? {} : { maxAgeMs }),
+          // SEP-3415: a `null` cursor is now, `maxAgeMs` beside it ignored: from now and that far back, it is left out.
+          ...(from === null && maxAgeMs !== undefined ? { maxAgeMs } : { cursor: from }),
           maxEvents: maxEvents - answer.events.length,
         }, options);
         if (!Array.isArray(page.events) || typeof page.cursor !== "string") {

@@ -63,8 +63,8 @@ export async function* streamEvents(
     const request = backend.request("events/stream", {
       name,
       arguments: options.arguments ?? {},
-      cursor,
-      ...(cursor === null && options.maxAgeMs !== undefined ? { maxAgeMs: options.maxAgeMs } : {}),
+      // SEP-3415: a `null` cursor is now, `maxAgeMs` beside it ignored: from now and that far back, it is left out.
+      ...(cursor === null && options.maxAgeMs !== undefined ? { maxAgeMs: options.maxAgeMs } : { cursor }),
     }, {
       signal: attempt.signal,
       timeoutMs: 0, // the silence is watched here, heartbeats included

@@ -78,21 +78,29 @@ function servedIn(definition: EventDefinition<string, never, never>, mode: "webh
   }
 }
 
-/** A poll's or a replay's `cursor` (`null` or absent: from now) and `maxAgeMs`, checked (-32602). */
+/**
+ * A poll's or a replay's `cursor` and `maxAgeMs`, checked (-32602). `cursor: null` is now, and `maxAgeMs` beside it is
+ * ignored (SEP-3415: "`maxAgeMs` is ignored when `cursor` is `null`, because `null` already means 'now'"); a cursor
+ * left out is now too, and `maxAgeMs` then reaches back that far (a replay by age).
+ */
 function fromOf(params: Params): { cursor: string | null; maxAgeMs: number | undefined } {
   const { cursor = null, maxAgeMs = undefined } = params;
   if (cursor !== null && typeof cursor !== "string") throw invalid("cursor must be a string or null");
   if (maxAgeMs !== undefined && maxAgeMs !== null && !(Number.isSafeInteger(maxAgeMs) && (maxAgeMs as number) >= 0)) {
     throw invalid("maxAgeMs must be a non-negative integer");
   }
-  return { cursor, maxAgeMs: (maxAgeMs ?? undefined) as number | undefined };
+  const now = "cursor" in params && params.cursor === null;
+  return { cursor, maxAgeMs: now ? undefined : (maxAgeMs ?? undefined) as number | undefined };
 }
 
-/** The request's webhook delivery: `{ mode: "webhook", url, secret? }`; another mode is -32014. */
-function deliveryOf(params: Params): { url: string; secret: unknown } {
+/**
+ * The request's webhook delivery: `{ mode: "webhook", url, secret? }`; another mode is -32014. `events/unsubscribe`
+ * names the subscription by its URL alone (SEP-3415: `delivery: { url }`), its mode left out.
+ */
+function deliveryOf(params: Params, modeLeftOut = false): { url: string; secret: unknown } {
   const delivery = params.delivery;
   if (!isObject(delivery)) throw invalid("delivery must be an object");
-  if (delivery.mode !== "webhook") {
+  if (delivery.mode !== "webhook" && !(modeLeftOut && delivery.mode === undefined)) {
     throw new ProtocolError(UNSUPPORTED, `Unsupported delivery mode: ${JSON.stringify(delivery.mode)} (webhook only)`);
   }
   if (typeof delivery.url !== "string") throw invalid("delivery.url must be a string");
@@ -237,7 +245,7 @@ async function unsubscribe(runtime: EventsRuntime, params: Params, ctx: Extensio
   let id = params.id;
   if (typeof id !== "string") {
     const args = await argumentsOf(runtime, params);
-    id = (await identify(runtime, principal, deliveryOf(params).url, servedAs ?? params.name as string, args)).id;
+    id = (await identify(runtime, principal, deliveryOf(params, true).url, servedAs ?? params.name as string, args)).id;
   }
   const sub = await readLiveSubscription(store, id as string, deliveries.now());
   if (sub === undefined || sub.principal !== principal) {

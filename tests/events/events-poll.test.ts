@@ -113,13 +113,16 @@ describe("events/poll", () => {
     assert.deepEqual(seen, ["o0", "o1", "o2", "o3", "o4"]);
   });
 
-  it("maxAgeMs with a null cursor replays what is kept; truncated once the count dropped what a cursor wants", async () => {
+  it("maxAgeMs without a cursor replays what is kept; truncated once the count dropped what a cursor wants", async () => {
     const server = serverOf(createMemoryResultStore(), { maxOccurrences: 3 });
     const args = { name: "order.shipped", arguments: { customerId: "c1" } };
     const start = await poll(server, { ...args, cursor: null });
     for (let i = 0; i < 5; i++) await server.emit("order.shipped", order(`o${i}`));
-    const replayed = await poll(server, { ...args, cursor: null, maxAgeMs: 60_000 });
+    const replayed = await poll(server, { ...args, maxAgeMs: 60_000 });
     assert.deepEqual(replayed.result.events.map((e: any) => e.data.orderId), ["o2", "o3", "o4"]);
+    // SEP-3415: "`maxAgeMs` is ignored when `cursor` is `null`, because `null` already means 'now'".
+    const now = await poll(server, { ...args, cursor: null, maxAgeMs: 60_000 });
+    assert.deepEqual(now.result.events, []);
     const late = await poll(server, { ...args, cursor: start.result.cursor });
     assert.equal(late.result.truncated, true);
     assert.deepEqual(late.result.events.map((e: any) => e.data.orderId), ["o2", "o3", "o4"]);
@@ -399,7 +402,7 @@ async function everyOccurrenceOnce(stores: readonly ResultStore[], restart: () =
   assert.deepEqual([...seen].sort(), [...emitted].sort());
   assert.equal(new Set(seen).size, seen.length);
   // The log's order is one: both instances read it alike.
-  const all = await Promise.all(servers.map((s) => poll(s, { ...args, cursor: null, maxAgeMs: 60_000 })));
+  const all = await Promise.all(servers.map((s) => poll(s, { ...args, maxAgeMs: 60_000 })));
   assert.deepEqual(all[0].result.events.map((e: any) => e.eventId), all[1].result.events.map((e: any) => e.eventId));
   // A restart: a new instance over the same store goes on from a cursor.
   const restarted = serverOf(restart());

@@ -184,10 +184,16 @@ describe("events/stream over MCP 2026-07-28 HTTP", () => {
       await second.abort();
 
       // maxAgeMs without a cursor: what the log kept that far back, then the new.
-      const replay = await PushStream.open(listening.url, { ...params, cursor: null, maxAgeMs: 60_000 });
+      const replay = await PushStream.open(listening.url, { ...params, maxAgeMs: 60_000 });
       await replay.next((m) => m.params?.data?.orderId === "o3");
       assert.deepEqual(replay.orders, ["o1", "o2", "o3"]);
       await replay.abort();
+      // SEP-3415: "`maxAgeMs` is ignored when `cursor` is `null`, because `null` already means 'now'".
+      const now = await PushStream.open(listening.url, { ...params, cursor: null, maxAgeMs: 60_000 });
+      await server.emit("order.shipped", order("o4"));
+      await now.next((m) => m.params?.data?.orderId === "o4");
+      assert.deepEqual(now.orders, ["o4"]);
+      await now.abort();
     } finally {
       await listening.close();
     }

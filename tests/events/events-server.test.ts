@@ -175,6 +175,34 @@ describe("events/subscribe, emit and events/unsubscribe", () => {
     assert.equal(twice.error?.code, -32011);
   });
 
+  // SEP-3415's `events/unsubscribe` names the subscription as `events/subscribe` did, its delivery by `{ url }` alone.
+  for (const revision of ["2026-07-28", "2025-11-25"] as const) {
+    it(`unsubscribes with SEP-3415's body (name, arguments, delivery: { url }, no mode) on MCP ${revision}`, async () => {
+      const server = serverOf();
+      const path = `/unsub-${revision}`;
+      const request = (method: string, params: Record<string, unknown>) =>
+        revision === "2026-07-28" ? modernRequest(method, params) : legacyRequest(method, params, 1, revision);
+      const subscribed = await message(
+        await server.fetch(request("events/subscribe", subscribeParams("u1", newSecret(), path))),
+      );
+      assert.match(subscribed.result.id, /^sub_/);
+      const body = {
+        name: "order.shipped",
+        arguments: { customerId: "u1" },
+        delivery: { url: `${receiver.url}${path}` },
+      };
+      const gone = await message(await server.fetch(request("events/unsubscribe", body)));
+      assert.equal(gone.error, undefined, JSON.stringify(gone.error));
+      assert.equal((await server.emit("order.shipped", { orderId: "u", customerId: "u1" })).deliveries, 0);
+      // Another mode named is still refused: only webhooks are subscribed to.
+      const push = { ...body, delivery: { mode: "push", url: `${receiver.url}${path}` } };
+      assert.match(
+        String((await message(await server.fetch(request("events/unsubscribe", push)))).error?.message),
+        /Unsupported delivery mode/,
+      );
+    });
+  }
+
   it("a client that declared the extension gets the SEP-3415 profile: webhook-id is <subscription>.<event>", async () => {
     const server = serverOf();
     const caps = { "io.modelcontextprotocol/clientCapabilities": { extensions: { [EXT]: {} } } };

@@ -185,7 +185,7 @@ const scenarios = {
   async push() {
     const request = {
       method: "events/stream",
-      params: toStruct({ name: "order.shipped", arguments: { customerId: "c1" }, cursor: null, maxAgeMs: 60_000 }),
+      params: toStruct({ name: "order.shipped", arguments: { customerId: "c1" }, maxAgeMs: 60_000 }),
     };
     return await new Promise((resolve) => {
       const notifications = [];
