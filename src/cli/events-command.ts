@@ -85,9 +85,12 @@ export async function eventsCommand(ctx: CommandContext): Promise<number> {
       try {
         taken.push((await client.events.subscribe(name, { arguments: input, url, secret }, { signal })).id);
       } catch (error) {
-        // Forbidden (ChatGPT's -32012, SEP-3415's -32024 to a client that declared the extension): the server refused
-        // this loopback callback, as it does unless it allow-lists it.
-        if (error instanceof McpliteError && (error.rpcCode === -32012 || error.rpcCode === -32024)) {
+        // The server refused this loopback callback, as it does unless it allow-lists it: as not https, invalid
+        // params (SEP-3415), or Forbidden (ChatGPT's -32012, SEP-3415's -32024) from a server that says so.
+        const refused = error instanceof McpliteError &&
+          (error.rpcCode === -32012 || error.rpcCode === -32024 ||
+            (error.rpcCode === -32602 && /callback/i.test(error.message)));
+        if (refused) {
           await terminal.err(
             `mcplite: the server refused the callback ${url} for ${name}; to tail on this machine it must list ` +
               `http://127.0.0.1 in createServer({ events: { allowCallbacks } })\n`,

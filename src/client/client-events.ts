@@ -26,6 +26,7 @@ import { streamEvents } from "./event-stream.ts";
 /** The events of a client without a server type. */
 type UntypedEvents = EventsOf<unknown>;
 import { ListCursor } from "./list-cursor.ts";
+import { webhookSecretFits } from "../internal/webhook-secret.ts";
 
 /** What the events API needs of the client: sending a request. */
 export interface EventsBackend {
@@ -33,15 +34,9 @@ export interface EventsBackend {
   request(method: string, params: Record<string, unknown>, options?: RequestOptions): Promise<Record<string, unknown>>;
 }
 
-/** Standard Webhooks: a secret is `whsec_` and the base64 of its key (24 to 64 bytes, Standard Webhooks §Signing). */
-const SECRET = /^whsec_([A-Za-z0-9+/]+={0,2})$/;
-
 /** Refuses a secret Standard Webhooks would not sign with (none given included), as a TypeError. */
 function checkSecret(secret: unknown): string {
-  const key = typeof secret === "string" ? SECRET.exec(secret)?.[1].replace(/=+$/, "") : undefined;
-  // base64 of n characters holds floor(3n / 4) bytes; one character past a multiple of 4 is no base64 at all.
-  const bytes = key === undefined || key.length % 4 === 1 ? 0 : Math.floor(key.length * 3 / 4);
-  if (bytes < 24 || bytes > 64) {
+  if (!webhookSecretFits(secret)) {
     throw new TypeError(
       "events.subscribe(): `secret` is required: `whsec_` and the base64 of 24 to 64 random bytes (Standard Webhooks)",
     );

@@ -24,6 +24,7 @@ import { EVENTS_EXTENSION, type EventsSource } from "./events-router.ts";
 import { pushStream } from "./push-stream.ts";
 import type { SharedStore } from "../store/shared-store.ts";
 import { type EventsRuntime, principalIndex, readLiveSubscription, storeSubscription } from "./subscription-store.ts";
+import { webhookSecretFits } from "../internal/webhook-secret.ts";
 
 /** ChatGPT's error codes (the router renumbers them SEP-3415's for a client that declared the extension). */
 const NOT_FOUND = -32011, FORBIDDEN = -32012, EXHAUSTED = -32013, UNSUPPORTED = -32014;
@@ -137,8 +138,9 @@ async function subscribe(runtime: EventsRuntime, params: Params, ctx: ExtensionC
   const { url, secret } = deliveryOf(params);
   servedIn(runtime.definitions.get(name)!, "webhook");
   const from = fromOf(params);
-  if (typeof secret !== "string" || !/^whsec_[A-Za-z0-9+/]{32,}={0,2}$/.test(secret)) {
-    throw invalid("delivery.secret must be a whsec_ secret (Standard Webhooks) of at least 24 bytes");
+  // SEP-3415: the secret "MUST" be `whsec_` and the base64 of 24 to 64 bytes (Standard Webhooks).
+  if (!webhookSecretFits(secret)) {
+    throw invalid("delivery.secret must be a whsec_ secret (Standard Webhooks): the base64 of 24 to 64 bytes");
   }
   const asked = params.ttlMs ?? undefined;
   if (asked !== undefined && !(Number.isSafeInteger(asked) && (asked as number) > 0)) {

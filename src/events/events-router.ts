@@ -11,6 +11,7 @@ import type { Definitions } from "../core/definitions/registry.ts";
 import { defineExtension } from "../assembly/served-extensions.ts";
 import { ProtocolError } from "../errors/error.ts";
 import { attachTaskEnds } from "./task-ends.ts";
+import { CallbackRefusedError, refusedForItsForm } from "./delivery/callback-check.ts";
 
 /** The extension's identifier (SEP-3415). */
 export const EVENTS_EXTENSION = "io.modelcontextprotocol/events";
@@ -25,6 +26,8 @@ export const SERVED_AS = "io.mcplite/eventName";
 const NOT_FOUND = -32011;
 /** ChatGPT's "unsupported" (SEP-3415's -32026). */
 const UNSUPPORTED = -32014;
+/** JSON-RPC's invalid params. */
+const INVALID_PARAMS = -32602;
 /** What marks an error a proxied remote answered: its code is the remote's, never renumbered here. */
 export const REMOTE_ERROR: unique symbol = Symbol("mcplite.events.remote");
 /** Any params object: each method reads its own. */
@@ -211,7 +214,8 @@ function servedAsOf(params: Params, ctx: ExtensionContext): [Params, ExtensionCo
 /**
  * An error in the numbering of the caller's profile: ChatGPT's MCP Events numbers its errors -32011 to -32015, and
  * SEP-3415 ("Error codes") gives NotFound -32023, Forbidden -32024, ResourceExhausted -32025, Unsupported -32026 and
- * CallbackEndpointError -32027: those to a client that declared the extension. A proxied remote's stay its own.
+ * CallbackEndpointError -32027: those to a client that declared the extension, and to it a callback URL of the wrong
+ * form is invalid params. A proxied remote's stay its own.
  */
 async function profiled(ctx: ExtensionContext, answer: () => Promise<Params>): Promise<Params> {
   try {
@@ -219,6 +223,10 @@ async function profiled(ctx: ExtensionContext, answer: () => Promise<Params>): P
   } catch (error) {
     const code = (error as ProtocolError).rpcCode ?? 0;
     const sep = ctx.client.extensions?.[EVENTS_EXTENSION] !== undefined;
+    // SEP-3415: a callback URL that is not https (of the wrong form) is `InvalidParams`, not Forbidden.
+    if (sep && error instanceof CallbackRefusedError && refusedForItsForm(error)) {
+      throw new ProtocolError(INVALID_PARAMS, error.message, { data: error.data, cause: error });
+    }
     if (!sep || code > NOT_FOUND || code < NOT_FOUND - 4 || (error as { [REMOTE_ERROR]?: true })[REMOTE_ERROR]) {
       throw error;
     }

@@ -351,6 +351,26 @@ describe("refusals (SEP-3415 codes)", () => {
     const delivery = { mode: "webhook", url: "https://10.0.0.1/hook", secret: newSecret() };
     assert.equal(await refused({ ...params, delivery }), -32012);
   });
+  it("to a client of SEP-3415's profile: -32602 for a callback that is not https, -32024 for a private one", async () => {
+    const sep = { _meta: modernMeta({ "io.modelcontextprotocol/clientCapabilities": { extensions: { [EXT]: {} } } }) };
+    const params = { ...subscribeParams("x", newSecret()), ...sep };
+    // SEP-3415: a callback URL that is not https is refused with InvalidParams (an allow-listed one is taken).
+    assert.equal(await refused(params, { events: {} }), -32602);
+    const delivery = { mode: "webhook", url: "https://10.0.0.1/hook", secret: newSecret() };
+    assert.equal(await refused({ ...params, delivery }), -32024);
+  });
+  it("-32602: a secret whose key is shorter than 24 bytes or longer than 64 (SEP-3415, Standard Webhooks)", async () => {
+    const secretOf = (bytes: number) => `whsec_${btoa(String.fromCharCode(...new Uint8Array(bytes).fill(7)))}`;
+    for (const bytes of [23, 65, 100]) {
+      assert.equal(await refused(subscribeParams("x", secretOf(bytes))), -32602, `${bytes}`);
+    }
+    for (const bytes of [24, 64]) {
+      const { result, error } = await message(
+        await serverOf().fetch(modernRequest("events/subscribe", subscribeParams(`k${bytes}`, secretOf(bytes)))),
+      );
+      assert.match(result?.id ?? JSON.stringify(error), /^sub_/, `${bytes}`);
+    }
+  });
   it("-32013: one subscription past the principal's budget", async () => {
     const options = {
       resultStore: createMemoryResultStore(),

@@ -20,8 +20,9 @@ export type Lookup = (host: string) => Promise<readonly string[]>;
 export type CallbackRefusal = "malformed" | "scheme" | "credentials" | "fragment" | "address" | "unresolved";
 
 /**
- * A callback URL refused (Forbidden: -32012, SEP-3415 -32024 by the subscriber's profile): the events server answers it as is. `reason` says why;
- * `"unresolved"` (its host did not resolve) may pass later, the others will not.
+ * A callback URL refused (Forbidden: -32012; to a client of SEP-3415's profile -32024, or invalid params -32602 for a
+ * URL of the wrong form: `refusedForItsForm()`): the events server answers it so. `reason` says why; `"unresolved"`
+ * (its host did not resolve) may pass later, the others will not.
  */
 export class CallbackRefusedError extends ProtocolError {
   /** Why it was refused. */
@@ -38,6 +39,17 @@ export class CallbackRefusedError extends ProtocolError {
     this.name = "CallbackRefusedError";
     this.reason = reason;
   }
+}
+
+/**
+ * Whether a callback was refused for its form (not a URL, not https, credentials, a fragment), the request's fault,
+ * rather than for where it points: SEP-3415 answers a non-https callback with `InvalidParams`.
+ *
+ * @param error A callback refusal.
+ * @returns Whether its reason is the URL's form.
+ */
+export function refusedForItsForm(error: CallbackRefusedError): boolean {
+  return ["malformed", "scheme", "credentials", "fragment"].includes(error.reason);
 }
 
 /**
