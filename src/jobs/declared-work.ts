@@ -102,9 +102,19 @@ export async function runDeclaredWork(
   // One suspension for every journal of this start: a run, or a retry's wait, that suspends ends the start.
   const suspension = new Suspension();
   const host = { auth: origin.auth, env: origin.env, waitUntil: undefined };
-  // Each retry of a thrown error is a warning in the server's log, naming the tool, the job and the step.
-  const retried = (step?: string): OnRetry => (error, retry) =>
-    registry.runtime.logger?.warn({ tool: owner.name, job: start.id, step, retry, error: String(error) }, "retried");
+  // Each retry of a thrown error is a warning in the server's log, naming the tool, the job and the step; with no
+  // logger, one line on `console.warn`, as an error is one on `console.error` (`logger: false`: none).
+  const retried = (step?: string): OnRetry => (error, retry) => {
+    const logger = registry.runtime.logger;
+    if (logger !== undefined) {
+      return logger.warn({ tool: owner.name, job: start.id, step, retry, error: String(error) }, "retried");
+    }
+    const where = step === undefined ? "" : `, step ${JSON.stringify(step)}`;
+    const line = `mcplite: tool ${
+      JSON.stringify(owner.name)
+    } retried (job ${start.id}${where}, retry ${retry}): ${error}`;
+    console.warn(line.replace(/\s*[\r\n]+\s*/g, " "));
+  };
   // One run of the work: a journal of its own (a retry takes the same step names again) and its attempt.
   // The first run shares the journal the retries read (one load to resume); a retry opens it again, as it now stands.
   const first = journalOf(start.fresh);

@@ -109,6 +109,26 @@ async function diedOnTry2(
 }
 
 describe("a tool's retry of thrown errors, in process", () => {
+  it("with no logger, each retry of a step is one line on console.warn: the tool, the job, the step, what threw", async () => {
+    const effects = { a: 0, tries: 0, b: 0 };
+    const lines: string[] = [];
+    const warn = console.warn;
+    console.warn = (...args: unknown[]) => void lines.push(args.map(String).join(" "));
+    try {
+      // No `logger` given (the flaky server's `false` replaced by none): what an operator sees by default.
+      const server = flakyServer(effects, { step: { attempts: 3 }, throwsOn: [1, 2] }, { logger: undefined });
+      assert.deepEqual(answered(await callFlaky(server)), { a: 1, b: 1, attempt: 1 });
+    } finally {
+      console.warn = warn;
+    }
+    const retried = lines.filter((line) => line.includes("retried"));
+    assert.equal(retried.length, 2, lines.join("\n"));
+    for (const [i, line] of retried.entries()) {
+      assert.match(line, new RegExp(`^mcplite: tool "flaky" retried \\(job [\\w-]+, step "b", retry ${i + 1}\\): `));
+      assert.match(line, new RegExp(`Error: 503 from the ledger \\(try ${i + 1}\\)$`));
+    }
+  });
+
   it("a step that throws twice then succeeds, with retry { attempts: 3 }: one result, step a once, b's effect once", async () => {
     const effects = { a: 0, tries: 0, b: 0 };
     const warned: unknown[] = [];
