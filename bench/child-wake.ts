@@ -20,11 +20,7 @@ import { POSTGRES_MISSING, startPostgres } from "../tests/helpers/postgres-serve
 import { queueAndStore } from "../tests/helpers/queue-store.ts";
 import { redeemedWithin } from "../tests/helpers/outcome.ts";
 import { tokenOf } from "../tests/helpers/instances.ts";
-
-function flag(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i === -1 ? fallback : process.argv[i + 1];
-}
+import { flag } from "./exec.ts";
 
 const PARENTS = Number(flag("parents", "20"));
 const BACKENDS = flag("backends", "redis,postgres").split(",");

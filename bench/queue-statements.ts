@@ -20,11 +20,7 @@ import { type CallOutcome, runWorker } from "../mod.ts";
 import { POSTGRES_MISSING, startPostgres } from "../tests/helpers/postgres-server.ts";
 import { bullmqOn } from "./queue-processes.ts";
 import { queueBenchServer } from "./queue-server.ts";
-
-function flag(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i === -1 ? fallback : process.argv[i + 1];
-}
+import { flag } from "./exec.ts";
 
 const JOBS = Number(flag("jobs", "2000"));
 const INFLIGHT = Number(flag("inflight", "32"));
