@@ -56,6 +56,24 @@ function principalOf(runtime: EventsRuntime, ctx: ExtensionContext): string {
   throw new ProtocolError(FORBIDDEN, "Forbidden: subscribing to events needs an authenticated caller");
 }
 
+/** The profile a caller's request follows: SEP-3415's when it declared the extension, else ChatGPT's. */
+function profileOf(ctx: ExtensionContext): "sep" | "chatgpt" {
+  return ctx.client.extensions?.[EVENTS_EXTENSION] === undefined ? "chatgpt" : "sep";
+}
+
+/**
+ * Who holds a webhook subscription. SEP-3415 "Subscription identity": `events/subscribe` and `events/unsubscribe`
+ * "MUST be called with an authenticated principal", and "Unauthenticated MCP servers may offer poll and push, but not
+ * webhook": `anonymous` is refused Forbidden to a client of its profile (ChatGPT's keeps a server without auth open).
+ */
+function webhookPrincipal(runtime: EventsRuntime, ctx: ExtensionContext): string {
+  const principal = principalOf(runtime, ctx);
+  if (principal === "anonymous" && profileOf(ctx) === "sep") {
+    throw new ProtocolError(FORBIDDEN, "Forbidden: webhook subscriptions need an authenticated caller (SEP-3415)");
+  }
+  return principal;
+}
+
 /** The event a request names, or -32011. */
 function eventNamed(runtime: EventsRuntime, params: Params) {
   if (typeof params.name !== "string") throw invalid("name must be a string");
@@ -124,7 +142,12 @@ async function budget(runtime: EventsRuntime, store: SharedStore, principal: str
     else await index.removeMember(principal, id);
   }
   if (held >= runtime.options.maxSubscriptions) {
-    throw new ProtocolError(EXHAUSTED, `Resource exhausted: at most ${runtime.options.maxSubscriptions} subscriptions`);
+    const max = runtime.options.maxSubscriptions;
+    // SEP-3415 "Error Handling": "`data.limit` names it (for example `"subscriptions"`), and `data.max` MAY give the
+    // ceiling".
+    throw new ProtocolError(EXHAUSTED, `Resource exhausted: at most ${max} subscriptions`, {
+      data: { limit: "subscriptions", max },
+    });
   }
 }
 
@@ -146,7 +169,7 @@ async function subscribe(runtime: EventsRuntime, params: Params, ctx: ExtensionC
   if (asked !== undefined && !(Number.isSafeInteger(asked) && (asked as number) > 0)) {
     throw invalid("ttlMs must be a positive integer");
   }
-  const principal = principalOf(runtime, ctx);
+  const principal = webhookPrincipal(runtime, ctx);
   const { store, deliveries, options } = runtime;
   await checkCallback(url, deliveries.allow, deliveries.lookup); // -32012 when refused
   const { key, id } = await identify(runtime, principal, url, servedAs ?? name, args);
@@ -168,7 +191,7 @@ async function subscribe(runtime: EventsRuntime, params: Params, ctx: ExtensionC
       : kept?.previousUntil === undefined
       ? {}
       : { previousUntil: kept.previousUntil }),
-    profile: ctx.client.extensions?.[EVENTS_EXTENSION] === undefined ? "chatgpt" : "sep",
+    profile: profileOf(ctx),
     status: "active",
     failures: kept?.status === "suspended" ? 0 : kept?.failures ?? 0,
     expiresAt: now + Math.min((asked as number | undefined) ?? options.ttlMs, options.maxTtlMs),
@@ -208,8 +231,7 @@ async function poll(runtime: EventsRuntime, params: Params, ctx: ExtensionContex
     throw invalid("maxEvents must be a positive integer");
   }
   const principal = principalOf(runtime, ctx);
-  const profile = ctx.client.extensions?.[EVENTS_EXTENSION] === undefined ? "chatgpt" : "sep";
-  const caller = { principal, subscriptionId: "", profile } as const;
+  const caller = { principal, subscriptionId: "", profile: profileOf(ctx) } as const;
   const read = await runtime.log.read(definition.name, {
     ...from,
     limit: Math.min(maxEvents as number, MAX_EVENTS),
@@ -230,8 +252,7 @@ async function stream(runtime: EventsRuntime, params: Params, ctx: ExtensionCont
   servedIn(definition, "push");
   const from = fromOf(params);
   const principal = principalOf(runtime, ctx);
-  const profile = ctx.client.extensions?.[EVENTS_EXTENSION] === undefined ? "chatgpt" : "sep";
-  const caller = { principal, subscriptionId: "", profile } as const;
+  const caller = { principal, subscriptionId: "", profile: profileOf(ctx) } as const;
   return await pushStream(runtime, {
     name: definition.name,
     servedAs,
@@ -242,7 +263,7 @@ async function stream(runtime: EventsRuntime, params: Params, ctx: ExtensionCont
 
 /** `events/unsubscribe`: by `id`, or by name, arguments and callback; the caller's own subscriptions only. */
 async function unsubscribe(runtime: EventsRuntime, params: Params, ctx: ExtensionContext, servedAs?: string) {
-  const principal = principalOf(runtime, ctx);
+  const principal = webhookPrincipal(runtime, ctx);
   const { store, deliveries } = runtime;
   let id = params.id;
   if (typeof id !== "string") {

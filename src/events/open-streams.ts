@@ -50,8 +50,12 @@ export class OpenStreams {
     const { max, perCaller } = this.#limits;
     const held = this.#byCaller.get(caller) ?? 0;
     if (this.#open >= max || (caller !== "" && held >= perCaller)) {
-      const which = this.#open >= max ? `events.maxStreams, ${max}` : `per caller, ${perCaller}`;
-      throw new ProtocolError(EXHAUSTED, `Resource exhausted: too many push streams open (${which})`);
+      const whole = this.#open >= max;
+      const which = whole ? `events.maxStreams, ${max}` : `per caller, ${perCaller}`;
+      // SEP-3415 "Error Handling": "`data.limit` names it [...], and `data.max` MAY give the ceiling".
+      throw new ProtocolError(EXHAUSTED, `Resource exhausted: too many push streams open (${which})`, {
+        data: { limit: whole ? "streams" : "streamsPerCaller", max: whole ? max : perCaller },
+      });
     }
     this.#open++;
     this.#byCaller.set(caller, held + 1);

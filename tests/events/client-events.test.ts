@@ -15,6 +15,7 @@ import { defineEvent } from "../../src/events/mod.ts";
 import { eventWebhook } from "../../src/events/receiver/event-webhook.ts";
 import type { Listener } from "../../src/types.ts";
 import { LOADED_MS } from "../helpers/long-running.ts";
+import { bearer, opaqueAuth } from "../helpers/opaque-auth.ts";
 
 const SECRET = `whsec_${btoa("0123456789abcdef0123456789abcdef")}`;
 const NEXT = `whsec_${btoa("fedcba9876543210fedcba9876543210")}`;
@@ -39,6 +40,20 @@ const server = createServer({
   events: { allowCallbacks: ["http://127.0.0.1"] }, // no port: the receiver's, whichever it is
 }).event(shipped).event(low);
 
+/**
+ * The same server behind a bearer token (`reader`): SEP-3415 takes webhook subscriptions from authenticated callers
+ * only ("Unauthenticated MCP servers may offer poll and push, but not webhook").
+ */
+const guarded = createServer({
+  name: "shop",
+  version: "1.0.0",
+  secret: "a client-events test secret of at least 32 bytes",
+  resultStore: createMemoryResultStore(),
+  bindings: [mcpLiteBinding(), mcpBinding({ pageSize: 1 })],
+  events: { allowCallbacks: ["http://127.0.0.1"] },
+  auth: opaqueAuth(),
+}).event(shipped).event(low);
+
 /** A delivery the receiver took: what `onEvent` got, and which single secret's receiver its signature passed. */
 interface Taken {
   readonly subscriptionId: string;
@@ -48,6 +63,7 @@ interface Taken {
 }
 
 let listener: Listener;
+let guardedListener: Listener;
 let receiver: Listener;
 const taken: Taken[] = [];
 /** What a receiver knowing only SECRET, only NEXT, or neither answered each event POST, by `webhook-id`. */
@@ -116,7 +132,7 @@ describe("client.events against the real events server", () => {
     receiver = await serve({
       fetch: async (request: Request) => {
         const id = request.headers.get("webhook-id") ?? "";
-        if (!id.startsWith("vrf_")) {
+        if (!/^(vrf|msg)_/.test(id)) { // a control envelope: the challenge
           const [a, b, c] = await Promise.all([old, next, neither].map((r) => r(request.clone())));
           alone.set(id, { old: a.status, next: b.status, neither: c.status });
         }
@@ -124,9 +140,11 @@ describe("client.events against the real events server", () => {
       },
     }, { port: 0, hostname: "127.0.0.1", quiet: true });
     listener = await serve(server, { port: 0, hostname: "127.0.0.1", quiet: true });
+    guardedListener = await serve(guarded, { port: 0, hostname: "127.0.0.1", quiet: true });
   });
   after(async () => {
     await listener.close();
+    await guardedListener.close();
     await receiver.close();
   });
 
@@ -205,7 +223,11 @@ describe("client.events against the real events server", () => {
   for (const [n, [wire, clientFor]] of WIRES.entries()) {
     for (const sep of [true, false]) {
       it(`a client ${sep ? "declaring" : "not declaring"} SEP-3415's extension gets ${sep ? "its" : "ChatGPT's"} profile over ${wire}`, async () => {
-        const client = clientFor(listener.url, sep ? { extensions: { [EXT]: {} } } : {});
+        // SEP-3415's profile takes webhook subscriptions from an authenticated caller only (below, refused).
+        const client = sep
+          ? clientFor(guardedListener.url, { extensions: { [EXT]: {} }, headers: bearer("reader") })
+          : clientFor(listener.url, {});
+        const emitter = sep ? guarded : server;
         const url = `${receiver.url}/sep${n}${sep}`;
         try {
           const sub = await client.events.subscribe("order.shipped", {
@@ -213,9 +235,11 @@ describe("client.events against the real events server", () => {
             url,
             secret: SECRET,
           });
-          const { eventId } = await server.emit("order.shipped", { orderId: "o1", customerId: `sep${n}${sep}` });
+          const { eventId } = await emitter.emit("order.shipped", { orderId: "o1", customerId: `sep${n}${sep}` });
           const got = await deliveryOf(eventId, `/sep${n}${sep}`);
-          assert.equal(got.webhookId, sep ? `${sub.id}.${eventId}` : eventId);
+          // SEP-3415 "Signature scheme": "`webhook-id` is the `eventId` for event deliveries"; ChatGPT's alike.
+          assert.equal(got.webhookId, eventId);
+          assert.equal(got.subscriptionId, sub.id);
           await client.events.unsubscribe({ id: sub.id });
           // Its refusals are numbered by the same profile: not found is -32023 (SEP-3415), -32011 (ChatGPT's).
           await assert.rejects(client.events.unsubscribe({ id: sub.id }), (error) => {
@@ -228,6 +252,25 @@ describe("client.events against the real events server", () => {
         }
       });
     }
+    it(`a client declaring SEP-3415's extension, unauthenticated, is refused a webhook subscription over ${wire}`, async () => {
+      const client = clientFor(listener.url, { extensions: { [EXT]: {} } });
+      try {
+        const subscribing = client.events.subscribe("order.shipped", {
+          arguments: { customerId: `anon${n}` },
+          url: `${receiver.url}/anon${n}`,
+          secret: SECRET,
+        });
+        // SEP-3415 "Subscription identity": "Servers MUST reject calls without an authorized principal with
+        // `Forbidden`" (-32024); ChatGPT's profile keeps an unauthenticated server's webhooks (the case above).
+        await assert.rejects(subscribing, (error) => {
+          assert.ok(error instanceof ProtocolError, String(error));
+          assert.equal(error.rpcCode, -32024);
+          return true;
+        });
+      } finally {
+        await client.close();
+      }
+    });
   }
 
   it("allows a callback by the allow-list's origin: any port without one, that port only with one (80 included)", async () => {

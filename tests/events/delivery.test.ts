@@ -92,12 +92,14 @@ describe("webhook delivery in process", () => {
     assert.throws(() => new Webhook(newSecret()).verify(body, headers), /No matching signature/);
   });
 
-  it("carries <subscriptionId>.<eventId> as webhook-id on the SEP-3415 profile", async () => {
+  it("carries the event's id as webhook-id on the SEP-3415 profile too", async () => {
     const sub = await subscribed({ profile: "sep" });
     const occ = occurrence();
     await deliver(sub, occ, deliveries);
     await receiver.until(1);
-    assert.equal(receiver.received[0].headers["webhook-id"], `${sub.id}.${occ.eventId}`);
+    // SEP-3415 "Signature scheme": "`webhook-id` is the `eventId` for event deliveries".
+    assert.equal(receiver.received[0].headers["webhook-id"], occ.eventId);
+    assert.equal(receiver.received[0].headers["x-mcp-subscription-id"], sub.id);
   });
 
   it("signs with both secrets during a rotation's grace, with the newest only after it", async () => {

@@ -25,7 +25,7 @@ import {
 import { POSTGRES_MISSING, type PostgresServer, startPostgres } from "../helpers/postgres-server.ts";
 import { REDIS_MISSING, type RedisServer, startRedis } from "../helpers/redis-server.ts";
 import { scratchDir } from "../helpers/scratch-dir.ts";
-import { modernMeta, modernRequest } from "../helpers/request.ts";
+import { modernRequest } from "../helpers/request.ts";
 import { newSecret, type Received, type Receiver, startReceiver } from "./receiver.ts";
 
 /** BullMQ's lock on a running job: a killed worker's delivery moves on within one to two of these. */
@@ -127,23 +127,16 @@ async function rpc(web: QueueProcess, method: string, params: Record<string, unk
   return JSON.parse(data);
 }
 
-/** The `_meta` of a client that declared SEP-3415's extension: its subscriptions are on the "sep" profile. */
-const SEP = modernMeta({
-  "io.modelcontextprotocol/clientCapabilities": { extensions: { "io.modelcontextprotocol/events": {} } },
-});
-
 /**
- * Subscribes `customerId`'s orders on a web instance (the receiver answers its challenge), on ChatGPT's profile or
- * (`sep`) SEP-3415's; returns the id.
+ * Subscribes `customerId`'s orders on a web instance (the receiver answers its challenge); returns the id.
  */
-async function subscribe(web: QueueProcess, customerId: string, sep = false): Promise<string> {
+async function subscribe(web: QueueProcess, customerId: string): Promise<string> {
   const secret = newSecret();
   secrets.push(secret);
   const answer = await rpc(web, "events/subscribe", {
     name: "order.shipped",
     arguments: { customerId },
     delivery: { mode: "webhook", url: `${receiver.url}/hook/${customerId}`, secret },
-    ...(sep ? { _meta: SEP } : {}),
   });
   assert.match(answer.result?.id ?? "", /^sub_/, JSON.stringify(answer));
   return answer.result.id;
@@ -180,14 +173,13 @@ async function arrivals(eventId: string, count: number, workers: readonly QueueP
 }
 
 /**
- * Asserts every request of an occurrence carries its one `webhook-id` (ChatGPT's profile: the event id; SEP-3415's:
- * `<subscriptionId>.<eventId>`), signed, naming the subscription.
+ * Asserts every request of an occurrence carries its one `webhook-id`, the event's id (SEP-3415 "Signature scheme",
+ * ChatGPT's profile alike), signed, naming the subscription.
  */
-function assertOneWebhookId(requests: readonly Received[], eventId: string, subscriptionId: string, sep = false): void {
+function assertOneWebhookId(requests: readonly Received[], eventId: string, subscriptionId: string): void {
   const report = JSON.stringify(requests.map((r) => r.headers));
   assert.ok(requests.length > 0, report);
-  const id = sep ? `${subscriptionId}.${eventId}` : eventId;
-  assert.deepEqual(new Set(requests.map((r) => r.headers["webhook-id"])), new Set([id]), report);
+  assert.deepEqual(new Set(requests.map((r) => r.headers["webhook-id"])), new Set([eventId]), report);
   assert.ok(requests.every((r) => r.verified), `a signature did not verify: ${report}`);
   assert.ok(requests.every((r) => r.headers["x-mcp-subscription-id"] === subscriptionId), report);
 }
@@ -213,8 +205,7 @@ async function onceAcrossInstances(deploy: Deployment, runtime?: string): Promis
 }
 
 /**
- * Scenario 3 on workers of `runtime`: the first worker `kill -9`'d inside the attempt, a second one started; on
- * SEP-3415's profile, whose `webhook-id` names the subscription too.
+ * Scenario 3 on workers of `runtime`: the first worker `kill -9`'d inside the attempt, a second one started.
  */
 async function killedMidDelivery(
   deploy: Deployment,
@@ -224,7 +215,7 @@ async function killedMidDelivery(
   const [a, b] = await deploy.webs();
   const first = await deploy.worker(runtime, ...(signal === "SIGTERM" ? ["--drain-ms", "500"] : []));
   const customer = `c-${crypto.randomUUID()}`;
-  const subscriptionId = await subscribe(a, customer, true);
+  const subscriptionId = await subscribe(a, customer);
   receiver.hold = true;
   try {
     const { eventId } = await emit(b, customer);
@@ -238,7 +229,7 @@ async function killedMidDelivery(
     await deploy.drained();
     // The killed (or given back) attempt reached the receiver unanswered: the duplicate is the second, the same
     // webhook-id.
-    assertOneWebhookId(requests, eventId, subscriptionId, true);
+    assertOneWebhookId(requests, eventId, subscriptionId);
     assert.equal(arrived(eventId).length, 2, JSON.stringify(arrived(eventId).map((r) => r.headers)));
   } finally {
     receiver.hold = false;

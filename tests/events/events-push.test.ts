@@ -323,6 +323,8 @@ describe("events/stream over MCP 2026-07-28 HTTP", () => {
       const sep = await PushStream.open(listening.url, { ...params, cursor: null }, declared);
       assert.equal(sep.messages[0].error?.code, -32025);
       assert.match(sep.messages[0].error!.message, /push streams/);
+      // SEP-3415 "Error Handling": "`data.limit` names it [...], and `data.max` MAY give the ceiling".
+      assert.deepEqual((sep.messages[0].error as { data?: unknown }).data, { limit: "streamsPerCaller", max: 2 });
       // Aborting one ends the server's side: its place is free again (within a bounded wait).
       await streams.shift()!.abort();
       let again: PushStream | undefined;
@@ -359,6 +361,7 @@ describe("events/stream over MCP 2026-07-28 HTTP", () => {
       await assertAnswers(listening.url);
       const refused = await PushStream.open(listening.url, { ...params, cursor: null });
       assert.equal(refused.messages[0].error?.code, -32013);
+      assert.equal((refused.messages[0].error as { data?: { limit?: string } }).data?.limit, "streams");
       // Each of the 200 still streams: an occurrence reaches them all.
       await server.emit("order.shipped", order("to-all"));
       await Promise.all(streams.map((stream) => stream.next(method("event"))));

@@ -52,6 +52,9 @@ before(async () => {
 });
 after(() => receiver.close());
 
+/** The challenges the receiver took (each subscription's first POST). */
+const challenges = () => receiver.received.filter((taken) => taken.body.type === "verification");
+
 function subscribeParams(customerId: string, secret: string, path = "/hook", extra: Record<string, unknown> = {}) {
   if (!secrets.includes(secret)) secrets.push(secret);
   return {
@@ -203,19 +206,64 @@ describe("events/subscribe, emit and events/unsubscribe", () => {
     });
   }
 
-  it("a client that declared the extension gets the SEP-3415 profile: webhook-id is <subscription>.<event>", async () => {
-    const server = serverOf();
+  it("a client that declared the extension gets the SEP-3415 profile: webhook-id is the event's id", async () => {
+    const server = serverOf({ auth: opaqueAuth() });
     const caps = { "io.modelcontextprotocol/clientCapabilities": { extensions: { [EXT]: {} } } };
     const params = { ...subscribeParams("sep", newSecret(), "/sep"), _meta: modernMeta(caps) };
-    const { result } = await message(await server.fetch(modernRequest("events/subscribe", params)));
+    const { result } = await message(
+      await server.fetch(modernRequest("events/subscribe", params, 1, bearer("reader"))),
+    );
+    assert.match(result.id, /^sub_/);
+    // SEP-3415 "Signature scheme": "`webhook-id` is the `eventId` for event deliveries, and `msg_<type>_<random>` for
+    // control envelopes" (the challenge, this receiver's first POST).
+    assert.match(challenges().at(-1)!.headers["webhook-id"], /^msg_verification_[A-Za-z0-9_-]+$/);
     const { eventId } = await server.emit("order.shipped", { orderId: "o1", customerId: "sep" });
     const delivered = await receiver.delivered(eventId);
-    assert.equal(delivered.headers["webhook-id"], `${result.id}.${eventId}`);
+    assert.equal(delivered.headers["webhook-id"], eventId);
+    assert.equal(delivered.headers["x-mcp-subscription-id"], result.id);
     assert.equal(delivered.verified, true);
   });
 
   it("on MCP 2025-11-25, a session whose initialize declared the extension gets the SEP-3415 profile", async () => {
+    const server = serverOf({ auth: opaqueAuth() });
+    const initialize = await server.fetch(legacyRequest(
+      "initialize",
+      {
+        protocolVersion: "2025-11-25",
+        capabilities: { extensions: { [EXT]: {} } },
+        clientInfo: { name: "t", version: "0" },
+      },
+      1,
+      "2025-11-25",
+      bearer("reader"),
+    ));
+    const session = { "mcp-session-id": initialize.headers.get("mcp-session-id")!, ...bearer("reader") };
+    await initialize.body?.cancel();
+    const params = subscribeParams("sess", newSecret(), "/sess");
+    const subscribed = await server.fetch(legacyRequest("events/subscribe", params, 2, "2025-11-25", session));
+    assert.match((await message(subscribed)).result.id, /^sub_/);
+    assert.match(challenges().at(-1)!.headers["webhook-id"], /^msg_verification_/);
+  });
+
+  // SEP-3415 "Subscription identity": "`events/subscribe` and `events/unsubscribe` MUST be called with an
+  // authenticated principal. Servers MUST reject calls without an authorized principal with `Forbidden`. [...]
+  // Unauthenticated MCP servers may offer poll and push, but not webhook."
+  it("SEP-3415: an unauthenticated webhook subscribe and unsubscribe are Forbidden (-32024), poll stays open", async () => {
     const server = serverOf();
+    const caps = { "io.modelcontextprotocol/clientCapabilities": { extensions: { [EXT]: {} } } };
+    const params = { ...subscribeParams("anon", newSecret(), "/anon"), _meta: modernMeta(caps) };
+    const challenged = challenges().length;
+    const subscribed = await message(await server.fetch(modernRequest("events/subscribe", params)));
+    assert.equal(subscribed.error?.code, -32024);
+    assert.match(subscribed.error!.message, /^Forbidden/);
+    assert.equal(challenges().length, challenged, "nothing was sent to the callback");
+    const { name, arguments: args, delivery, _meta } = params;
+    const unsubscribe = { name, arguments: args, delivery: { url: delivery.url }, _meta };
+    assert.equal(
+      (await message(await server.fetch(modernRequest("events/unsubscribe", unsubscribe)))).error?.code,
+      -32024,
+    );
+    // On MCP 2025-11-25, a session that declared the extension alike.
     const initialize = await server.fetch(legacyRequest("initialize", {
       protocolVersion: "2025-11-25",
       capabilities: { extensions: { [EXT]: {} } },
@@ -223,12 +271,16 @@ describe("events/subscribe, emit and events/unsubscribe", () => {
     }));
     const session = { "mcp-session-id": initialize.headers.get("mcp-session-id")! };
     await initialize.body?.cancel();
-    const params = subscribeParams("sess", newSecret(), "/sess");
-    const { result } = await message(
-      await server.fetch(legacyRequest("events/subscribe", params, 2, "2025-11-25", session)),
+    const legacy = await server.fetch(
+      legacyRequest("events/subscribe", subscribeParams("anon", newSecret(), "/anon"), 2, "2025-11-25", session),
     );
-    const { eventId } = await server.emit("order.shipped", { orderId: "o", customerId: "sess" });
-    assert.equal((await receiver.delivered(eventId)).headers["webhook-id"], `${result.id}.${eventId}`);
+    assert.equal((await message(legacy)).error?.code, -32024);
+    // Poll is open to the same caller.
+    const poll = { name, arguments: args, cursor: null, _meta };
+    assert.equal(
+      typeof (await message(await server.fetch(modernRequest("events/poll", poll)))).result?.cursor,
+      "string",
+    );
   });
 
   it("on MCP 2025-11-25 and MCP-lite too", async () => {
@@ -354,10 +406,15 @@ describe("refusals (SEP-3415 codes)", () => {
   it("to a client of SEP-3415's profile: -32602 for a callback that is not https, -32024 for a private one", async () => {
     const sep = { _meta: modernMeta({ "io.modelcontextprotocol/clientCapabilities": { extensions: { [EXT]: {} } } }) };
     const params = { ...subscribeParams("x", newSecret()), ...sep };
+    const authed = async (params: Record<string, unknown>, options: Record<string, unknown> = {}) => {
+      const server = serverOf({ auth: opaqueAuth(), ...options });
+      return (await message(await server.fetch(modernRequest("events/subscribe", params, 1, bearer("reader"))))).error
+        ?.code;
+    };
     // SEP-3415: a callback URL that is not https is refused with InvalidParams (an allow-listed one is taken).
-    assert.equal(await refused(params, { events: {} }), -32602);
+    assert.equal(await authed(params, { events: {} }), -32602);
     const delivery = { mode: "webhook", url: "https://10.0.0.1/hook", secret: newSecret() };
-    assert.equal(await refused({ ...params, delivery }), -32024);
+    assert.equal(await authed({ ...params, delivery }), -32024);
   });
   it("-32602: a secret whose key is shorter than 24 bytes or longer than 64 (SEP-3415, Standard Webhooks)", async () => {
     const secretOf = (bytes: number) => `whsec_${btoa(String.fromCharCode(...new Uint8Array(bytes).fill(7)))}`;
@@ -385,6 +442,9 @@ describe("refusals (SEP-3415 codes)", () => {
       await server.fetch(modernRequest("events/subscribe", subscribeParams("b2", newSecret(), "/b"))),
     );
     assert.equal(second.error?.code, -32013);
+    // SEP-3415 "Error Handling": "`data.limit` names it (for example `"subscriptions"`), and `data.max` MAY give the
+    // ceiling".
+    assert.deepEqual((second.error as { data?: unknown }).data, { limit: "subscriptions", max: 1 });
   });
   it("-32014: a delivery mode other than webhook", async () => {
     assert.equal(await refused({ ...subscribeParams("x", newSecret()), delivery: { mode: "poll" } }), -32014);

@@ -8,7 +8,7 @@
  */
 import { CallbackRefusedError, checkCallback } from "./callback-check.ts";
 import type { Deliveries } from "./deliveries.ts";
-import { deliveryBody, signedHeaders, webhookId } from "./signing.ts";
+import { deliveryBody, signedHeaders } from "./signing.ts";
 import type { Occurrence, Subscription } from "./subscription.ts";
 
 /** How an attempt ended. */
@@ -54,7 +54,8 @@ export async function attempt(
     const body = deliveryBody(sub.servedAs === undefined ? occ : { ...occ, name: sub.servedAs });
     let headers: Headers;
     try {
-      headers = signedHeaders(sub, webhookId(sub, occ.eventId), body, d.now());
+      // SEP-3415 "Signature scheme": "`webhook-id` is the `eventId` for event deliveries" (ChatGPT's profile alike).
+      headers = signedHeaders(sub, occ.eventId, body, d.now());
     } catch (error) {
       return { kind: "rejected", error };
     }

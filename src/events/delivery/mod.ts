@@ -20,7 +20,7 @@ export { CallbackEndpointError, verifyCallback } from "./verify-callback.ts";
 export { deliver } from "./deliver.ts";
 export { DEFAULT_RETRY_DELAYS_MS, Deliveries, type DeliveryConfig, type DeliveryOptions } from "./deliveries.ts";
 export { attachDeliveries } from "./delivery-job.ts";
-export { deliveryBody, MAX_BODY_BYTES, webhookId } from "./signing.ts";
+export { deliveryBody, MAX_BODY_BYTES } from "./signing.ts";
 export {
   clearFailures,
   endSubscription,

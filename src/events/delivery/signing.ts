@@ -15,18 +15,6 @@ import type { Occurrence, Subscription } from "./subscription.ts";
 export const MAX_BODY_BYTES = 256 * 1024;
 
 /**
- * The `webhook-id` of an occurrence to a subscription, the same on every attempt: the event id on the chatgpt
- * profile (the AI SDK's receiver checks it equals the body's `eventId`), `<subscriptionId>.<eventId>` on SEP-3415's.
- *
- * @param sub The subscription.
- * @param eventId The occurrence's id.
- * @returns The id receivers drop duplicates by.
- */
-export function webhookId(sub: Pick<Subscription, "id" | "profile">, eventId: string): string {
-  return sub.profile === "sep" ? `${sub.id}.${eventId}` : eventId;
-}
-
-/**
  * The body of an occurrence's delivery.
  *
  * @param occ The occurrence.

@@ -34,7 +34,7 @@ export interface Subscription {
   readonly secrets: readonly string[];
   /** Until when the older secrets sign too (ms since the epoch): a rotation's grace. */
   readonly previousUntil?: number;
-  /** `"sep"` when the subscriber declared SEP-3415's extension, else `"chatgpt"` (what `webhook-id` carries). */
+  /** `"sep"` when the subscriber declared SEP-3415's extension, else `"chatgpt"` (refusal codes, control ids). */
   readonly profile: "chatgpt" | "sep";
   /** Pending until its callback answered the challenge; suspended after repeated failures, until re-subscribed. */
   readonly status: "pending" | "active" | "suspended";

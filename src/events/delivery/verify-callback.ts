@@ -55,7 +55,9 @@ export async function verifyCallback(sub: Subscription, d: Deliveries): Promise<
   await checkCallback(sub.url, d.allow, d.lookup);
   const challenge = base64urlEncode(crypto.getRandomValues(new Uint8Array(32)));
   const body = JSON.stringify({ type: "verification", challenge });
-  const id = `vrf_${base64urlEncode(crypto.getRandomValues(new Uint8Array(16)))}`;
+  // SEP-3415 "Signature scheme": a control envelope's `webhook-id` is `msg_<type>_<random>`.
+  const random = base64urlEncode(crypto.getRandomValues(new Uint8Array(16)));
+  const id = sub.profile === "sep" ? `msg_verification_${random}` : `vrf_${random}`;
   const headers = signedHeaders(sub, id, body, d.now());
   let response: Response;
   try {

@@ -330,7 +330,8 @@ function passes(webhook: Webhook, text: string, headers: Record<string, string>)
 
 /**
  * Whether a body is a control (`gap` with a cursor, `terminated`) or an event whose `eventId` the `webhook-id`
- * carries: itself (ChatGPT's profile) or after the subscription's id (`<subscriptionId>.<eventId>`, SEP-3415).
+ * carries: itself (SEP-3415 "Signature scheme", ChatGPT's profile), or after the subscription's id, as servers of
+ * this SDK up to 1.0.0-rc.1 sent it on SEP-3415's profile (`<subscriptionId>.<eventId>`).
  */
 function wellFormed(body: Record<string, unknown>, webhookId: string, subscriptionId: string): boolean {
   if (body.type === "gap") return typeof body.cursor === "string";
