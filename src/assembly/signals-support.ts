@@ -12,7 +12,8 @@ import { registryOf } from "../core/definitions/registry.ts";
 import { ProtocolError } from "../errors/error.ts";
 import { pathOf } from "../internal/url.ts";
 import { continuationsOf } from "../jobs/continuations.ts";
-import { checkPayload, JobSignals, SIGNAL_KIND, type SignalDelivery } from "../jobs/signals.ts";
+import { checkPayload, JobSignals, SIGNAL_KIND, type SignalDelivery, waitShape } from "../jobs/signals.ts";
+import type { JournalStore } from "../jobs/journal-store.ts";
 import type { WaitSchema } from "../core/long-running/work-context.ts";
 import type { MountedBinding, ServerCore } from "../server/binding-contract.ts";
 import { readBody } from "../server/read-body.ts";
@@ -104,6 +105,7 @@ export function signals(options: SignalsOptions = {}): Capability<"signals"> {
     const url = (meta: CallMeta) => `${publicUrl ?? originOf(meta)}${path}`;
     const jobs = new JobSignals(c, url, (error) => runtime.onError?.(error), schemas);
     c.useSignals(jobs);
+    const refused = (job: string, name: string, payload: unknown) => payloadIssues(c.journals, job, name, payload);
     const handle = async (request: Request): Promise<Response> => {
       if (request.method !== "POST") return answer(405, "POST the signal's payload to its URL", { allow: "POST" });
       let claims;
@@ -124,12 +126,13 @@ export function signals(options: SignalsOptions = {}): Capability<"signals"> {
         }
         return answer(400, "A signal's payload is JSON");
       }
-      const checked = await checkPayload(schemas[claims.scope], payload);
-      if ("issues" in checked) return answer(400, `The signal's payload is refused: ${checked.issues}`);
+      const job = (claims.state as { d: string }).d;
       let taken: SignalDelivery;
       try {
+        const issues = await refused(job, claims.scope, payload);
+        if (issues !== undefined) return answer(400, `The signal's payload is refused: ${issues}`);
         const ttlMs = Math.max(1, claims.expiresAt - c.codec.now());
-        taken = await jobs.send((claims.state as { d: string }).d, claims.scope, payload, ttlMs);
+        taken = await jobs.send(job, claims.scope, payload, ttlMs);
       } catch (error) {
         if (!(error instanceof ProtocolError && error.code === "unavailable")) throw error;
         return answer(503, "The server's store is out of reach: send it again later", { "retry-after": "1" });
@@ -152,13 +155,32 @@ export function signals(options: SignalsOptions = {}): Capability<"signals"> {
   const send = async (runtime: Runtime, job: string, name: string, payload: unknown) => {
     const c = runtime.continuations === undefined ? undefined : continuationsOf(runtime).signals;
     if (c === undefined) throw new TypeError("server.signal() needs createServer({ signals: signals() })");
-    const checked = await checkPayload(schemas[name], payload);
-    if ("issues" in checked) {
-      throw new TypeError(`server.signal(): the payload of "${name}" is refused: ${checked.issues}`);
-    }
+    const issues = await payloadIssues(continuationsOf(runtime).journals, job, name, payload);
+    if (issues !== undefined) throw new TypeError(`server.signal(): the payload of "${name}" is refused: ${issues}`);
     return await c.send(job, name, payload);
   };
+  /**
+   * Why a payload is refused before it is taken, or `undefined`: checked by the server's schema of the signal, else by
+   * the JSON Schema the job's wait recorded of its own (the instance answering may not run the work, so it reads it in
+   * the journal); a signal that comes before its wait began is taken, and its wait checks it.
+   */
+  const payloadIssues = async (journals: JournalStore, job: string, name: string, payload: unknown) => {
+    const schema = schemas[name] ?? await recordedSchema(journals, job, name);
+    const checked = await checkPayload(schema, payload);
+    return "issues" in checked ? checked.issues : undefined;
+  };
   return capability("signals", Object.assign(mount, { send }) satisfies SignalsSupport);
+}
+
+/**
+ * The schema of the payload a job's wait recorded (its JSON Schema, checked in full by `@cfworker/json-schema`,
+ * loaded only when a wait recorded one), or `undefined`.
+ */
+async function recordedSchema(journals: JournalStore, job: string, name: string): Promise<WaitSchema | undefined> {
+  const shape = await waitShape(journals, job, name);
+  if (shape === undefined) return undefined;
+  const { jsonSchemaInput } = await import("../tool/openapi/json-schema-input.ts");
+  return jsonSchemaInput(shape);
 }
 
 /** A short JSON answer of the signal route. */

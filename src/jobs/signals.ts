@@ -8,7 +8,7 @@
  * @module
  */
 import type { CallMeta } from "../core/call/call-meta.ts";
-import type { InferSchemaOutput } from "../core/schema.ts";
+import { compileSchema, type InferSchemaOutput, type JsonSchema } from "../core/schema.ts";
 import type { SignalUrlOptions, WaitOptions, WaitSchema } from "../core/long-running/work-context.ts";
 import { WaitTimeoutError } from "../errors/wait-timeout-error.ts";
 import type { TokenCodec } from "../codec/token.ts";
@@ -142,7 +142,10 @@ export class JobSignals {
         if (!(timeoutMs >= 0) || now() + timeoutMs >= start.expiresAt) {
           throw new RangeError("work.waitFor(): the job expires first; give the tool a longer .longRunning({ ttlMs })");
         }
-        const until = await journal.step(`~wait:${name}`, () => now() + timeoutMs) as number;
+        // The wait's deadline, and the JSON Schema of its own schema where it has one (`waitShape`): an instance that
+        // answers the signal's POST without running the work checks the payload against it before taking it.
+        const recorded = await journal.step(`~wait:${name}`, () => waitRecord(now() + timeoutMs, schema, name));
+        const until = typeof recorded === "number" ? recorded : recorded.u;
         let waited = false; // this run took the wait's end (not its journal): its task no longer says it waits
         const slot = await journal.step(`~got:${name}`, () => {
           waited = true;
@@ -217,6 +220,42 @@ export class JobSignals {
       });
     }
   }
+}
+
+/** What a wait records at its start: its deadline, and the JSON Schema of its payload (`s`) where it has one. */
+type WaitRecord = number | { readonly u: number; readonly s?: JsonSchema };
+
+/** The largest JSON Schema a wait records, in bytes of JSON: a bigger one is checked by the wait alone. */
+const MAX_SHAPE_BYTES = 16 * 1024;
+
+/**
+ * A wait's record: its deadline alone (as jobs that began waiting before shapes were recorded have it) when its schema
+ * has no JSON Schema form (a Standard Schema without `~standard.jsonSchema`, a check JSON Schema cannot say) or one
+ * over {@link MAX_SHAPE_BYTES}; the schema still checks the payload as the wait takes it.
+ */
+function waitRecord(until: number, schema: WaitSchema | undefined, name: string): WaitRecord {
+  if (schema === undefined) return until;
+  let shape: JsonSchema;
+  try {
+    shape = compileSchema(schema, `work.waitFor("${name}")`).jsonSchema;
+  } catch {
+    return until;
+  }
+  return JSON.stringify(shape).length > MAX_SHAPE_BYTES ? until : { u: until, s: shape };
+}
+
+/**
+ * The JSON Schema of the payload a job's wait for a signal declared (recorded in its `~wait:<name>` step), once that
+ * wait began; `undefined` before it, or for a wait without a schema.
+ *
+ * @param journals The server's journal store.
+ * @param id The job's id.
+ * @param name The signal's name.
+ * @returns The JSON Schema, or `undefined`.
+ */
+export async function waitShape(journals: JournalStore, id: string, name: string): Promise<JsonSchema | undefined> {
+  const wait = (await journals.load(id)).find((entry) => entry.name === `~wait:${name}`)?.value as WaitRecord;
+  return typeof wait === "object" && wait !== null ? wait.s : undefined;
 }
 
 /** Refuses a signal name that is empty or too long (it is a journal entry's name, and a token's scope). */

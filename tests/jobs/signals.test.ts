@@ -8,12 +8,21 @@ import assert from "node:assert/strict";
 import { request as httpRequest } from "node:http";
 import { after, before, describe, it } from "node:test";
 import * as v from "valibot";
-import { type CallOutcome, createServer, defineTool, serve, type ServerOptions, signals } from "../../mod.ts";
+import {
+  type CallOutcome,
+  createMemoryResultStore,
+  createServer,
+  defineTool,
+  serve,
+  type ServerOptions,
+  signals,
+} from "../../mod.ts";
 import type { Listener } from "../../src/types.ts";
 import { WaitTimeoutError } from "../../src/errors/mod.ts";
 import { protectedResource } from "../../src/auth/mod.ts";
 import { answered, ended, failedWith, redeemedWithin } from "../helpers/outcome.ts";
 import { legacyRequest, post, toolsCall } from "../helpers/request.ts";
+import { waitFor } from "../helpers/wait.ts";
 
 const SECRET = "signals' secret: thirty-two bytes or more, surely";
 
@@ -24,6 +33,8 @@ function urlOf(n: number): Promise<string> {
   if (urls.has(n)) return Promise.resolve(urls.get(n)!);
   return new Promise((resolve) => made.set(n, () => resolve(urls.get(n)!)));
 }
+/** What a call's step before the wait waits for, by the call's `n`, where a test holds it there. */
+const gates = new Map<number, Promise<void>>();
 /** How many times each call's step before the wait ran. */
 const asked = new Map<number, number>();
 
@@ -46,6 +57,7 @@ function makeServer(publicUrl?: string, options: Partial<ServerOptions> = {}) {
             asked.set(n, (asked.get(n) ?? 0) + 1);
             urls.set(n, await work.signalUrl("approved", ttlMs === undefined ? {} : { ttlMs }));
             made.get(n)?.();
+            await gates.get(n);
           });
           try {
             const { by } = await work.waitFor("approved", { timeoutMs, schema: approval });
@@ -118,11 +130,15 @@ describe("work.waitFor() in process", () => {
     assert.deepEqual([...new Set(seen)], [1]);
   });
 
-  it("fails the job on a payload its schema refuses", async () => {
+  it("takes a payload sent before its wait began, and fails the job when the wait's schema refuses it", async () => {
     const server = makeServer("https://api.example.com");
+    let open = () => {};
+    gates.set(3, new Promise<void>((resolve) => open = resolve));
     const first = await server.call("approve", { n: 3 });
     await urlOf(3);
+    // The wait has not begun (its step before is held): nothing says the payload's shape yet.
     assert.equal(await server.signal(jobOf(first), "approved", { by: 7 }), "taken");
+    open();
     assert.match(failedWith(await ended(server, first)), /signal "approved" has a payload its schema refuses/);
   });
 
@@ -183,6 +199,55 @@ describe("work.waitFor() in process", () => {
     const posted = await server.fetch(new Request(url, { method: "POST", body: '{"by":"ada"}' }));
     assert.equal(posted.status, 202, await posted.text());
     assert.deepEqual(answered(await ended(server, first)), { by: "ADA" });
+  });
+
+  it("checks a POST against the schema its wait declared, on an instance that never ran the work: 400, the job waits", async () => {
+    // Two instances of one server on one store: the job runs where it runs, the approver's POST reaches the other,
+    // which knows the payload's shape only from the wait's record in the job's journal (its JSON Schema).
+    const store = createMemoryResultStore();
+    const instance = () =>
+      createServer({
+        name: "shapes",
+        version: "1.0.0",
+        secret: SECRET,
+        resultStore: store,
+        signals: signals({ publicUrl: "http://localhost" }),
+      }).tool(
+        defineTool("wait").describe("Waits for an approval").input(v.object({})).longRunning().defer(
+          async (_, work) => {
+            await work.step("url", async () => {
+              urls.set(-4, await work.signalUrl("approved"));
+              made.get(-4)?.();
+            });
+            return await work.waitFor("approved", {
+              timeoutMs: 20_000,
+              schema: v.object({ by: v.string(), level: v.picklist(["low", "high"]) }),
+            });
+          },
+        ),
+      );
+    const [a, b] = [instance(), instance()];
+    try {
+      const first = await a.call("wait", {});
+      const job = jobOf(first);
+      const url = await urlOf(-4);
+      // The wait records its shape as it begins (a POST before that is taken, and the wait checks it): its entry then
+      // says what it waits for.
+      await waitFor(async () => ((await store.get(job)) as { waiting?: string } | undefined)?.waiting !== undefined);
+      const wrong = await b.fetch(new Request(url, { method: "POST", body: '{"by":"ada","level":"urgent"}' }));
+      assert.equal(wrong.status, 400, await wrong.clone().text());
+      assert.match((await wrong.json()).message, /payload is refused/);
+      const refused = await b.fetch(new Request(url, { method: "POST", body: '{"by":7,"level":"low"}' }));
+      assert.equal(refused.status, 400, await refused.text());
+      await assert.rejects(b.signal(job, "approved", { by: "ada" }), /the payload of "approved" is refused/);
+      // Nothing was taken: the job still waits, and the right payload ends it.
+      const posted = await b.fetch(new Request(url, { method: "POST", body: '{"by":"ada","level":"high"}' }));
+      assert.equal(posted.status, 202, await posted.text());
+      assert.deepEqual(answered(await ended(a, first)), { by: "ada", level: "high" });
+    } finally {
+      await a.drain();
+      await b.drain();
+    }
   });
 
   it("without signals(): server.signal() refused naming the fix; a wait or a URL fails the job so, on MCP and MCP-lite", async () => {
