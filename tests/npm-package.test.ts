@@ -77,20 +77,29 @@ export const server = createServer({
 
 /**
  * On Node 22: serves the queued app, starts \`mcplite worker\` from the package's bin, calls \`slow\` three times with
- * the typed client and prints who computed each result; then SIGTERMs the worker and prints how it ended.
+ * the typed client and prints who computed each result; then SIGTERMs npx (which started the worker) and prints how
+ * the worker ended.
  */
 const QUEUE_CHECK = `import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { dirname } from "node:path";
 import { serve } from "@hono/node-server";
 import { createClient } from "@mcplite/sdk/client";
 import { server } from "./queue-app.ts";
 
-const worker = spawn(process.execPath, ["node_modules/@mcplite/sdk/dist/src/cli/bin.mjs", "worker", "queue-app.ts"], {
+// As the docs start it: npx, which runs the bin under sh -c (this Node first on the PATH, for its shebang).
+const worker = spawn("npx", ["--no-install", "mcplite", "worker", "queue-app.ts"], {
   stdio: ["ignore", "pipe", "pipe"],
+  env: { ...process.env, PATH: \`\${dirname(process.execPath)}:\${process.env.PATH}\` },
 });
 let said = "";
 worker.stdout.on("data", (chunk) => (said += chunk));
 worker.stderr.on("data", (chunk) => (said += chunk));
-const exited = new Promise((resolve) => worker.once("exit", (code, signal) => resolve(code ?? signal)));
+// Once npx has exited and its pipes are closed: the worker under it holds them until it exits too (30 s at most).
+const closed = new Promise((resolve) => {
+  worker.once("close", () => resolve(true));
+  setTimeout(() => resolve(false), 30_000).unref();
+});
 // Its "taking jobs" line, as it comes (30 s at most: the report then says it never came).
 await new Promise((resolve) => {
   const look = () => /taking jobs/.test(said) && resolve(true);
@@ -102,13 +111,25 @@ const listener = serve({ fetch: server.fetch, port: 0, hostname: "127.0.0.1" }, 
   const client = createClient(\`http://127.0.0.1:\${port}/mcp-lite/v1\`);
   const results = await Promise.all([1, 2, 3].map(() => client.callTool("slow", { ms: 300 }).then((r) => r.structuredContent)));
   await client.close();
+  // A container's stop: SIGTERM to npx, which passes it to its shell alone; the worker drains all the same.
   worker.kill("SIGTERM");
-  const code = await exited;
+  const ended = await closed;
   listener.close();
+  // Gone, or a zombie its new parent has yet to reap: /proc says which (Linux), looked at for 10 s at most.
+  const gone = () => {
+    try {
+      const stat = readFileSync(\`/proc/\${results[0].pid}/stat\`, "utf8");
+      return stat[stat.lastIndexOf(")") + 2] === "Z";
+    } catch {
+      return true;
+    }
+  };
+  for (let i = 0; i < 100 && !gone(); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+  const alive = !gone();
   console.log(JSON.stringify({
-    byWorker: results.every((r) => r.pid === worker.pid),
+    byWorker: results.every((r) => r.pid === results[0].pid && r.pid !== process.pid),
     node: results.map((r) => r.node.split(".")[0]),
-    worker: [code, /taking jobs/.test(said), /drained/.test(said)],
+    worker: [ended, /taking jobs/.test(said), /drained/.test(said), alive],
   }));
   process.exit(0);
 });
@@ -489,8 +510,13 @@ describe("the npm package", () => {
           REDIS_URL: redis.url,
         });
         assert.equal(checked.code, 0, checked.stderr + checked.stdout);
-        // Every result computed by the worker process (not the web one), on Node 22; the worker drained on SIGTERM.
-        assert.deepEqual(answer(checked), { byWorker: true, node: ["22", "22", "22"], worker: [0, true, true] });
+        // Every result computed by the worker process (not the web one), on Node 22; the worker, started by npx,
+        // drained and exited when npx got SIGTERM (npm passes it to the shell it ran the bin under, alone).
+        assert.deepEqual(answer(checked), {
+          byWorker: true,
+          node: ["22", "22", "22"],
+          worker: [true, true, true, false],
+        }, checked.stdout);
       } finally {
         await redis.stop();
       }

@@ -39,10 +39,13 @@ Usage:
                                      call its tools from the dev page at /_dev (Ctrl-C stops)
   mcplite worker <server module> [--concurrency <n>] [--drain-ms <ms>]   run the queued jobs of the
                                      module's server (createServer({ queue })) with no listener;
-                                     SIGTERM or SIGINT drains: running jobs get --drain-ms (default
-                                     30000) to finish, then go back to the queue
-  mcplite jobs list <server module> [--state <state>]… [--limit <n>] [--json]   the latest queued
-                                     jobs of the module's server: state, attempt, tool, call, why failed
+                                     SIGTERM or SIGINT drains (so does the end of the shell npx ran
+                                     it in): running jobs get --drain-ms (default 30000) to finish,
+                                     then go back to the queue
+  mcplite jobs list <server module> [--state <state>]… [--tool <name>]… [--limit <n>] [--json]
+                                     the latest queued jobs of the module's server: state, attempt,
+                                     tool, call, why failed; --tool keeps those tools' (event:* for
+                                     an event's deliveries)
   mcplite jobs show <server module> <job id> [--json]   one job: its state and attempt in the queue,
                                      its result in the store, its last error, its steps (its log)
   mcplite jobs cancel <server module> <job id>   cancels a job as its caller would: out of the

@@ -18,7 +18,7 @@ import type { JournalEntry } from "../jobs/journal-store.ts";
 import { Continuations } from "../jobs/continuations.ts";
 import { lastRunOf, rerunRefusal, type Reruns, rerunsOf } from "../jobs/job-rerun.ts";
 
-const USAGE = "usage: mcplite jobs list <server module> [--state <state>]… [--limit <n>] [--json]\n" +
+const USAGE = "usage: mcplite jobs list <server module> [--state <state>]… [--tool <name>]… [--limit <n>] [--json]\n" +
   "       mcplite jobs show <server module> [--json] [--] <job id>\n" +
   "       mcplite jobs cancel <server module> [--] <job id>\n" +
   "       mcplite jobs retry <server module> [--from <step>] [--] <job id>";
@@ -33,7 +33,7 @@ const USAGE = "usage: mcplite jobs list <server module> [--state <state>]… [--
  *   store its instances share).
  */
 export async function jobsCommand(terminal: Terminal, argv: string[]): Promise<number> {
-  const states: string[] = [];
+  const states: string[] = [], tools: string[] = [];
   let limit = 20, json = false, from: string | undefined;
   const positionals: string[] = [];
   for (let i = 0; i < argv.length; i++) {
@@ -48,6 +48,7 @@ export async function jobsCommand(terminal: Terminal, argv: string[]): Promise<n
     if (name === "--help" || name === "-h") return (await terminal.out(`${USAGE}\n`), ExitCode.Ok);
     if (name === "--json") json = true;
     else if (name === "--state") states.push(inline ?? argv[++i] ?? "");
+    else if (name === "--tool") tools.push(inline ?? argv[++i] ?? "");
     else if (name === "--from") from = inline ?? argv[++i] ?? "";
     else if (name === "--limit") {
       const raw = inline ?? argv[++i] ?? "";
@@ -67,6 +68,8 @@ export async function jobsCommand(terminal: Terminal, argv: string[]): Promise<n
     return await usage(terminal, verb !== "retry" ? "--from is for jobs retry" : "--from takes a step's name");
   }
   if (module === undefined) return await usage(terminal, `jobs ${verb} needs a server module`);
+  if (tools.length > 0 && verb !== "list") return await usage(terminal, "--tool is for jobs list");
+  if (tools.includes("")) return await usage(terminal, "--tool takes a tool's name (event:<name> for deliveries)");
   if (verb !== "list" ? id === undefined || positionals.length > 3 : positionals.length > 2) {
     return await usage(terminal, verb !== "list" ? `jobs ${verb} needs one job id` : "jobs list takes no job id");
   }
@@ -84,7 +87,7 @@ export async function jobsCommand(terminal: Terminal, argv: string[]): Promise<n
     return NOT_RUNNABLE;
   }
   if (verb === "list") {
-    const jobs = await queue.inspect({ limit, ...(states.length === 0 ? {} : { states }) });
+    const jobs = await latest(queue, limit, states, tools);
     await terminal.out(json ? `${JSON.stringify(jobs)}\n` : listed(jobs));
     return ExitCode.Ok;
   }
@@ -168,6 +171,27 @@ async function retry(
     `retrying ${last}${from === undefined ? "" : ` from step ${from}`}: a worker runs it again as a new run\n`,
   );
   return ExitCode.Ok;
+}
+
+/** How many of the queue's latest jobs `--tool` looks through for its matches, at most. */
+const TOOL_SCAN = 5_000;
+
+/**
+ * The queue's latest jobs (of `states`, when given), newest first: `limit` of them, or with `--tool`, the latest
+ * `limit` of those tools among the latest {@link TOOL_SCAN} (an event's deliveries are the tool `event:<name>`; a name
+ * ending in `*` takes every tool it begins, `event:*` every delivery).
+ */
+async function latest(
+  queue: WorkQueue,
+  limit: number,
+  states: readonly string[],
+  tools: readonly string[],
+): Promise<readonly QueueItem[]> {
+  const asked = { ...(states.length === 0 ? {} : { states }) };
+  if (tools.length === 0) return await queue.inspect!({ limit, ...asked });
+  const named = (tool = "") =>
+    tools.some((name) => name.endsWith("*") ? tool.startsWith(name.slice(0, -1)) : tool === name);
+  return (await queue.inspect!({ limit: TOOL_SCAN, ...asked })).filter((job) => named(job.tool)).slice(0, limit);
 }
 
 /** The jobs as a table, one a line: id, state, attempt, tool, call id, when added, and why it failed. */

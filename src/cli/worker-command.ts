@@ -1,7 +1,7 @@
 /**
  * `mcplite worker <module>`: runs the queued jobs of the server a module exports (`runWorker()`), with
- * no listener, until SIGTERM or SIGINT, which drain it: running jobs get `--drain-ms` to finish, then
- * go back to the queue. The module is the one the web instances serve, so the worker has the same tools,
+ * no listener, until SIGTERM or SIGINT (or, started by npm, until the shell npm ran it in is gone), which drain it:
+ * running jobs get `--drain-ms` to finish, then go back to the queue. The module is the one the web instances serve, so the worker has the same tools,
  * middleware, secret, result store and queue.
  *
  * @module
@@ -15,8 +15,39 @@ const USAGE = "usage: mcplite worker <server module> [--concurrency <n>] [--drai
 
 const g = globalThis as unknown as {
   Deno?: { addSignalListener(signal: string, handler: () => void): void };
-  process?: { on(signal: string, handler: () => void): void };
+  process?: {
+    on(signal: string, handler: () => void): void;
+    readonly ppid: number;
+    readonly env: Record<string, string>;
+  };
 };
+
+/** How often a worker that npm started looks whether the shell npm started it in is still its parent, in ms. */
+const LAUNCHER_LOOK_MS = 500;
+
+/**
+ * Resolves once the worker is told to stop: SIGTERM or SIGINT, or, when npm started it (`npx mcplite worker`, an npm
+ * script: `npm_lifecycle_event` set), once the shell npm ran it under is gone. npm runs a bin under `sh -c`, which
+ * Debian's dash does not replace by the command, and passes a SIGTERM it gets (a container's stop) to that shell
+ * alone: the shell dies and the worker would run on, orphaned, until killed. Its parent's pid changes then, on Node
+ * and Bun (`process.ppid` is read anew), which says it as the signal would have.
+ */
+function stopAsked(): Promise<string> {
+  return new Promise<string>((resolve) => {
+    for (const name of ["SIGTERM", "SIGINT"]) {
+      if (g.Deno) g.Deno.addSignalListener(name, () => resolve(name));
+      else g.process!.on(name, () => resolve(name));
+    }
+    if (g.Deno || g.process?.env.npm_lifecycle_event === undefined) return;
+    const parent = g.process.ppid;
+    const look = setInterval(() => {
+      if (g.process!.ppid === parent) return;
+      clearInterval(look);
+      resolve("the shell npm started it in stopped (npm passes its SIGTERM there alone)");
+    }, LAUNCHER_LOOK_MS);
+    (look as { unref?: () => void }).unref?.();
+  });
+}
 
 /**
  * Runs `mcplite worker`.
@@ -58,12 +89,7 @@ export async function workerCommand(terminal: Terminal, argv: string[]): Promise
     return (await say((error as Error).message), 3);
   }
   await say(`taking jobs (${options.concurrency ?? 8} at once)`);
-  const signal = await new Promise<string>((resolve) => {
-    for (const name of ["SIGTERM", "SIGINT"]) {
-      if (g.Deno) g.Deno.addSignalListener(name, () => resolve(name));
-      else g.process!.on(name, () => resolve(name));
-    }
-  });
+  const signal = await stopAsked();
   await say(`${signal}: draining ${worker.running} running job(s)`);
   await worker.close();
   await say("drained");

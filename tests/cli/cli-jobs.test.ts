@@ -57,6 +57,9 @@ describe("mcplite jobs: the command line", () => {
       dashed.stderr,
       /unknown option -_s6HkZ-hnJtfNRgOO_rxw \(a job id that begins with "-" goes after --\)/,
     );
+    const toolElsewhere = await runCli(["jobs", "show", MODULE, "--tool", "report", "some-job"]);
+    assert.equal(toolElsewhere.code, 2);
+    assert.match(toolElsewhere.stderr, /--tool is for jobs list/);
     const noQueue = await runCli(["jobs", "list", "examples/quickstart.ts"]);
     assert.equal(noQueue.code, 3, noQueue.stderr);
     assert.match(noQueue.stderr, /has no queue that can be read/);
@@ -97,6 +100,13 @@ for (const { on, missing, url, variable } of BACKENDS) {
 
         const failed = await runCli(["jobs", "list", MODULE, "--state", "failed", "--json"], { env });
         assert.deepEqual(JSON.parse(failed.stdout).map((job: { id: string }) => job.id), [ledger]);
+        // By tool: a name, or a prefix ending in `*` (`event:*`: an event's deliveries, which share the queue).
+        const idsOf = async (...args: string[]) =>
+          JSON.parse((await runCli(["jobs", "list", MODULE, ...args, "--json"], { env })).stdout)
+            .map((job: { id: string }) => job.id);
+        assert.deepEqual(await idsOf("--tool", "ledger"), [ledger]);
+        assert.deepEqual(await idsOf("--tool=rep*"), [report]);
+        assert.deepEqual(await idsOf("--tool", "event:*"), []);
 
         const shown = await runCli(["jobs", "show", MODULE, "--", report], { env });
         assert.equal(shown.code, 0, shown.stderr);
