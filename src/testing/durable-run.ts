@@ -31,6 +31,8 @@ export type { CrashPoint } from "./kit-journal.ts";
 
 /** The most starts one `durableRun()` makes (a sleep's wake, a resume, a retry's wait): past it, a loop of the work's. */
 const MAX_STARTS = 2_500;
+/** The origin of the signal URLs a kit run's work makes (`work.signalUrl()`), which nothing serves. */
+const SIGNAL_ORIGIN = "https://durable-run.test";
 
 /**
  * Options of {@link durableRun}.
@@ -75,7 +77,8 @@ export interface DurableRunOptions {
   /**
    * Signals sent to the job before its first start, by name (`server.signal(job, name, payload)`): a
    * `work.waitFor(name)` takes its payload at once (checked by the wait's `schema`); a wait with none ends at its
-   * `timeoutMs` with a `WaitTimeoutError`, the time skipped as a sleep's.
+   * `timeoutMs` with a `WaitTimeoutError`, the time skipped as a sleep's. `work.signalUrl(name)` makes a URL on
+   * `https://durable-run.test`, which nothing serves.
    */
   readonly signals?: Readonly<Record<string, unknown>>;
   /**
@@ -172,7 +175,8 @@ export async function durableRun(tool: AnyTool, options: DurableRunOptions): Pro
     version: "0.0.0",
     logger: false,
     journalStore: journal,
-    signals: signals(),
+    // `work.signalUrl()` makes a URL on the reserved testing name (RFC 6761 §6.2): the job came from no request.
+    signals: signals({ publicUrl: SIGNAL_ORIGIN }),
     tokens: { now: () => clock },
     settings: options.settings,
   }).tool(withoutFlow(tool));
@@ -208,7 +212,9 @@ export async function durableRun(tool: AnyTool, options: DurableRunOptions): Pro
       if (!isRetryable(error, job.signal)) throw error;
       throw new NonRetryableError(error instanceof Error ? error.message : String(error), { cause: error });
     };
-    return get(server.tool(Object.create(child, { work: { value: work } })) && name);
+    // Without its flow control, as the parent's tool: one job of it runs here, which no queue holds.
+    const longRunning = { value: flowless(child.longRunning) };
+    return get(server.tool(Object.create(child, { work: { value: work }, longRunning })) && name);
   };
   // Through the server's one seam around each run of declared work, a middleware's `work` hook: the run's context.
   server.use(Object.assign((_call: unknown, next: () => Promise<unknown>) => next(), {
@@ -313,7 +319,12 @@ export async function durableRun(tool: AnyTool, options: DurableRunOptions): Pro
  * runs one job in memory with none, which a server refuses a tool that has it (`admitTool()`).
  */
 function withoutFlow(tool: AnyTool): AnyTool {
-  if (tool.longRunning === undefined) return tool;
-  const { concurrency: _c, rateLimit: _r, dedupe: _d, priority: _p, ...longRunning } = tool.longRunning;
-  return { ...tool, longRunning };
+  return tool.longRunning === undefined ? tool : { ...tool, longRunning: flowless(tool.longRunning) };
+}
+
+/** Long-running options without flow control. */
+function flowless(options: AnyTool["longRunning"]): AnyTool["longRunning"] {
+  if (options === undefined) return options;
+  const { concurrency: _c, rateLimit: _r, dedupe: _d, priority: _p, ...rest } = options;
+  return rest;
 }

@@ -191,6 +191,60 @@ describe("durableRun()", () => {
     assert.ok(refused.error instanceof TypeError, String(refused.error)); // the wait's schema refused the payload
   });
 
+  it("runs the guide's publish example: a signal URL made (on the kit's testing origin), the approval given", async () => {
+    // docs/concepts/long-running.md, "Waiting for the outside world": the editor is asked with a signal URL.
+    const asked: string[] = [];
+    const publish = defineTool("publish")
+      .describe("Publishes a post once an editor approves it")
+      .input(v.object({ post: v.string() }))
+      .longRunning({ ttlMs: 24 * 60 * 60_000 })
+      .defer(async ({ post }, work) => {
+        await work.step(
+          "ask",
+          async () => void asked.push(`approve ${post}: POST to ${await work.signalUrl("approved")}`),
+        );
+        try {
+          const { by } = await work.waitFor("approved", {
+            timeoutMs: 60 * 60_000,
+            schema: v.object({ by: v.string() }),
+          });
+          return `${post} published, approved by ${by}`;
+        } catch (error) {
+          if (error instanceof WaitTimeoutError) return `${post} not published: nobody approved it in an hour`;
+          throw error;
+        }
+      });
+    const approved = await durableRun(publish, { input: { post: "hello" }, signals: { approved: { by: "ada" } } });
+    assert.equal(approved.value, "hello published, approved by ada", String(approved.error));
+    assert.match(asked[0], /^approve hello: POST to https:\/\/durable-run\.test\/signals\/[\w.~-]+$/);
+    const unanswered = await durableRun(publish, { input: { post: "draft" } });
+    assert.equal(unanswered.value, "draft not published: nobody approved it in an hour");
+    assert.equal(unanswered.sleptMs, 60 * 60_000);
+  });
+
+  it("runs a parent whose invoked child has flow control: the child run, or mocked by its invoke() name", async () => {
+    const sync = defineTool("sync")
+      .input(v.object({ account: v.string() }))
+      .output(v.object({ synced: v.string() }))
+      .longRunning({ concurrency: { limit: 1, key: (_input, auth) => auth?.subject ?? "anonymous" }, priority: 2 })
+      .defer(async ({ account }, work) => ({ synced: await work.step("sync", () => account) }));
+    const nightly = defineTool("nightly")
+      .input(v.object({ accounts: v.array(v.string()) }))
+      .longRunning()
+      .defer(async ({ accounts }, work) => {
+        const done = await Promise.all(accounts.map((account) => invoke(work, `sync:${account}`, sync, { account })));
+        return { synced: done.map((each) => each.synced) };
+      });
+    const run = await durableRun(nightly, { input: { accounts: ["a", "b"] } });
+    assert.deepEqual(run.value, { synced: ["a", "b"] }, String(run.error));
+    assert.deepEqual(run.invoked, { "sync:a": 1, "sync:b": 1 });
+    const mocked = await durableRun(nightly, {
+      input: { accounts: ["a"] },
+      mockInvokes: { "sync:a": () => ({ synced: "mocked" }) },
+    });
+    assert.deepEqual(mocked.value, { synced: ["mocked"] }, String(mocked.error));
+  });
+
   it("runs a tool with flow control (which a queue holds) as any other: its work once, in memory", async () => {
     const sync = defineTool("sync")
       .input(v.object({ account: v.string() }))
