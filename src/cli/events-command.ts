@@ -10,6 +10,8 @@ import { McpliteError } from "../errors/error.ts";
 import { eventWebhook } from "../events/receiver/event-webhook.ts";
 import { serve } from "../server/serve.ts";
 import type { ToolInfo } from "../client/transport.ts";
+import { nextBackoff, passes } from "../client/event-stream.ts";
+import { sleep } from "../internal/sleep.ts";
 import { argumentsFor } from "./arg-values.ts";
 import type { CommandContext } from "./command.ts";
 import { ExitCode, UsageError } from "./exit-errors.ts";
@@ -128,7 +130,8 @@ function missingArguments(schema: unknown, input: Record<string, unknown>): stri
 
 /**
  * Prints an event's occurrences as they come, by push (one `events/stream`, which the client resumes from its cursor
- * when it drops) or poll (`events/poll` from each answer's cursor, waiting out its `nextPollMs`), until Ctrl-C.
+ * when it drops) or poll (`events/poll` from each answer's cursor, waiting out its `nextPollMs`; a poll the network or a
+ * restarting server failed, again from the same cursor, after 1 s doubling to 30 s), until Ctrl-C.
  */
 async function follow(
   ctx: CommandContext,
@@ -144,8 +147,19 @@ async function follow(
       return;
     }
     let cursor: string | null | undefined;
+    let backoff = 0;
     while (!signal.aborted) {
-      const polled = await client.events.poll(name, { arguments: input, cursor }, { signal });
+      let polled;
+      try {
+        polled = await client.events.poll(name, { arguments: input, cursor }, { signal });
+      } catch (error) {
+        // A server restarting (a deploy), or out of reach a while: polled again from the same cursor, so nothing
+        // emitted meanwhile is missed, as the stream reconnects from its own.
+        if (signal.aborted || !passes(error)) throw error;
+        await sleep(backoff = nextBackoff(backoff), signal).catch(() => {});
+        continue;
+      }
+      backoff = 0;
       for (const event of polled.events) await line(event);
       cursor = polled.cursor;
     }

@@ -25,11 +25,27 @@ const EXHAUSTED = new Set([-32013, -32025]);
 /** The conditions a later attempt may not meet: the network, the server's load, its own failure. */
 const PASSING = new Set(["rate_limited", "request_timeout", "internal", "transport"]);
 
-/** Whether a stream that ended with this error is tried again (else the iteration throws it). */
-function passes(error: unknown): boolean {
+/**
+ * Whether a stream (or a poll) that ended with this error is tried again, later: the network, the server's load or
+ * its own failure, which a restart ends; else (an unknown event, a refusal) it is thrown.
+ *
+ * @param error What the request failed with.
+ * @returns `true` when a later attempt may not meet it.
+ */
+export function passes(error: unknown): boolean {
   if (isTransportError(error)) return true;
   if (!(error instanceof McpliteError)) return false;
   return PASSING.has(error.code) || EXHAUSTED.has((error as { rpcCode?: number }).rpcCode ?? 0);
+}
+
+/**
+ * The wait before the next attempt after one that failed: 1 s, doubling to 30 s.
+ *
+ * @param last The wait before this attempt (0: none).
+ * @returns The wait, in ms.
+ */
+export function nextBackoff(last: number): number {
+  return Math.min(Math.max(1_000, last * 2), MAX_BACKOFF_MS);
 }
 
 /**
@@ -99,7 +115,7 @@ export async function* streamEvents(
     const { error } = ended as { error?: unknown };
     if (error !== undefined && !silent && !passes(error)) throw error;
     // At once after a stream that lived; else 1 s, doubling to 30 s.
-    backoff = active && Date.now() - opened >= 1_000 ? 0 : Math.min(Math.max(1_000, backoff * 2), MAX_BACKOFF_MS);
+    backoff = active && Date.now() - opened >= 1_000 ? 0 : nextBackoff(backoff);
     if (backoff > 0) await sleep(backoff, signal).catch(() => {});
   }
 }

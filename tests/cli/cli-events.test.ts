@@ -223,6 +223,62 @@ describe("mcplite events tail", () => {
     },
   );
 
+  it("keeps printing across a restart of the server, by push and by poll over MCP-lite: none missed, none twice", {
+    timeout: 90_000,
+  }, async () => {
+    // The server stops (its connections cut, as a deploy's old process ends) and a new one starts on the same port
+    // over the same store, which keeps the occurrence log: what was emitted meanwhile is read from each cursor.
+    const store = createMemoryResultStore();
+    const instance = () =>
+      createServer({
+        name: "shop",
+        version: "1.0.0",
+        secret: "cli-events-tests-secret-0123456789abcdef",
+        resultStore: store,
+        events: { pollIntervalMs: 200 },
+      }).event(low);
+    const first = instance();
+    let serving = await serve(first, { port: 0, hostname: "127.0.0.1", quiet: true });
+    const { port } = new URL(serving.url);
+    const runs = {
+      push: tail([serving.url, "stock.low", "--mode", "push"]),
+      poll: tail([serving.url, "stock.low", "--mode", "poll"]),
+    };
+    const skus = (run: ReturnType<typeof tail>) =>
+      run.out.stdout.trim().split("\n").filter((l) => l !== "").map((l) => JSON.parse(l).data.sku as string);
+    try {
+      for (const [mode, run] of Object.entries(runs)) {
+        await run.waitFor("stderr", new RegExp(`tailing stock\\.low by ${mode}`));
+      }
+      // Each holds a cursor once it printed one: probes until both did (a bound of 20 s).
+      let i = 0;
+      await readUntil(
+        async () => {
+          await first.emit("stock.low", { sku: `w${i++}` });
+          return skus(runs.push).length > 0 && skus(runs.poll).length > 0;
+        },
+        (both) => both,
+        "an occurrence printed by push and by poll",
+        { timeoutMs: 20_000, everyMs: 100 },
+      );
+      await serving.close();
+      const second = instance();
+      await second.emit("stock.low", { sku: "r1" }); // while no server listens
+      await new Promise((resolve) => setTimeout(resolve, 1_500)); // a poll or two meets the closed port
+      serving = await serve(second, { port: Number(port), hostname: "127.0.0.1", quiet: true });
+      await second.emit("stock.low", { sku: "r2" });
+      for (const run of Object.values(runs)) {
+        await run.waitFor("stdout", /"r2"/, 40_000);
+        const after = skus(run).filter((sku) => sku === "r1" || sku === "r2");
+        assert.deepEqual(after, ["r1", "r2"], `each once, in order: ${run.out.stdout}\n${run.out.stderr}`);
+      }
+    } finally {
+      for (const run of Object.values(runs)) run.child.kill("SIGINT");
+      await serving.close();
+    }
+    for (const run of Object.values(runs)) assertStopped(await run.closed, run.out.stderr);
+  });
+
   it("refuses --mode it does not know, and --port without a receiver (exit 2)", async () => {
     const bad = tail([listener.url, "--mode", "sse"]);
     assert.equal((await bad.closed).code, 2);

@@ -9,7 +9,9 @@
 import { clientError, errorFromRpc, rpcError, rpcErrorOf, transportError } from "../errors.ts";
 import { isObject } from "../../internal/is-object.ts";
 import { META } from "../../internal/mcp-wire.ts";
-import { httpError, isEventStream, isJsonResponse, readJsonBody, replyFrom, unreadable } from "../http.ts";
+import { httpError, isEventStream, isJsonResponse, messageOf, readJsonBody, replyFrom, unreadable } from "../http.ts";
+import { rethrowAbort } from "../deadline.ts";
+import { McpliteError } from "../../errors/error.ts";
 import type { HttpEndpoint } from "../http-endpoint.ts";
 import { replyFromLite } from "../read-result.ts";
 import { readSse } from "../read-sse.ts";
@@ -102,20 +104,41 @@ async function readRpcStream(
   maxResponseBytes: number,
 ): Promise<Reply> {
   const cursor = { lastEventId: undefined, retryMs: undefined };
-  for await (const event of readSse(response.body!, cursor, ctx.signal, maxResponseBytes)) {
-    const message = parseData(event.data, "message");
-    if (!isObject(message)) continue;
-    ctx.activity();
-    if (typeof message.method === "string") {
-      ctx.onNotification?.(message.method, isObject(message.params) ? message.params : {});
-      continue;
+  return await unbroken(ctx.signal, async () => {
+    for await (const event of readSse(response.body!, cursor, ctx.signal, maxResponseBytes)) {
+      const message = parseData(event.data, "message");
+      if (!isObject(message)) continue;
+      ctx.activity();
+      if (typeof message.method === "string") {
+        ctx.onNotification?.(message.method, isObject(message.params) ? message.params : {});
+        continue;
+      }
+      const reply = replyFrom(message, response);
+      if (reply === undefined) continue;
+      if (!reply.ok) throw errorFromRpc(reply.error, { method, wire: WIRE, status: response.status });
+      return replyFromLite(reply.result);
     }
-    const reply = replyFrom(message, response);
-    if (reply === undefined) continue;
-    if (!reply.ok) throw errorFromRpc(reply.error, { method, wire: WIRE, status: response.status });
-    return replyFromLite(reply.result);
+    throw transportError(`${method}: the event stream ended before its response`, { status: response.status });
+  });
+}
+
+/**
+ * Reads an SSE answer, its body breaking off (a connection reset, a server stopped mid-stream) the transport's failure
+ * (`transport`), as MCP's streams' (`http.ts`): what a caller retries or reconnects on (`client.events.stream()` from
+ * its cursor), where the runtime's own `TypeError` ("terminated", `ECONNRESET`) would end it. The answer's own errors
+ * pass as they are.
+ */
+async function unbroken<T>(signal: AbortSignal, read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    rethrowAbort(
+      signal,
+      error instanceof McpliteError ? error : transportError(`The event stream broke off: ${messageOf(error)}`, {
+        cause: error,
+      }),
+    );
   }
-  throw transportError(`${method}: the event stream ended before its response`, { status: response.status });
 }
 
 /**
@@ -133,40 +156,42 @@ export async function readLiteStream(
 ): Promise<Reply> {
   const partials: unknown[] = [];
   const cursor = { lastEventId: undefined, retryMs: undefined };
-  for await (const event of readSse(response.body!, cursor, ctx.signal, maxResponseBytes)) {
-    const type = event.event ?? "message";
-    if (type === "heartbeat") continue;
-    const data = parseData(event.data, type);
-    if (type === "done") return replyFromLite(finalResult(data, partials));
-    if (type === "error") {
-      throw errorFromRpc(rpcErrorOf(data), { method: "tools/call", wire: WIRE, status: response.status });
-    }
-    ctx.activity();
-    if (type === "message") {
-      const partial = typeof data === "object" && data !== null && "partial" in data
-        ? (data as { partial: unknown }).partial
-        : data;
-      partials.push(partial);
-      ctx.onPartial?.(partial);
-    } else if (type === "progress" && typeof data === "object" && data !== null) {
-      const p = data as Record<string, unknown>;
-      if (typeof p.progress === "number") {
-        ctx.onProgress?.({
-          progress: p.progress,
-          ...(typeof p.total === "number" ? { total: p.total } : {}),
-          ...(typeof p.message === "string" ? { message: p.message } : {}),
+  return await unbroken(ctx.signal, async () => {
+    for await (const event of readSse(response.body!, cursor, ctx.signal, maxResponseBytes)) {
+      const type = event.event ?? "message";
+      if (type === "heartbeat") continue;
+      const data = parseData(event.data, type);
+      if (type === "done") return replyFromLite(finalResult(data, partials));
+      if (type === "error") {
+        throw errorFromRpc(rpcErrorOf(data), { method: "tools/call", wire: WIRE, status: response.status });
+      }
+      ctx.activity();
+      if (type === "message") {
+        const partial = typeof data === "object" && data !== null && "partial" in data
+          ? (data as { partial: unknown }).partial
+          : data;
+        partials.push(partial);
+        ctx.onPartial?.(partial);
+      } else if (type === "progress" && typeof data === "object" && data !== null) {
+        const p = data as Record<string, unknown>;
+        if (typeof p.progress === "number") {
+          ctx.onProgress?.({
+            progress: p.progress,
+            ...(typeof p.total === "number" ? { total: p.total } : {}),
+            ...(typeof p.message === "string" ? { message: p.message } : {}),
+          });
+        }
+      } else if (type === "log" && typeof data === "object" && data !== null) {
+        const l = data as Record<string, unknown>;
+        ctx.onLog?.({
+          level: String(l.level ?? "info"),
+          data: l.data,
+          ...(typeof l.logger === "string" ? { logger: l.logger } : {}),
         });
       }
-    } else if (type === "log" && typeof data === "object" && data !== null) {
-      const l = data as Record<string, unknown>;
-      ctx.onLog?.({
-        level: String(l.level ?? "info"),
-        data: l.data,
-        ...(typeof l.logger === "string" ? { logger: l.logger } : {}),
-      });
     }
-  }
-  throw transportError("The event stream ended before its done event", { status: response.status });
+    throw transportError("The event stream ended before its done event", { status: response.status });
+  });
 }
 
 /**
