@@ -24,6 +24,7 @@ import { EVENTS_EXTENSION, type EventsSource } from "./events-router.ts";
 import { pushStream } from "./push-stream.ts";
 import type { SharedStore } from "../store/shared-store.ts";
 import { type EventsRuntime, principalIndex, readLiveSubscription, storeSubscription } from "./subscription-store.ts";
+import { watermark } from "./delivery/watermark.ts";
 import { webhookSecretFits } from "../internal/webhook-secret.ts";
 
 /** ChatGPT's error codes (the router renumbers them SEP-3415's for a client that declared the extension). */
@@ -212,8 +213,13 @@ async function subscribe(runtime: EventsRuntime, params: Params, ctx: ExtensionC
     limit: replay,
     match: (occurrence) => definition["~match"](args as never, occurrence.data as never, caller),
   });
-  for (const { cursor: _, ...occurrence } of missed.events) await deliver(sub, occurrence, deliveries);
-  const { cursor, truncated } = missed;
+  for (const { cursor: after, ...occurrence } of missed.events) {
+    await deliver(sub, { ...occurrence, place: await runtime.log.placeOf(name, after) }, deliveries);
+  }
+  const { truncated } = missed;
+  // SEP-3415: the response's cursor is "the same safe-to-persist watermark" as the deliveries', never past an
+  // occurrence still being delivered (on its profile; ChatGPT's, the log's position).
+  const cursor = (sub.profile === "sep" ? await watermark(store, id, deliveries.now()) : undefined) ?? missed.cursor;
   return { id, refreshBefore: new Date(sub.expiresAt).toISOString(), cursor, truncated };
 }
 

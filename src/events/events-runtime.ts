@@ -22,6 +22,7 @@ import {
 } from "./delivery/mod.ts";
 import { localEvents } from "./events-methods.ts";
 import { routerOf } from "./events-router.ts";
+import type { Place } from "./delivery/watermark.ts";
 import { OccurrenceLog } from "./occurrence-log.ts";
 import { OpenStreams } from "./open-streams.ts";
 import { type Emitted, type EventsRuntime, readLiveSubscription } from "./subscription-store.ts";
@@ -107,8 +108,9 @@ async function emitOn(
     throw new RangeError(`server.emit("${name}"): ${(error as Error).message}`);
   }
   const { store } = runtime;
+  let after: string;
   try {
-    await runtime.log.append(name, occurrence); // before any delivery: a poll after the emit answered finds it
+    after = await runtime.log.append(name, occurrence); // before any delivery: a poll after the emit answered finds it
   } catch (error) {
     throw new Error(
       `server.emit("${name}"): ${eventId} could not be kept in the occurrence log, and was delivered to none; ` +
@@ -121,6 +123,7 @@ async function emitOn(
   const ids = await index.members(name);
   const subs = await Promise.all(ids.map((id) => readLiveSubscription(store, id, now)));
   const handed: Promise<void>[] = [];
+  let place: Promise<Place> | undefined;
   for (const [i, sub] of subs.entries()) {
     if (sub === undefined) {
       await index.removeMember(name, ids[i]); // the record expired or was ended: the index forgets it
@@ -129,7 +132,11 @@ async function emitOn(
     if (sub.status !== "active") continue; // pending (not verified yet) or suspended until re-subscribed
     const caller = { principal: sub.principal, subscriptionId: sub.id, profile: sub.profile };
     if (!(await definition["~match"](sub.arguments as never, checked.value as never, caller))) continue;
-    handed.push(deliver(sub, occurrence, runtime.deliveries));
+    // Its place in the log, for the watermark of SEP-3415's deliveries (read once, where one needs it).
+    const placed = sub.profile === "sep"
+      ? { ...occurrence, place: await (place ??= runtime.log.placeOf(name, after)) }
+      : occurrence;
+    handed.push(deliver(sub, placed, runtime.deliveries));
   }
   // With a queue, a delivery is handed over once its job is queued: one the queue refused (its backend out of reach
   // or out of memory) is not lost unheard but fails the emit, which the caller retries with the same id (a queued

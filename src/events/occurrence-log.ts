@@ -13,6 +13,7 @@ import { base64urlEncode } from "../codec/base64url.ts";
 import { ProtocolError } from "../errors/error.ts";
 import { isObject } from "../internal/is-object.ts";
 import type { Occurrence } from "./delivery/mod.ts";
+import type { Place } from "./delivery/watermark.ts";
 
 /** How long a log's life (its numbering) lasts without an occurrence: a year. */
 const LIFE_MS = 366 * 24 * 3_600_000;
@@ -118,6 +119,21 @@ export class OccurrenceLog {
   async head(name: string): Promise<string> {
     const life = lifeOf(await this.#lives.get(name));
     return life !== undefined ? `${life}.${await this.#head(name, life)}` : "";
+  }
+
+  /**
+   * The place of the occurrence just before a cursor this server gave (one a read or an append answered with it): its
+   * order key and the cursors around it, for a webhook delivery's watermark (./delivery/watermark.ts).
+   *
+   * @param name The event's name (its own).
+   * @param after The cursor just past the occurrence.
+   * @returns Its place.
+   * @throws {ProtocolError} `invalid_params` for a cursor this server did not give for this event.
+   */
+  async placeOf(name: string, after: string): Promise<Place> {
+    const { life, n } = await this.#open(name, after);
+    const before = await this.#seal(name, { life, n: Math.max(0, n - 1) });
+    return { key: `${life}.${n.toString(36).padStart(11, "0")}`, before, after };
   }
 
   /**

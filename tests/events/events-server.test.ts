@@ -245,6 +245,48 @@ describe("events/subscribe, emit and events/unsubscribe", () => {
     assert.match(challenges().at(-1)!.headers["webhook-id"], /^msg_verification_/);
   });
 
+  it("SEP-3415: a delivery carries a watermark cursor, held before an occurrence still being delivered", async () => {
+    const server = serverOf({ auth: opaqueAuth() });
+    const caps = { "io.modelcontextprotocol/clientCapabilities": { extensions: { [EXT]: {} } } };
+    const params = { ...subscribeParams("wm", newSecret(), "/wm"), _meta: modernMeta(caps) };
+    const rpc = async (method: string, body: Record<string, unknown>) =>
+      await message(await server.fetch(modernRequest(method, body, 1, bearer("reader"))));
+    assert.match((await rpc("events/subscribe", params)).result.id, /^sub_/);
+    const polledFrom = async (cursor: unknown) => {
+      const { name, arguments: args, _meta } = params;
+      const { result } = await rpc("events/poll", { name, arguments: args, cursor, _meta });
+      return result.events.map((event: { data: { orderId: string } }) => event.data.orderId);
+    };
+    // w1's first attempt fails (500): it is retried a second later, and pending meanwhile.
+    receiver.status = 500;
+    let w1: string;
+    try {
+      w1 = (await server.emit("order.shipped", { orderId: "w1", customerId: "wm" })).eventId;
+      await receiver.delivered(w1);
+    } finally {
+      receiver.status = 204;
+    }
+    const w2 = await receiver.delivered(
+      (await server.emit("order.shipped", { orderId: "w2", customerId: "wm" })).eventId,
+    );
+    // SEP-3415 "Webhook event delivery": "`cursor` in the body is a safe-to-persist watermark: a position such that
+    // every event at or before it has been acknowledged by the endpoint or abandoned by the server".
+    assert.equal(typeof w2.body.cursor, "string");
+    assert.deepEqual(await polledFrom(w2.body.cursor), ["w1", "w2"], "persisting w2's cursor skips nothing");
+    // "[...] returns the same watermark in each subscribe or refresh response".
+    assert.equal((await rpc("events/subscribe", params)).result.cursor, w2.body.cursor);
+    // Once w1's retry is acknowledged, the next delivery's watermark is past everything delivered.
+    await receiver.until(
+      () => receiver.received.some((taken) => taken.body.eventId === w1 && taken.answered === 204),
+      "w1 delivered on its retry",
+      15_000,
+    );
+    const w3 = await receiver.delivered(
+      (await server.emit("order.shipped", { orderId: "w3", customerId: "wm" })).eventId,
+    );
+    assert.deepEqual(await polledFrom(w3.body.cursor), [], "nothing left before w3's cursor");
+  });
+
   // SEP-3415 "Subscription identity": "`events/subscribe` and `events/unsubscribe` MUST be called with an
   // authenticated principal. Servers MUST reject calls without an authorized principal with `Forbidden`. [...]
   // Unauthenticated MCP servers may offer poll and push, but not webhook."

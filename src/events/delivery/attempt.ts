@@ -10,6 +10,7 @@ import { CallbackRefusedError, checkCallback } from "./callback-check.ts";
 import type { Deliveries } from "./deliveries.ts";
 import { deliveryBody, signedHeaders } from "./signing.ts";
 import type { Occurrence, Subscription } from "./subscription.ts";
+import { watermark } from "./watermark.ts";
 
 /** How an attempt ended. */
 export type Attempted =
@@ -51,7 +52,11 @@ export async function attempt(
       if (!(error instanceof CallbackRefusedError)) throw error;
       return error.reason === "unresolved" ? { kind: "retry", error } : { kind: "refused", error };
     }
-    const body = deliveryBody(sub.servedAs === undefined ? occ : { ...occ, name: sub.servedAs });
+    // SEP-3415 "Webhook event delivery": the body's `cursor` is a watermark, on its profile (ChatGPT's has none).
+    const cursor = sub.profile === "sep" && occ.place !== undefined
+      ? await watermark(d.store, sub.id, d.now(), occ.place)
+      : undefined;
+    const body = deliveryBody(sub.servedAs === undefined ? occ : { ...occ, name: sub.servedAs }, cursor);
     let headers: Headers;
     try {
       // SEP-3415 "Signature scheme": "`webhook-id` is the `eventId` for event deliveries" (ChatGPT's profile alike).

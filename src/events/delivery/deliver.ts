@@ -10,6 +10,13 @@ import { enqueueDelivery } from "./delivery-job.ts";
 import { attemptAndSettle } from "./settle.ts";
 import { deliveryBody } from "./signing.ts";
 import { type Occurrence, readSubscription, type Subscription } from "./subscription.ts";
+import { deliveryPending } from "./watermark.ts";
+
+/**
+ * How long a pending delivery's note outlives its retry schedule, in ms: one lost with its process (in process, no
+ * queue) holds the watermark back that long at most.
+ */
+const PENDING_SLACK_MS = 3_600_000;
 
 /**
  * Hands an occurrence over for delivery to one subscription: queued, or started in this process.
@@ -26,8 +33,17 @@ import { type Occurrence, readSubscription, type Subscription } from "./subscrip
  * await deliver(subscription, { eventId, name: "order.shipped", timestamp, data }, deliveries);
  * ```
  */
-export async function deliver(sub: Subscription, occ: Occurrence, d: Deliveries): Promise<void> {
-  deliveryBody(occ); // refused now, not at each attempt
+export async function deliver(sub: Subscription, given: Occurrence, d: Deliveries): Promise<void> {
+  deliveryBody(given); // refused now, not at each attempt
+  let occ = given;
+  // Pending until done with: the watermark later deliveries of the subscription carry stays before it.
+  if (sub.profile === "sep" && given.place !== undefined) {
+    const now = d.now();
+    const until = now + d.retryDelaysMs.reduce((sum, ms) => sum + ms, 0) + PENDING_SLACK_MS;
+    const place = { ...given.place, until };
+    await deliveryPending(d.store, sub.id, place, now);
+    occ = { ...given, place };
+  }
   const emit = d.observer()?.current();
   if (d.queue !== undefined) return await enqueueDelivery(d, sub, occ, emit);
   inProcess(d, sub, occ, emit).catch(d.onError);

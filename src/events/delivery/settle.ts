@@ -10,6 +10,7 @@ import { attempt, type Attempted } from "./attempt.ts";
 import { deliveryGivenUp, endOf, subscriptionSuspended } from "./given-up.ts";
 import type { Deliveries } from "./deliveries.ts";
 import type { DeliveryOutcome } from "./delivery-observer.ts";
+import { deliveryDone } from "./watermark.ts";
 import {
   clearFailures,
   endSubscription,
@@ -55,6 +56,10 @@ export async function attemptAndSettle(
   try {
     const attempted = await attempt(d, sub, occ, stop);
     const settled = await settle(d, sub, attempted, n, occ.eventId);
+    // Done with (acknowledged, abandoned, or its subscription ended): no longer holds the watermark back.
+    if (settled.delayMs === undefined && settled.outcome !== "skipped" && occ.place !== undefined) {
+      await deliveryDone(d.store, sub.id, occ.place);
+    }
     const status = "status" in attempted ? attempted.status : undefined;
     end?.({ outcome: settled.outcome, status, error: "error" in attempted ? attempted.error : undefined });
     if (settled.outcome !== "failed" && settled.outcome !== "refused") return settled;

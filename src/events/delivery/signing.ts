@@ -18,11 +18,15 @@ export const MAX_BODY_BYTES = 256 * 1024;
  * The body of an occurrence's delivery.
  *
  * @param occ The occurrence.
+ * @param cursor The watermark it carries (SEP-3415's profile), if any.
  * @returns Its JSON.
  * @throws {RangeError} When it is over {@link MAX_BODY_BYTES}: no receiver takes it, so it is never sent.
  */
-export function deliveryBody(occ: Occurrence): string {
-  const body = JSON.stringify({ eventId: occ.eventId, name: occ.name, timestamp: occ.timestamp, data: occ.data });
+export function deliveryBody(occ: Occurrence, cursor?: string): string {
+  const { eventId, name, timestamp, data } = occ;
+  const body = JSON.stringify(
+    cursor === undefined ? { eventId, name, timestamp, data } : { eventId, name, timestamp, data, cursor },
+  );
   const bytes = utf8Length(body);
   if (bytes > MAX_BODY_BYTES) {
     throw new RangeError(`the event's delivery body is ${bytes} bytes, over the limit of ${MAX_BODY_BYTES}`);

@@ -7,6 +7,7 @@
  * @module
  */
 import { isObject } from "../../internal/is-object.ts";
+import type { Place } from "./watermark.ts";
 import type { SharedStore } from "../../store/shared-store.ts";
 import { type StoreSpace, storeSpace } from "../../store/store-space.ts";
 import { recordOf } from "../../store/store-of.ts";
@@ -59,6 +60,8 @@ export interface Occurrence {
   readonly timestamp: string;
   /** Its payload, valid for the event's payload schema. */
   readonly data: unknown;
+  /** Its place in the log, where its delivery carries a watermark (SEP-3415's profile); never in a body itself. */
+  readonly place?: Place;
 }
 
 /** The subscriptions, by id (`evsub:<id>`), each a record that expires with it. */
