@@ -330,8 +330,14 @@ export class Continuations implements Tokens, JobStores {
    */
   async answer(id: string, responses: Readonly<Record<string, unknown>>, ttlMs: number): Promise<boolean> {
     const job = this.#jobs.get(id);
-    if (job === undefined) return await answerInEntry(this, id, responses, ttlMs);
-    await job.deliver(responses);
+    // A job parked here on its question (in process) takes the answer; a queued one asks through its entry.
+    if (job !== undefined && Object.keys(responses).some((key) => Object.hasOwn(job.questions, key))) {
+      return (await job.deliver(responses), true);
+    }
+    if (!await answerInEntry(this, id, responses, ttlMs)) return false;
+    // A queued job asleep on its question (`WorkRun.ask`) runs now, and reads the answer from its entry. Awaited: a
+    // wake the queue refused fails this delivery, which the client sends again, rather than leave the job asleep.
+    await this.queue?.wake?.(id);
     return true;
   }
 }

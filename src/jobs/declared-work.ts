@@ -9,7 +9,10 @@
 import { continuationsOf } from "./continuations.ts";
 import type { CallMeta, ContextSource } from "../core/call/call-meta.ts";
 import type { DeferredWork } from "../core/call/tool-promise.ts";
-import type { CallSink } from "../core/call/call-sink.ts";
+import { type CallSink, type InputRequest, isInputAnswer } from "../core/call/call-sink.ts";
+import { cannotAsk } from "../core/call/client-view.ts";
+import { sleep } from "../internal/sleep.ts";
+import type { StoredResult } from "./stored-result.ts";
 import { configFor, hasConfig } from "../core/definitions/config.ts";
 import type { AuthInfo } from "../core/call/host.ts";
 import { setConfig, ToolCallContext } from "../core/call/tool-call-context.ts";
@@ -115,6 +118,37 @@ export async function runDeclaredWork(
     } retried (job ${start.id}${where}, retry ${retry}): ${error}`;
     console.warn(line.replace(/\s*[\r\n]+\s*/g, " "));
   };
+  // A queued job's question (`work.elicit()` and the like) is a durable wait, as `work.waitFor()` is: an answer given
+  // while the job was back in its queue waits in its entry; with none, the question joins those the entry lists
+  // (`input_required`, as `tasks/get` shows them), the answers kept there kept, and after a short gathering (questions
+  // asked at once, in parallel branches, are listed together) the start suspends until the job's last second, an
+  // answer waking it. One question at a time reads and writes the entry (its questions merge, none lost).
+  const askUntil = start.expiresAt - 1_000;
+  let asking: Promise<unknown> = Promise.resolve();
+  const ask = (key: string, request: InputRequest): Promise<{ value: unknown } | undefined> => {
+    const asked = asking.then(async () => {
+      const entry = await c.results.get(start.id);
+      const open = entry?.status === "working" || entry?.status === "input_required" ? entry : undefined;
+      const given = open?.answers?.[key];
+      if (given !== undefined && isInputAnswer(request.method, given)) return { value: given };
+      const at = c.codec.now();
+      const requests = { ...open?.status === "input_required" ? open.requests : {}, [key]: request };
+      const question: StoredResult = {
+        status: "input_required",
+        requests,
+        ...open?.answers === undefined ? {} : { answers: open.answers },
+        at,
+      };
+      await c.results.set(start.id, question, Math.max(1, start.expiresAt - at));
+      return undefined;
+    });
+    asking = asked.catch(() => {});
+    return asked.then(async (found) => {
+      if (found !== undefined) return found;
+      await sleep(QUESTION_GATHER_MS, signal).catch(() => {});
+      return undefined;
+    });
+  };
   // One run of the work: a journal of its own (a retry takes the same step names again) and its attempt.
   // The first run shares the journal the retries read (one load to resume); a retry opens it again, as it now stands.
   const first = journalOf(start.fresh);
@@ -124,7 +158,7 @@ export async function runDeclaredWork(
       { name: owner.name, signal, meta: origin.meta, host },
       sink,
       registry.runtime.logger,
-      { id: start.id, attempt, journal, retried, registry },
+      { id: start.id, attempt, journal, retried, registry, ...start.queued ? { ask, askUntil } : {} },
     );
     c.signals?.attach(work, journal, start, origin.meta); // `work.waitFor()`, where the server has `signals()`
     if (origin.traceparent !== undefined) work.set(TRACE_PARENT, origin.traceparent);
@@ -150,8 +184,18 @@ export async function runDeclaredWork(
   ]);
 }
 
+/**
+ * How long a queued job's start waits after publishing a question before it suspends, in ms: the questions its
+ * parallel branches ask meanwhile are listed with it, so that the client answers them in one round.
+ */
+const QUESTION_GATHER_MS = 250;
+
 /** Who runs a job's work this time: its id, its start and its journal. */
 export interface WorkRun {
+  /** A queued job's: reads a question's answer given meanwhile, else publishes the question (the entry). */
+  readonly ask?: (key: string, request: InputRequest) => Promise<{ value: unknown } | undefined>;
+  /** Until when a queued job's question waits, ms since the epoch. */
+  readonly askUntil?: number;
   /** The job's id. */
   readonly id: string;
   /** Which start, from 1. */
@@ -209,6 +253,17 @@ export class WorkCallContext extends ToolCallContext implements WorkContext {
 
   sleep(ms: number): Promise<void> {
     return this.run.journal.sleep(ms, this.signal);
+  }
+
+  // Queued, a question suspends the start until answered (`WorkRun.ask`): a worker restarted while a person decides
+  // changes nothing, no worker slot is held, and every later start reads the answer from the journal. In process,
+  // the job parks on it (`job.ts`), as a call does.
+  override requestInput(key: string, request: InputRequest): Promise<unknown> {
+    const { ask, askUntil, journal } = this.run;
+    if (ask === undefined || askUntil === undefined) return super.requestInput(key, request);
+    const refused = cannotAsk({ input: ask }, this.meta, request);
+    if (refused !== undefined) return Promise.reject(refused);
+    return journal.answer(`~input:${key}`, () => ask(key, request), askUntil);
   }
 
   patched(name: string): Promise<boolean> {

@@ -140,6 +140,27 @@ export class Journal {
   }
 
   /**
+   * A question's answer on a queued job (`work.elicit()`, `sample()`, `roots()`): journaled outside the run's order
+   * once the client gave it, so every later start reads the same; until then read from `given` (the job's entry,
+   * where an answer delivered while the job was back in its queue waits), and with none there this start suspends
+   * until `until`, as a sleep does: the job goes back to its queue holding no worker, and an answer wakes it sooner.
+   *
+   * @param name Its name in the journal (`~input:<key>`).
+   * @param given Reads the answer delivered meanwhile, if any (and otherwise publishes the question).
+   * @param until When the wait ends at the latest, ms since the epoch.
+   * @returns The answer; once the run suspended, a promise that never settles.
+   */
+  async answer(name: string, given: () => Promise<{ value: unknown } | undefined>, until: number): Promise<unknown> {
+    if (this.suspension.suspended) return pending();
+    const place = this.#claim(name, false);
+    const recorded = await this.#recorded(name, place);
+    if (recorded !== undefined) return recorded.value;
+    const found = await this.#outage(given);
+    if (found === undefined) return this.suspension.suspend(until);
+    return await this.#record(name, place, found.value);
+  }
+
+  /**
    * Whether an earlier start recorded `name` (a step or a sleep), without taking the name for this run: how retries
    * count the failures journaled before (`retries.ts`).
    *

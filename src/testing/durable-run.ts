@@ -115,7 +115,10 @@ export interface DurableRunReport {
   readonly invoked: Readonly<Record<string, number>>;
   /** The job's journal: each step's value and each sleep's wake time, in the run's order. */
   readonly journal: readonly JournalEntry[];
-  /** How many starts the work had: its first, one more per sleep it woke from, per crash it resumed after. */
+  /**
+   * How many starts the work had: its first, one more per sleep it woke from, per question answered (a durable wait, as
+   * on a queue), per crash it resumed after.
+   */
   readonly starts: number;
   /** `work.attempt` on the last start. */
   readonly attempt: number;
@@ -123,7 +126,7 @@ export interface DurableRunReport {
   readonly sleptMs: number;
   /** The crash points that fired (at most one: `crashAfter`). */
   readonly crashes: readonly CrashPoint[];
-  /** The questions the work asked, in order (each start asks again). */
+  /** The questions the work asked, in order: each once, its answer journaled (`~input:<key>`), as on a queue. */
   readonly asked: readonly { readonly key: string; readonly request: InputRequest }[];
   /** The progress the work reported: `[progress, total, message]`. */
   readonly progress: readonly (readonly [number, number | undefined, string | undefined])[];
@@ -293,6 +296,19 @@ export async function durableRun(tool: AnyTool, options: DurableRunOptions): Pro
       }
       if (!(value instanceof Suspension)) return { value, shape: run.shape! };
       controller.abort(new DOMException("suspended", "AbortError")); // what else the ended start awaits stops
+      const asking = await c.results.get(id);
+      if (journal.crashed === undefined && asking?.status === "input_required") {
+        // A question, a durable wait on a queue: its answer goes in the job's entry, as a client's does, and the job
+        // runs again at once (no time passes), reading it there.
+        const given: Record<string, unknown> = {};
+        try {
+          for (const [key, request] of Object.entries(asking.requests)) given[key] = await sink.input!(key, request);
+        } catch (error) {
+          return { error }; // a question `answers` does not answer
+        }
+        await c.results.set(id, { status: "working", answers: given, at: clock }, Math.max(1, expiresAt - clock));
+        continue;
+      }
       if (journal.crashed !== undefined) {
         // A death: the queue counts a start, and the next resumes from the journal.
         crashes.push(journal.crashed);

@@ -184,14 +184,15 @@ return { small, first, second };`;
       task.inputRequests["confirm-4"].params.message,
       /^A program wants to call "refund" with \{"amount":700\}/,
     );
-    // The later call's answer first: its step still comes after the earlier call's.
+    // The later call's answer first: the job waits for its questions in its queue (a durable wait), and once both are
+    // answered its program runs again, each call's step in call order.
     await modern(server, "tasks/update", { taskId, inputResponses: { "confirm-4": ACCEPT }, ...WITH_TASKS });
     await modern(server, "tasks/update", { taskId, inputResponses: { "confirm-3": ACCEPT }, ...WITH_TASKS });
     await waitFor(async () => (task = await get()).status === "completed", LOADED_MS);
     assert.deepEqual(task.result.structuredContent.result, {
       small: "refunded 5 (1)",
-      first: "refunded 500 (3)",
-      second: "refunded 700 (2)",
+      first: "refunded 500 (2)",
+      second: "refunded 700 (3)",
     });
     // Journaled by place in call order, once each: the fourth call's step, approved first, at a place after the third's.
     const names = appended.map(({ name }) => name);

@@ -13,6 +13,7 @@ import { serve } from "../../mod.ts";
 import { codeModeServer, countKey, openKey, threeCalls } from "../helpers/code-mode-server.ts";
 import { killQueueProcesses, logged, type QueueBackend, startWorkerOf } from "../helpers/queue-processes.ts";
 import { queueBackends } from "../helpers/queue-backends.ts";
+import { readUntil } from "../helpers/wait.ts";
 
 /** BullMQ's lock on a running job: a killed worker's job moves on within one to two of these. */
 const LOCK_MS = 3_000;
@@ -111,6 +112,52 @@ describe("code mode on a queue (redis-server): approval that pauses", () => {
       await web.close();
     }
   });
+  it("a worker kill -9'd while the user decides changes nothing, without retry: the pause is a durable wait", {
+    timeout: 180_000,
+  }, async (t) => {
+    if (!servers.redis) return t.skip("needs redis-server");
+    const url = servers.redis.url;
+    const queue = `approvals-${crypto.randomUUID()}`;
+    const web = codeModeServer({ url, counters: url, queue, lockMs: LOCK_MS, retry: false }); // on a worker at once
+    const listener = await serve(web.server, { port: 0, hostname: "127.0.0.1", quiet: true });
+    const client = new ClientV2({ name: "v2", version: "2.4.0" }, { capabilities: { elicitation: { form: {} } } });
+    let asked = 0, decide = () => {};
+    const decided = new Promise<void>((resolve) => decide = resolve);
+    client.setRequestHandler("elicitation/create", async () => {
+      asked++;
+      await decided; // the person takes their time
+      return { action: "accept", content: {} } as never;
+    });
+    try {
+      const spec = { module: "tests/helpers/code-mode-server.ts", env: { COUNTER_URL: url, CODE_MODE_RETRY: "0" } };
+      const processes: QueueBackend = { url, variable: "REDIS_URL", queue, lockMs: LOCK_MS };
+      const first = await startWorkerOf(spec, processes);
+      await client.connect(new TransportV2(new URL(`${listener.url}/mcp`)));
+      const code = "const a = await tools.a({ n: 4 });\nconst d = await tools.d({ n: 4 });\n" +
+        "return { a, d, pid: await tools.pid() };";
+      const answered = client.callTool({ name: "execute_code", arguments: { code } });
+      answered.catch(() => {}); // awaited below
+      await readUntil(() => asked, (n) => n === 1, "the user asked about d", { timeoutMs: 60_000, everyMs: 50 });
+      // The program waits for the answer in its job's journal, not in a worker: killing it loses nothing, and the
+      // job is no start short (no retry is set: a start after a death would end it stopped).
+      first.kill("SIGKILL");
+      await first.exited;
+      const second = await startWorkerOf(spec, processes);
+      decide();
+      const result = await answered;
+      assert.deepEqual(result.structuredContent, { result: { a: 1, d: 1, pid: second.pid }, logs: [] });
+      assert.equal(asked, 1);
+      assert.match(second.log(), /^program 4 called d$/m);
+      const counts = await Promise.all(["a", "d"].map((name) => web.counters.get(countKey(queue, 4, name))));
+      assert.deepEqual(counts, ["1", "1"]);
+    } finally {
+      decide();
+      await client.close();
+      await listener.close();
+      await web.close();
+    }
+  });
+
   it("a worker killed after an allowed call: the next one reads the call and its answer back, and does not ask again", {
     timeout: 180_000,
   }, async (t) => {

@@ -1,7 +1,7 @@
 /**
  * A server with code mode, a BullMQ queue and a shared result store (on Redis or on PostgreSQL, as
  * tests/helpers/jobs-server.ts), for the tests of promised programs on workers (tests/code-mode/). Its programs
- * are promised at once (`promiseAfterMs: 0`, unless told) and start again after a death (`retry`). Tools `a`, `b`, `c`
+ * are promised at once (`promiseAfterMs: 0`, unless told) and start again after a death (`retry`, unless told not). Tools `a`, `b`, `c`
  * and `d` count their calls in Redis (`COUNTER_URL`, else `REDIS_URL`) and write `program N called X` on stderr; `c`
  * first waits for the gate key, `d` is destructive (the user is asked first), and `pid` answers the process id.
  * Exports `server` made from the environment for `mcplite worker`.
@@ -29,6 +29,8 @@ export interface CodeModeServerOptions extends QueueStoreOptions {
   readonly counters?: string;
   /** After how long a program is promised (default 0: at once). */
   readonly promiseAfterMs?: number;
+  /** Whether a program starts again after a death (default `true`: `retry`, 3 attempts; `CODE_MODE_RETRY=0`: none). */
+  readonly retry?: boolean;
 }
 
 /** A program that calls `a`, `b` and `c` in turn for call `n`, and answers their counts and the process of its end. */
@@ -62,7 +64,7 @@ export function codeModeServer(options: CodeModeServerOptions) {
     bindings: [mcpLiteBinding(), mcpBinding()],
     codeMode: codeMode({
       promiseAfterMs: options.promiseAfterMs ?? 0,
-      retry: { attempts: 3 },
+      ...(options.retry ?? process.env.CODE_MODE_RETRY !== "0" ? { retry: { attempts: 3 } } : {}),
       confirmDestructive: true,
       // These programs compute next to nothing; a worker's program thread, at nice 10 on a loaded machine, can count
       // a second of waiting for a core as CPU (issue 86's open risk, seen once here under Deno): a limit far from it.

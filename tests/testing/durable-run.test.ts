@@ -48,12 +48,20 @@ describe("durableRun()", () => {
     assert.equal(run.error, undefined);
     assert.deepEqual(run.result?.structuredContent, run.value);
     assert.deepEqual(run.steps, { account: 1, welcome: 1, "follow-up": 1 });
-    assert.deepEqual(run.journal.map((entry) => entry.name), ["account", "welcome", "~sleep:1", "follow-up"]);
+    // The question is a durable wait, as on a queue: its answer journaled once given, outside the steps' order (last).
+    assert.deepEqual(run.journal.map((entry) => entry.name), [
+      "account",
+      "welcome",
+      "~sleep:1",
+      "follow-up",
+      "~input:plan",
+    ]);
+    assert.deepEqual(run.journal[4].value, answers.plan);
     assert.equal(run.journal[2].value, 1_000 + 24 * 60 * 60_000); // the wake time, on the kit's clock
     assert.equal(run.sleptMs, 24 * 60 * 60_000);
-    assert.equal(run.starts, 2); // its first, and the one that woke after the sleep
-    assert.equal(run.attempt, 1); // a sleep costs no attempt
-    assert.deepEqual(run.asked.map((question) => question.key), ["plan", "plan"]); // each start asks again
+    assert.equal(run.starts, 3); // its first (to the question), the one the answer woke, the one after the sleep
+    assert.equal(run.attempt, 1); // neither a question nor a sleep costs an attempt
+    assert.deepEqual(run.asked.map((question) => question.key), ["plan"]); // asked once: later starts read it back
     // The woken start runs from the top: its 1/3 (outside a step) is reported again, as a queued job's would be.
     assert.deepEqual(run.progress, [[1, 3, undefined], [1, 3, undefined], [3, 3, undefined]]);
     assert.deepEqual(effects.emails, ["welcome a@example.com", "follow-up a@example.com"]);
