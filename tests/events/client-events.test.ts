@@ -30,29 +30,29 @@ const low = defineEvent("stock.low")
   .input(v.object({ region: v.optional(v.string()) }))
   .payload(v.object({ sku: v.string() }));
 
-/** The server: two events, MCP's lists one item a page (so that the client follows `nextCursor`). */
-const server = createServer({
-  name: "shop",
-  version: "1.0.0",
-  secret: "a client-events test secret of at least 32 bytes",
-  resultStore: createMemoryResultStore(),
-  bindings: [mcpLiteBinding(), mcpBinding({ pageSize: 1 })],
-  events: { allowCallbacks: ["http://127.0.0.1"] }, // no port: the receiver's, whichever it is
-}).event(shipped).event(low);
+/**
+ * The shop: two events, MCP's lists one item a page (so that the client follows `nextCursor`), callbacks allowed on
+ * 127.0.0.1 at any port (the receiver's, whichever it is); behind `auth` where given.
+ */
+const shop = (auth?: ReturnType<typeof opaqueAuth>) =>
+  createServer({
+    name: "shop",
+    version: "1.0.0",
+    secret: "a client-events test secret of at least 32 bytes",
+    resultStore: createMemoryResultStore(),
+    bindings: [mcpLiteBinding(), mcpBinding({ pageSize: 1 })],
+    events: { allowCallbacks: ["http://127.0.0.1"] },
+    ...auth === undefined ? {} : { auth },
+  }).event(shipped).event(low);
+
+/** The server, open to every caller. */
+const server = shop();
 
 /**
  * The same server behind a bearer token (`reader`): SEP-3415 takes webhook subscriptions from authenticated callers
  * only ("Unauthenticated MCP servers may offer poll and push, but not webhook").
  */
-const guarded = createServer({
-  name: "shop",
-  version: "1.0.0",
-  secret: "a client-events test secret of at least 32 bytes",
-  resultStore: createMemoryResultStore(),
-  bindings: [mcpLiteBinding(), mcpBinding({ pageSize: 1 })],
-  events: { allowCallbacks: ["http://127.0.0.1"] },
-  auth: opaqueAuth(),
-}).event(shipped).event(low);
+const guarded = shop(opaqueAuth());
 
 /** A delivery the receiver took: what `onEvent` got, and which single secret's receiver its signature passed. */
 interface Taken {
