@@ -179,14 +179,20 @@ export async function readRpcReply(
     }
     return undefined;
   } catch (error) {
-    rethrowAbort(
-      ctx.signal,
-      isTransportError(error) || isResponseTooLarge(error) ? error : transportError(
-        `The event stream broke off: ${messageOf(error)}`,
-        { cause: error },
-      ),
-    );
+    rethrowAbort(ctx.signal, isTransportError(error) || isResponseTooLarge(error) ? error : streamBrokeOff(error));
   }
+}
+
+/**
+ * The error of an SSE answer whose body broke off (a connection reset, a server stopped mid-stream): the transport's
+ * failure, which a caller retries or reconnects on, where the runtime's own `TypeError` ("terminated", `ECONNRESET`)
+ * would end it. MCP's streams (above) and MCP-lite's (`mcplite-on-demand.ts`) read it alike.
+ *
+ * @param error What reading the body threw.
+ * @returns The `transport` error.
+ */
+export function streamBrokeOff(error: unknown): McpliteError {
+  return transportError(`The event stream broke off: ${messageOf(error)}`, { cause: error });
 }
 
 /**

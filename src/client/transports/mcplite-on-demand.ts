@@ -9,7 +9,15 @@
 import { clientError, errorFromRpc, rpcError, rpcErrorOf, transportError } from "../errors.ts";
 import { isObject } from "../../internal/is-object.ts";
 import { META } from "../../internal/mcp-wire.ts";
-import { httpError, isEventStream, isJsonResponse, messageOf, readJsonBody, replyFrom, unreadable } from "../http.ts";
+import {
+  httpError,
+  isEventStream,
+  isJsonResponse,
+  readJsonBody,
+  replyFrom,
+  streamBrokeOff,
+  unreadable,
+} from "../http.ts";
 import { rethrowAbort } from "../deadline.ts";
 import { McpliteError } from "../../errors/error.ts";
 import type { HttpEndpoint } from "../http-endpoint.ts";
@@ -123,21 +131,14 @@ async function readRpcStream(
 }
 
 /**
- * Reads an SSE answer, its body breaking off (a connection reset, a server stopped mid-stream) the transport's failure
- * (`transport`), as MCP's streams' (`http.ts`): what a caller retries or reconnects on (`client.events.stream()` from
- * its cursor), where the runtime's own `TypeError` ("terminated", `ECONNRESET`) would end it. The answer's own errors
- * pass as they are.
+ * Reads an SSE answer, its body breaking off the transport's failure (`streamBrokeOff()`, as MCP's streams'), so that
+ * `client.events.stream()` reconnects from its cursor; the answer's own errors pass as they are.
  */
 async function unbroken<T>(signal: AbortSignal, read: () => Promise<T>): Promise<T> {
   try {
     return await read();
   } catch (error) {
-    rethrowAbort(
-      signal,
-      error instanceof McpliteError ? error : transportError(`The event stream broke off: ${messageOf(error)}`, {
-        cause: error,
-      }),
-    );
+    rethrowAbort(signal, error instanceof McpliteError ? error : streamBrokeOff(error));
   }
 }
 
