@@ -129,6 +129,10 @@ const ON_EACH_RUNTIME = [
   ["tests/events/events-push.test.ts", "SEP-3415 push streams through each runtime's listener and fetch"],
   ["tests/events/events-push-websocket.test.ts", "push over the runtime's WebSocket"],
   ["tests/events/client-stream-stdio.test.ts", "an event stream over a child's stdio, as each runtime spawns it"],
+  [
+    "tests/cli/cli-events.test.ts",
+    "streams and polls across a server's restart, as the runtime's fetch reports a cut body",
+  ],
   ["tests/client/network.test.ts", "the client over the runtime's fetch and a real socket"],
   ["tests/client/response-bound.test.ts", "the client's response bounds as the runtime's fetch and streams read"],
   [
