@@ -7,7 +7,17 @@
 import { UsageError } from "./exit-errors.ts";
 
 /** The commands the CLI knows. */
-export const COMMANDS: readonly string[] = ["inspect", "list", "call", "app", "skills", "types", "events", "help"];
+export const COMMANDS: readonly string[] = [
+  "inspect",
+  "list",
+  "call",
+  "app",
+  "skills",
+  "types",
+  "events",
+  "check",
+  "help",
+];
 
 /** The wires a URL target may be forced to. */
 export type Wire = "auto" | "mcp-lite" | "mcp" | "webtools";
@@ -22,7 +32,7 @@ export interface StdioCommand {
 
 /** The command line, read. */
 export interface CliArgs {
-  /** `inspect`, `list`, `call`, `app`, `skills`, `types`, `events` or `help`. */
+  /** `inspect`, `list`, `call`, `app`, `skills`, `types`, `events`, `check` or `help`. */
   command: string;
   /** The server URL, for an HTTP target. */
   url?: string;
@@ -66,6 +76,18 @@ export interface CliArgs {
   port?: number;
   /** `--resource key=path`, in order: files for a tool that asks for a resource (`request-for-more-resource`). */
   resourcePairs: string[];
+  /** `check --max-tokens <n>`: the most tokens the tool list may cost in any format. */
+  maxTokens?: number;
+  /** `check --fail-on <severity>`: the least severity that fails the check (default `error`). */
+  failOn?: string;
+  /** `check --encoding <name>`: the tokenizer's encoding (default `o200k_base`). */
+  encoding?: string;
+  /** `check --cases <file>`: selection cases, a JSON array of `{ prompt, expect, arguments?, forbid? }`. */
+  cases?: string;
+  /** `check --call <tool>[=<json arguments>]`, in order: tools to call, to see whether they return structured content. */
+  calls: string[];
+  /** `check --ignore <rule>[:<tool>]`, in order: findings to leave out. */
+  ignore: string[];
 }
 
 const WIRES: readonly Wire[] = ["auto", "mcp-lite", "mcp", "webtools"];
@@ -77,9 +99,22 @@ const MODES: readonly EventsMode[] = ["webhook", "push", "poll"];
 /** Flags without a value: each sets its field to `true`. */
 const SWITCHES = { "--json": "json", "--login": "login", "--dpop": "dpop", "--check": "check" } as const;
 /** Options whose value is kept as given (the last one wins). */
-const TEXT_OPTIONS = { "--args": "argsJson", "--out": "out", "--client-id": "clientId", "--tokens": "tokens" } as const;
+const TEXT_OPTIONS = {
+  "--args": "argsJson",
+  "--out": "out",
+  "--client-id": "clientId",
+  "--tokens": "tokens",
+  "--fail-on": "failOn",
+  "--encoding": "encoding",
+  "--cases": "cases",
+} as const;
 /** Options that may repeat: their values are kept in order. */
-const LIST_OPTIONS = { "--arg": "argPairs", "--resource": "resourcePairs" } as const;
+const LIST_OPTIONS = {
+  "--arg": "argPairs",
+  "--resource": "resourcePairs",
+  "--call": "calls",
+  "--ignore": "ignore",
+} as const;
 /** Options whose value is a TCP port. */
 const PORT_OPTIONS = { "--redirect-port": "redirectPort", "--port": "port" } as const;
 
@@ -116,6 +151,8 @@ export function parseArgs(argv: string[]): CliArgs {
     dpop: false,
     check: false,
     resourcePairs: [],
+    calls: [],
+    ignore: [],
   };
   const positionals: string[] = [];
   let help = false;
@@ -148,6 +185,14 @@ export function parseArgs(argv: string[]): CliArgs {
         const mode = value() as EventsMode;
         if (!MODES.includes(mode)) throw new UsageError(`--mode must be one of ${MODES.join(", ")}`);
         result.mode = mode;
+        break;
+      }
+      case "--max-tokens": {
+        const raw = value();
+        if (!/^[1-9]\d*$/.test(raw)) {
+          throw new UsageError(`--max-tokens takes a positive whole number, not ${JSON.stringify(raw)}`);
+        }
+        result.maxTokens = Number(raw);
         break;
       }
       case "--timeout": {
@@ -189,6 +234,16 @@ export function parseArgs(argv: string[]): CliArgs {
     throw new UsageError("--port goes with --mode webhook: push and poll start no receiver");
   }
   if (result.check && command !== "types") throw new UsageError("--check goes with types");
+  const checkOnly = [
+    ["--max-tokens", result.maxTokens],
+    ["--fail-on", result.failOn],
+    ["--encoding", result.encoding],
+    ["--cases", result.cases],
+    ["--call", result.calls[0]],
+    ["--ignore", result.ignore[0]],
+  ] as const;
+  const misplaced = checkOnly.find(([, given]) => given !== undefined && command !== "check");
+  if (misplaced !== undefined) throw new UsageError(`${misplaced[0]} goes with check`);
   if (command === "call" || command === "app") {
     result.tool = rest.shift();
     if (result.tool === undefined) throw new UsageError(`${command} needs a tool name`);

@@ -36,6 +36,8 @@ const COMMANDS: Record<string, (ctx: CommandContext) => Promise<number>> = {
   types: typesCommand,
   // Its receiver (and the signature library) loads only when asked for.
   events: async (ctx) => await (await import("./events-command.ts")).eventsCommand(ctx),
+  // The tokenizer's data is megabytes: loaded only for a check.
+  check: async (ctx) => await (await import("./check-command.ts")).checkCommand(ctx),
 };
 
 /** `app` renders views, so it tells servers so (SEP-1865), over MCP, the wire that serves them. */

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { AnyTool } from "../core/definitions/tool.ts";
+import type { SearchableTool } from "./tool-fields.ts";
 import { searchTokens } from "./search-tokens.ts";
 
 /** How much a destructive tool's score is kept when the query asks for no removal. */
@@ -31,7 +31,7 @@ function removalTerms(): ReadonlySet<string> {
  * @param action Its action's terms.
  * @returns True when it is destructive.
  */
-export function isDestructive(tool: AnyTool, action: readonly string[]): boolean {
+export function isDestructive(tool: SearchableTool, action: readonly string[]): boolean {
   const hints = tool.annotations;
   if (hints?.destructiveHint === true && hints.readOnlyHint !== true) return true;
   const terms = removalTerms();

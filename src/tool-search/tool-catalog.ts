@@ -6,7 +6,6 @@
  * @module
  */
 import type { AuthInfo } from "../core/call/call-context.ts";
-import type { Registry } from "../core/definitions/registry.ts";
 import { holdsScopes } from "../core/definitions/scopes.ts";
 import type { AnyTool } from "../core/definitions/tool.ts";
 import { visibleTo } from "../internal/mcp-apps-wire.ts";
@@ -14,7 +13,7 @@ import { best, Bm25fIndex } from "./bm25f-index.ts";
 import { asksRemoval, DESTRUCTIVE_FACTOR, isDestructive } from "./destructive-rank.ts";
 import { cosine, type Embedder, hybridScores } from "./hybrid-score.ts";
 import { queryTerms } from "./query-terms.ts";
-import { type FieldTerms, nameDepth, toolFields, toolText } from "./tool-fields.ts";
+import { type FieldTerms, nameDepth, type SearchableTool, toolFields, toolText } from "./tool-fields.ts";
 
 /** How a {@link ToolCatalog} ranks. */
 export interface CatalogSettings {
@@ -36,9 +35,25 @@ export interface CatalogSettings {
   readonly excluded: ReadonlySet<string>;
 }
 
+/** Where a catalog's tools come from: a server's registry, or the tools another server lists. */
+export interface CatalogSource<T extends SearchableTool> {
+  /** The tools, in registration order. */
+  readonly tools: Iterable<T>;
+  /** Tells the catalog when the tools changed (a `tools` change), so that it indexes them again. */
+  onChange(listener: (change: { readonly kind: string }) => void): unknown;
+}
+
+/** A tool found, with its score (higher is better; comparable within one query only). */
+export interface Ranked<T> {
+  /** The tool. */
+  readonly tool: T;
+  /** Its score for the query. */
+  readonly score: number;
+}
+
 /** The index of the tools as they were when it was built. */
-interface Built {
-  readonly tools: AnyTool[];
+interface Built<T> {
+  readonly tools: T[];
   readonly index: Bm25fIndex;
   /** Each tool's prior: shallower names first among equal matches. */
   readonly priors: readonly number[];
@@ -52,21 +67,21 @@ interface Built {
 const B = [0.3, 0.5, 0.5, 0.75, 0.75];
 
 /** A server's tools, searchable. */
-export class ToolCatalog {
-  readonly #registry: Registry;
+export class ToolCatalog<T extends SearchableTool = AnyTool> {
+  readonly #registry: CatalogSource<T>;
   readonly #settings: CatalogSettings;
-  readonly #fields = new WeakMap<AnyTool, FieldTerms>();
-  readonly #vectors = new WeakMap<AnyTool, Promise<ArrayLike<number>>>();
-  #built: Built | undefined;
+  readonly #fields = new WeakMap<T, FieldTerms>();
+  readonly #vectors = new WeakMap<T, Promise<ArrayLike<number>>>();
+  #built: Built<T> | undefined;
   #stale = false;
 
   /**
    * Makes the catalog of a registry's tools; the index is built on first use.
    *
-   * @param registry The server's definitions.
+   * @param registry The server's definitions, or another source of tools.
    * @param settings How to rank.
    */
-  constructor(registry: Registry, settings: CatalogSettings) {
+  constructor(registry: CatalogSource<T>, settings: CatalogSettings) {
     this.#registry = registry;
     this.#settings = settings;
     registry.onChange((change) => {
@@ -75,7 +90,7 @@ export class ToolCatalog {
   }
 
   /** The index, built now if the tools changed since. */
-  #index(): Built {
+  #index(): Built<T> {
     const built = this.#built;
     if (built !== undefined && !this.#stale) return built;
     this.#stale = false;
@@ -114,7 +129,19 @@ export class ToolCatalog {
    * @param auth The caller.
    * @returns The tools, best first.
    */
-  async search(query: string, k: number, auth: AuthInfo | undefined): Promise<AnyTool[]> {
+  async search(query: string, k: number, auth: AuthInfo | undefined): Promise<T[]> {
+    return (await this.ranked(query, k, auth)).map(({ tool }) => tool);
+  }
+
+  /**
+   * The tools that best match a query, as {@link search} finds them, with their scores.
+   *
+   * @param query What the caller looks for, in its words.
+   * @param k How many tools at most.
+   * @param auth The caller.
+   * @returns The tools and their scores, best first.
+   */
+  async ranked(query: string, k: number, auth: AuthInfo | undefined): Promise<Ranked<T>[]> {
     const { tools, index, priors, actions, destructive } = this.#index();
     const alternatives: string[][] = [];
     const terms = queryTerms(query, this.#settings.synonyms, 1, alternatives);
@@ -158,11 +185,11 @@ export class ToolCatalog {
       for (const [doc, score] of scores) if (destructive[doc]) scores.set(doc, score * DESTRUCTIVE_FACTOR);
     }
     for (const doc of scores.keys()) if (!holdsScopes(tools[doc].scopes, auth)) scores.delete(doc);
-    return best(scores, k).map(({ doc }) => tools[doc]);
+    return best(scores, k).map(({ doc, score }) => ({ tool: tools[doc], score }));
   }
 
   /** A tool's vector, asked of the embedder once per tool. */
-  #vector(tool: AnyTool, embed: Embedder): Promise<ArrayLike<number>> {
+  #vector(tool: T, embed: Embedder): Promise<ArrayLike<number>> {
     let vector = this.#vectors.get(tool);
     if (vector === undefined) {
       vector = embed(toolText(tool));

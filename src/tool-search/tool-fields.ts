@@ -13,6 +13,15 @@ import { searchTokens } from "./search-tokens.ts";
 /** The fields a tool is searched by, in the order of {@link toolFields}' terms. */
 export const FIELDS = ["action", "path", "summary", "description", "arguments"] as const;
 
+/**
+ * What the search reads of a tool: a tool of ours (`AnyTool`) is one, and so is a tool another server lists, read back
+ * by the tool-quality check (`src/quality/listed-tools.ts`).
+ */
+export type SearchableTool = Pick<AnyTool, "name" | "title" | "description" | "annotations" | "meta" | "scopes"> & {
+  /** Its input: the JSON Schema clients are given. */
+  readonly input: { readonly jsonSchema: unknown };
+};
+
 /** A tool's terms, one list per field of {@link FIELDS}. */
 export type FieldTerms = readonly (readonly string[])[];
 
@@ -27,7 +36,7 @@ export type FieldTerms = readonly (readonly string[])[];
  *
  * @returns Its terms: action, path, summary, the rest of the description, arguments (names and descriptions).
  */
-export function toolFields(tool: AnyTool): FieldTerms {
+export function toolFields(tool: SearchableTool): FieldTerms {
   const description = tool.description ?? "";
   const end = description.search(/\n\s*\n|(?<=[.!?])\s/); // the summary: up to a blank line or the first sentence's end
   const summary = [tool.title, end < 0 ? description : description.slice(0, end)].filter((t) => t !== undefined);
@@ -49,7 +58,7 @@ export function toolFields(tool: AnyTool): FieldTerms {
  * @param tool The tool.
  * @returns The number of segments before the last.
  */
-export function nameDepth(tool: AnyTool): number {
+export function nameDepth(tool: SearchableTool): number {
   const segments = tool.name.split(/[./]/).slice(0, -1);
   // `groups.group.ListGroup`: an item of the collection before it is the same level (a REST path's `/groups/{id}`).
   return segments.filter((segment, i) => i === 0 || stem(segments[i - 1]) !== stem(segment)).length;
@@ -61,13 +70,13 @@ export function nameDepth(tool: AnyTool): number {
  * @param tool The tool.
  * @returns One line per part.
  */
-export function toolText(tool: AnyTool): string {
+export function toolText(tool: SearchableTool): string {
   const parts = [tool.name, tool.title, tool.description, argumentText(tool)];
   return parts.filter((part) => part !== undefined && part !== "").join("\n");
 }
 
 /** The top-level argument names, titles and descriptions, as one text. */
-function argumentText(tool: AnyTool): string {
+function argumentText(tool: SearchableTool): string {
   const properties = (tool.input.jsonSchema as { properties?: unknown }).properties;
   if (!isObject(properties)) return "";
   const parts: string[] = [];

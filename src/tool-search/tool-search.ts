@@ -12,7 +12,7 @@ import { type Capability, capability } from "../server/server-capability.ts";
 import { callToolTool } from "./call-tool-tool.ts";
 import { DEFAULT_SYNONYMS } from "./query-terms.ts";
 import { searchToolsTool } from "./search-tools-tool.ts";
-import { ToolCatalog } from "./tool-catalog.ts";
+import { type CatalogSettings, ToolCatalog } from "./tool-catalog.ts";
 
 /** Options of {@link toolSearch}. */
 export interface ToolSearchOptions {
@@ -166,8 +166,19 @@ export function searchCatalog(
   options: ToolSearchOptions,
   excluded: ReadonlySet<string>,
 ): ToolCatalog {
+  return new ToolCatalog(registry, catalogSettings(options, excluded));
+}
+
+/**
+ * How tool search ranks, from its options: the one ranking a server's search and the tool-quality check share.
+ *
+ * @param options The ranking's options.
+ * @param excluded The tools never found.
+ * @returns The settings, each default filled in.
+ */
+export function catalogSettings(options: ToolSearchOptions, excluded: ReadonlySet<string>): CatalogSettings {
   const weights = options.weights ?? {};
-  return new ToolCatalog(registry, {
+  return {
     weights: [
       weights.action ?? 3,
       weights.path ?? 1,
@@ -182,7 +193,7 @@ export function searchCatalog(
     embed: options.embed,
     semanticWeight: options.semanticWeight ?? 0.5,
     excluded,
-  });
+  };
 }
 
 /**

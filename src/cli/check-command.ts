@@ -1,0 +1,84 @@
+/**
+ * `mcplite check <target>`: the tool-quality check over any MCP, MCP-lite or Webtools server, whoever wrote it (the
+ * same check as `checkTools()` of `@mcplite/sdk/testing`): the tools a model would confuse, what the list costs in
+ * tokens, a lint of names and schemas, and, with `--cases`, selection cases scored. Exits 1 when a finding is as bad
+ * as `--fail-on` (default `error`), so that CI can gate on it.
+ *
+ * @module
+ */
+import { isObject } from "../internal/is-object.ts";
+import type { SelectionCase, Severity, TokenEncoding, ToolRule } from "../quality/check-report.ts";
+import { SEVERITIES } from "../quality/check-report.ts";
+import { atLeast, calledFindings, checkList } from "../quality/check-tools.ts";
+import { checkTable } from "./check-table.ts";
+import type { CommandContext } from "./command.ts";
+import { ExitCode, UsageError } from "./exit-errors.ts";
+
+/** The encodings `--encoding` takes. */
+const ENCODINGS: readonly TokenEncoding[] = ["o200k_base", "cl100k_base"];
+
+/**
+ * Runs `check`.
+ *
+ * @param ctx The client, the command line, the terminal and the interrupt signal.
+ * @returns 0, or 1 when a finding is as bad as `--fail-on`.
+ * @throws {UsageError} For a wrong `--fail-on`, `--encoding`, `--cases` file or `--call`.
+ */
+export async function checkCommand(ctx: CommandContext): Promise<number> {
+  const { client, args, terminal, signal } = ctx;
+  const failOn = (args.failOn ?? "error") as Severity;
+  if (!SEVERITIES.includes(failOn)) throw new UsageError(`--fail-on takes ${SEVERITIES.join(", ")}`);
+  const encoding = (args.encoding ?? "o200k_base") as TokenEncoding;
+  if (!ENCODINGS.includes(encoding)) throw new UsageError(`--encoding takes ${ENCODINGS.join(" or ")}`);
+  const cases = args.cases === undefined ? undefined : await readCases(args.cases);
+  const calls = Object.fromEntries(args.calls.map(callOf));
+  const listed = await client.listTools({ signal });
+  const unknown = Object.keys(calls).find((name) => !listed.some((tool) => tool.name === name));
+  if (unknown !== undefined) {
+    throw new UsageError(`--call names ${JSON.stringify(unknown)}, which the server does not list`);
+  }
+  const report = await checkList(listed, {
+    encoding,
+    ...(args.maxTokens === undefined ? {} : { maxTokens: args.maxTokens }),
+    ...(cases === undefined ? {} : { cases }),
+    ignore: args.ignore as ToolRule[],
+  }, await calledFindings(client, listed, calls));
+  await terminal.out(args.json ? JSON.stringify(report, null, 2) + "\n" : checkTable(report));
+  const failed = report.worst !== undefined && atLeast(report.worst, failOn);
+  return failed ? ExitCode.ToolFailed : ExitCode.Ok;
+}
+
+/** Reads `--cases`: a JSON array of selection cases. */
+async function readCases(path: string): Promise<SelectionCase[]> {
+  const { readFile } = await import("node:fs/promises");
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(await readFile(path, "utf8"));
+  } catch (error) {
+    throw new UsageError(`--cases ${path}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const valid = Array.isArray(parsed) &&
+    parsed.every((c) =>
+      isObject(c) && typeof c.prompt === "string" && typeof c.expect === "string" &&
+      (c.arguments === undefined || isObject(c.arguments)) &&
+      (c.forbid === undefined || Array.isArray(c.forbid) && c.forbid.every((name) => typeof name === "string"))
+    );
+  if (!valid) {
+    throw new UsageError(`--cases ${path}: not a JSON array of { "prompt": …, "expect": …, "arguments"?, "forbid"? }`);
+  }
+  return parsed as SelectionCase[];
+}
+
+/** Reads `--call <tool>[=<json arguments>]`. */
+function callOf(raw: string): [string, Record<string, unknown>] {
+  const eq = raw.indexOf("=");
+  if (eq < 0) return [raw, {}];
+  let args: unknown;
+  try {
+    args = JSON.parse(raw.slice(eq + 1));
+  } catch {
+    args = undefined;
+  }
+  if (!isObject(args)) throw new UsageError(`--call takes <tool>=<JSON object>, not ${JSON.stringify(raw)}`);
+  return [raw.slice(0, eq), args];
+}
