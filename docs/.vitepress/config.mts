@@ -56,6 +56,7 @@ export const sidebar = [
       { text: "Cloudflare Workers", link: "/guides/cloudflare-workers" },
       { text: "Mounting in frameworks", link: "/guides/mounting" },
       { text: "The command line", link: "/guides/cli" },
+      { text: "Tool quality, offline", link: "/guides/tool-quality" },
     ],
   },
   {

@@ -183,12 +183,21 @@ export function markdownSection(markdown: string, heading: string, source: strin
  * `@mcplite/sdk` to this checkout ({@link exampleProject}) and must exit 0 (its own assertions pass) on Deno and on
  * Bun. Every docs block is type-checked once, with the others (tests/docs/code-blocks.test.ts), so these only run.
  * Declares the tests itself: call it at the top level of a test file.
+ *
+ * @param options `files`: what the blocks read, by name in the project, with their text (a file the page tells its
+ *   reader to save); `skip`: why the section cannot run here (a prerequisite missing outside CI).
  */
-export function describeSectionRuns(page: string, heading: string, shows: RegExp): void {
-  describe(`${page}, "${heading}"`, () => {
+export function describeSectionRuns(
+  page: string,
+  heading: string,
+  shows: RegExp,
+  options: { readonly files?: Readonly<Record<string, string>>; readonly skip?: string | false } = {},
+): void {
+  describe(`${page}, "${heading}"`, { skip: options.skip ?? false }, () => {
     const blocks = tsBlocks(markdownSection(readFileSync(`${ROOT}${page}`, "utf8"), heading, page), page);
     const dir = scratchDir("mcplite-section-");
     exampleProject(dir);
+    for (const [name, text] of Object.entries(options.files ?? {})) writeFileSync(join(dir, name), text);
     const paths = Object.fromEntries(
       Object.entries(entryPointImports()).map(([name, url]) => [name, [new URL(url).pathname]]),
     );

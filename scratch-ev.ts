@@ -1,0 +1,10 @@
+import { createClient } from "./src/client/mod.ts";
+import { createStdioTransport } from "./src/client/transports/stdio.ts";
+import { checkTools } from "./src/testing/mod.ts";
+const client = createClient(createStdioTransport({ command: "npx", args: ["@modelcontextprotocol/server-everything", "stdio"] }));
+const report = await checkTools(await client.listTools());
+await client.close();
+console.log(report.tools.length, report.tools.join(" "));
+console.log(report.tokens.formats.map(f => f.format + " " + f.total + " " + JSON.stringify(Object.entries(f.tools).sort((a,b)=>b[1]-a[1]).slice(0,3))).join("\n"));
+for (const f of report.findings) console.log(f.severity, f.rule, f.tool, f.path, "|", f.message);
+console.log(JSON.stringify(report.confusable));
