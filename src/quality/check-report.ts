@@ -68,7 +68,8 @@ export interface ConfusablePair {
   /**
    * Why: `names` of the same words once stemmed (`get_user`, `getUsers`); `descriptions` that, under tool search's
    * ranking, find each other first after their own tool (each scoring at least a quarter of the own tool's score), or
-   * one that ranks the other tool above its own; and, given with one of those, the same required `arguments`.
+   * one whose first-ranked tool is the other, above its own; and, given with one of those, the same required
+   * `arguments`.
    */
   readonly reasons: readonly ConfusionReason[];
   /** The reasons in a sentence. */

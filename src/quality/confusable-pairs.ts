@@ -36,51 +36,65 @@ export async function confusablePairs(
 ): Promise<ConfusablePair[]> {
   const n = tools.length;
   const index = new Map(tools.map((tool, i) => [tool, i]));
-  // relative[a].get(b): b's score on a's description, over a's own score; best[a]: the other tool ranked first.
-  const relative: Map<number, number>[] = [];
-  const best: (number | undefined)[] = [];
+  // Per tool, the other tool its description ranks first, and that tool's score over its own (above 1: ranked above
+  // it). One pass over the scores per tool, unsorted: thousands of tools (an imported API) are thousands of queries.
+  const best: ({ other: number; ratio: number } | undefined)[] = [];
   for (const tool of tools) {
-    const ranked = await catalog.ranked(descriptionQuery(tool), n, undefined);
-    const own = ranked.find((r) => r.tool === tool)?.score ?? 0;
-    const scores = new Map<number, number>();
-    for (const { tool: other, score } of ranked) {
-      if (other !== tool) scores.set(index.get(other)!, own > 0 ? score / own : Infinity);
+    const scores = await catalog.scored(descriptionQuery(tool), undefined);
+    const own = scores.get(tool) ?? 0;
+    let top: { other: number; score: number } | undefined;
+    for (const [other, score] of scores) {
+      const at = index.get(other)!;
+      if (other !== tool && (top === undefined || score > top.score || score === top.score && at < top.other)) {
+        top = { other: at, score };
+      }
     }
-    relative.push(scores);
-    best.push(scores.keys().next().value);
+    best.push(top === undefined ? undefined : { other: top.other, ratio: own > 0 ? top.score / own : Infinity });
   }
   // Why two descriptions are confusable, in words; undefined when they are not.
   const close = (a: number, b: number): string | undefined => {
-    const [ab, ba] = [relative[a].get(b) ?? 0, relative[b].get(a) ?? 0];
-    if (ab > 1) return `${tools[a].name}'s description ranks ${tools[b].name} above it`;
-    if (ba > 1) return `${tools[b].name}'s description ranks ${tools[a].name} above it`;
-    const mutual = best[a] === b && best[b] === a && Math.min(ab, ba) >= CLOSE;
+    const [ab, ba] = [best[a], best[b]];
+    if (ab?.other === b && ab.ratio > 1) return `${tools[a].name}'s description ranks ${tools[b].name} above it`;
+    if (ba?.other === a && ba.ratio > 1) return `${tools[b].name}'s description ranks ${tools[a].name} above it`;
+    const mutual = ab?.other === b && ba?.other === a && Math.min(ab.ratio, ba.ratio) >= CLOSE;
     return mutual ? "each description finds the other tool first after its own" : undefined;
   };
   const names = tools.map((tool) => nameKey(tool.name));
-  const terms = tools.map(termsOf);
-  const rarity = rarityOf(terms);
+  // The pairs worth a look: tools of one name key, and each tool with the one its description ranks first.
+  const candidates = new Set<number>();
+  const byName = new Map<string, number[]>();
+  names.forEach((key, i) => {
+    if (key === "") return;
+    const same = byName.get(key) ?? byName.set(key, []).get(key)!;
+    for (const j of same) candidates.add(j * n + i);
+    same.push(i);
+  });
+  best.forEach((found, a) => {
+    if (found !== undefined) candidates.add(Math.min(a, found.other) * n + Math.max(a, found.other));
+  });
+  const terms = new Map<number, Map<string, string>>();
+  const termsAt = (i: number) => terms.get(i) ?? terms.set(i, termsOf(tools[i])).get(i)!;
+  const rarity = rarityOf(tools.map(termsOf));
   const pairs: ConfusablePair[] = [];
-  for (let a = 0; a < n; a++) {
-    for (let b = a + 1; b < n; b++) {
-      const reasons: ConfusionReason[] = [];
-      if (names[a] !== "" && names[a] === names[b]) reasons.push("names");
-      const described = close(a, b);
-      if (described !== undefined) reasons.push("descriptions");
-      if (reasons.length === 0) continue;
-      const required = requiredOf(tools[a]);
-      if (required !== "" && required === requiredOf(tools[b])) reasons.push("arguments");
-      const [first, second] = [tools[a].name, tools[b].name];
-      pairs.push({
-        tools: [first, second],
-        reasons,
-        why: whyOf(reasons, described ?? "", required),
-        apart: {
-          [first]: distinct(terms[a], terms[b], rarity),
-          [second]: distinct(terms[b], terms[a], rarity),
-        },
-      });
-    }
+  for (const key of [...candidates].sort((x, y) => x - y)) {
+    const [a, b] = [Math.floor(key / n), key % n];
+    const reasons: ConfusionReason[] = [];
+    if (names[a] !== "" && names[a] === names[b]) reasons.push("names");
+    const described = close(a, b);
+    if (described !== undefined) reasons.push("descriptions");
+    if (reasons.length === 0) continue;
+    const required = requiredOf(tools[a]);
+    if (required !== "" && required === requiredOf(tools[b])) reasons.push("arguments");
+    const [first, second] = [tools[a].name, tools[b].name];
+    pairs.push({
+      tools: [first, second],
+      reasons,
+      why: whyOf(reasons, described ?? "", required),
+      apart: {
+        [first]: distinct(termsAt(a), termsAt(b), rarity),
+        [second]: distinct(termsAt(b), termsAt(a), rarity),
+      },
+    });
   }
   return pairs;
 }
@@ -130,7 +144,7 @@ function termsOf(tool: ListedTool): Map<string, string> {
 }
 
 /** How rare each word is across the list (inverse document frequency). */
-function rarityOf(terms: readonly Map<string, string>[]): Map<string, number> {
+function rarityOf(terms: readonly ReadonlyMap<string, string>[]): Map<string, number> {
   const counts = new Map<string, number>();
   for (const words of terms) for (const term of words.keys()) counts.set(term, (counts.get(term) ?? 0) + 1);
   const rarity = new Map<string, number>();

@@ -142,6 +142,27 @@ export class ToolCatalog<T extends SearchableTool = AnyTool> {
    * @returns The tools and their scores, best first.
    */
   async ranked(query: string, k: number, auth: AuthInfo | undefined): Promise<Ranked<T>[]> {
+    const { tools, scores } = await this.#scores(query, auth);
+    return best(scores, k).map(({ doc, score }) => ({ tool: tools[doc], score }));
+  }
+
+  /**
+   * Every tool's score for a query, as {@link ranked} ranks them, unsorted: for a caller that wants a few of them
+   * out of thousands of queries (the tool-quality check runs each tool's description), where sorting is the cost.
+   *
+   * @param query What the caller looks for, in its words.
+   * @param auth The caller.
+   * @returns The score of each tool that matched.
+   */
+  async scored(query: string, auth: AuthInfo | undefined): Promise<Map<T, number>> {
+    const { tools, scores } = await this.#scores(query, auth);
+    const scored = new Map<T, number>();
+    for (const [doc, score] of scores) scored.set(tools[doc], score);
+    return scored;
+  }
+
+  /** The scores of a query, by document, and the tools they index. */
+  async #scores(query: string, auth: AuthInfo | undefined): Promise<{ tools: T[]; scores: Map<number, number> }> {
     const { tools, index, priors, actions, destructive } = this.#index();
     const alternatives: string[][] = [];
     const terms = queryTerms(query, this.#settings.synonyms, 1, alternatives);
@@ -185,7 +206,7 @@ export class ToolCatalog<T extends SearchableTool = AnyTool> {
       for (const [doc, score] of scores) if (destructive[doc]) scores.set(doc, score * DESTRUCTIVE_FACTOR);
     }
     for (const doc of scores.keys()) if (!holdsScopes(tools[doc].scopes, auth)) scores.delete(doc);
-    return best(scores, k).map(({ doc, score }) => ({ tool: tools[doc], score }));
+    return { tools, scores };
   }
 
   /** A tool's vector, asked of the embedder once per tool. */

@@ -2,8 +2,8 @@
  * `createClient()` refuses, at run time as at compile time (`create-client-options.test-d.ts`), the
  * options its target would ignore, and says where each goes: with a transport, how its requests go
  * (`fetch`, `headers`, `auth`, `protocolVersion`, `maxResponseBytes`, the `transport` wire) is the transport's;
- * in process, `fetch`, `auth` and `maxResponseBytes` have nothing to act on; for a URL, the in-process paths do not
- * apply.
+ * in process, `fetch`, `auth` and `maxResponseBytes` have nothing to act on (and no answer is bounded: a list past
+ * 16 MiB is read whole); for a URL, the in-process paths do not apply.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
@@ -101,5 +101,24 @@ describe("createClient() refuses the options its target would ignore", () => {
     assert.deepEqual(await overInProcessTransport.call("add", { a: 3, b: 2 }), { sum: 5 });
     const empty = createClient(transport(), untyped({ headers: undefined, fetch: undefined }));
     assert.deepEqual(await empty.call("add", { a: 0, b: 0 }), { sum: 0 });
+  });
+});
+
+describe("createClient(server) in process", () => {
+  it("reads a list past the 16 MiB a remote answer is held to: no network carries it, so nothing bounds it", async () => {
+    // 40 tools of 512 KiB of description each: a 20 MiB list, as an imported API without tool search answers.
+    const { createServer, defineTool } = await import("../../mod.ts");
+    const big = createServer({ name: "big", version: "1.0.0" });
+    for (let i = 0; i < 40; i++) big.tool(defineTool(`t${i}`).describe("x".repeat(512 * 1024)).handle(() => "ok"));
+    for (const wire of ["mcp-lite", "mcp"] as const) {
+      const client = createClient(big, { transport: wire });
+      try {
+        const tools = await client.listTools();
+        assert.equal(tools.length, 40, wire);
+        assert.equal(tools[39].description?.length, 512 * 1024);
+      } finally {
+        await client.close();
+      }
+    }
   });
 });

@@ -60,7 +60,14 @@ const ORIGIN = "http://localhost";
  */
 export function createInProcessTransport(target: FetchTarget, options: InProcessOptions = {}): Transport {
   const fetcher: FetchLike = (request) => target.fetch(request);
-  const http = { fetch: fetcher, headers: options.headers, protocolVersion: options.protocolVersion };
+  // No bound on an answer's bytes: the server is this process's own, and a bound here would refuse what no network
+  // carries (a list of thousands of imported tools passes the 16 MiB a remote answer is held to).
+  const http = {
+    fetch: fetcher,
+    headers: options.headers,
+    protocolVersion: options.protocolVersion,
+    maxResponseBytes: Infinity,
+  };
   // A server from createServer() knows its own basePath; any other target is served at the root.
   const prefix = ORIGIN + (target.basePath ?? "");
   const lite = () => createMcpliteTransport(prefix + (options.basePath ?? MCPLITE_BASE_PATH), http);
