@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { ENCODINGS, SEVERITIES, type Severity, type TokenEncoding } from "../quality/check-report.ts";
 import { UsageError } from "./exit-errors.ts";
 
 /** The commands the CLI knows. */
@@ -79,9 +80,9 @@ export interface CliArgs {
   /** `check --max-tokens <n>`: the most tokens the tool list may cost in any format. */
   maxTokens?: number;
   /** `check --fail-on <severity>`: the least severity that fails the check (default `error`). */
-  failOn?: string;
+  failOn?: Severity;
   /** `check --encoding <name>`: the tokenizer's encoding (default `o200k_base`). */
-  encoding?: string;
+  encoding?: TokenEncoding;
   /** `check --cases <file>`: selection cases, a JSON array of `{ prompt, expect, arguments?, forbid? }`. */
   cases?: string;
   /** `check --call <tool>[=<json arguments>]`, in order: tools to call, to see whether they return structured content. */
@@ -104,8 +105,6 @@ const TEXT_OPTIONS = {
   "--out": "out",
   "--client-id": "clientId",
   "--tokens": "tokens",
-  "--fail-on": "failOn",
-  "--encoding": "encoding",
   "--cases": "cases",
 } as const;
 /** Options that may repeat: their values are kept in order. */
@@ -185,6 +184,18 @@ export function parseArgs(argv: string[]): CliArgs {
         const mode = value() as EventsMode;
         if (!MODES.includes(mode)) throw new UsageError(`--mode must be one of ${MODES.join(", ")}`);
         result.mode = mode;
+        break;
+      }
+      case "--fail-on": {
+        const severity = value() as Severity;
+        if (!SEVERITIES.includes(severity)) throw new UsageError(`--fail-on takes ${SEVERITIES.join(", ")}`);
+        result.failOn = severity;
+        break;
+      }
+      case "--encoding": {
+        const encoding = value() as TokenEncoding;
+        if (!ENCODINGS.includes(encoding)) throw new UsageError(`--encoding takes ${ENCODINGS.join(" or ")}`);
+        result.encoding = encoding;
         break;
       }
       case "--max-tokens": {

@@ -205,11 +205,18 @@ async function subscribe(runtime: EventsRuntime, params: Params, ctx: ExtensionC
   if (kept?.status === "suspended") await clearFailures(store, sub.id); // failures: 0 above, the set too
   await storeSubscription(store, sub, now);
   // SEP-3415: a subscription taken with a cursor or `maxAgeMs` is sent what it missed (those kept), then the new.
-  const replay = from.cursor === null && from.maxAgeMs === undefined ? 0 : options.maxOccurrences;
+  // "Subscription identity", `cursor`: on a live subscription, "if the cursor is at or behind the current in-flight
+  // position, this is a no-op": what was delivered is not sent again. What is still pending (a delivery a restarted
+  // process may have dropped) is sent again from just before the earliest of it; nothing pending, nothing is.
+  const resumes = from.cursor !== null || from.maxAgeMs !== undefined;
+  const live = kept?.status === "active" && sub.profile === "sep";
+  const inFlight = resumes && live ? await watermark(store, id, now) : undefined;
+  const start = !resumes || !live ? from : { cursor: inFlight ?? null, maxAgeMs: undefined };
+  const replay = !resumes || (live && inFlight === undefined) ? 0 : options.maxOccurrences;
   const caller = { principal, subscriptionId: id, profile: sub.profile };
   const definition = runtime.definitions.get(name)!;
   const missed = await runtime.log.read(name, {
-    ...from,
+    ...start,
     limit: replay,
     match: (occurrence) => definition["~match"](args as never, occurrence.data as never, caller),
   });

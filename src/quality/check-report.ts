@@ -81,6 +81,9 @@ export interface ConfusablePair {
 /** The tokenizers counted with: OpenAI's encodings (`o200k_base`: GPT-4o, GPT-4.1, o-series, GPT-5; `cl100k_base`: GPT-4, GPT-3.5). */
 export type TokenEncoding = "o200k_base" | "cl100k_base";
 
+/** The encodings a check counts with. */
+export const ENCODINGS: readonly TokenEncoding[] = ["o200k_base", "cl100k_base"];
+
 /** The provider formats the list is counted in: `toOpenAITools()`, `toOpenAIResponsesTools()`, `toAnthropicTools()`. */
 export type ToolFormat = "openai-chat" | "openai-responses" | "anthropic";
 

@@ -18,7 +18,7 @@ import type {
   ToolFinding,
   ToolRule,
 } from "./check-report.ts";
-import { SEVERITIES } from "./check-report.ts";
+import { ENCODINGS, SEVERITIES } from "./check-report.ts";
 import { confusablePairs } from "./confusable-pairs.ts";
 import { listedCatalog, offeredTools } from "./listed-tools.ts";
 import { runModelLane } from "./model-lane.ts";
@@ -58,7 +58,8 @@ export interface ToolCheckOptions {
  *   imported ones included), or a tool list (`await client.listTools()` of any server).
  * @param options Cases, a model lane, a token budget, the encoding, synonyms, tools to call, findings to ignore.
  * @returns The report; `report.worst` is the worst finding's severity, for a test to gate on.
- * @throws {TypeError} When `maxTokens` is not a positive integer, or the model lane's recordings are not its own.
+ * @throws {TypeError} When `maxTokens` is not a positive integer, `encoding` not one of the two, or the model lane's
+ *   recordings are not its own.
  *
  * @example
  * ```ts
@@ -93,6 +94,9 @@ export async function checkTools(
   const { maxTokens } = options;
   if (maxTokens !== undefined && !(Number.isInteger(maxTokens) && maxTokens > 0)) {
     throw new TypeError("checkTools(): maxTokens is a positive integer");
+  }
+  if (options.encoding !== undefined && !ENCODINGS.includes(options.encoding)) {
+    throw new TypeError(`checkTools(): encoding is ${ENCODINGS.join(" or ")}`);
   }
   if (isToolList(target)) return await checkList(target, options, []);
   const client = createClient(target);

@@ -97,4 +97,40 @@ describe("the command line", () => {
     assert.throws(() => parseArgs(["list", "http://x", "--check"]), /--check goes with types/);
     assert.throws(() => parseArgs(["types", "http://x", "extra"]), /unexpected argument "extra"/);
   });
+
+  it("reads check's options, repeatable ones in order, and refuses them on another command", () => {
+    const args = parseArgs([
+      "check",
+      "http://x/mcp",
+      "--max-tokens=20000",
+      "--fail-on",
+      "warning",
+      "--cases",
+      "cases.json",
+      "--call",
+      'get_user={"id":"1"}',
+      "--call",
+      "ping",
+      "--ignore",
+      "required",
+      "--encoding",
+      "cl100k_base",
+    ]);
+    assert.deepEqual(
+      [args.command, args.maxTokens, args.failOn, args.cases, args.calls, args.ignore, args.encoding],
+      ["check", 20000, "warning", "cases.json", ['get_user={"id":"1"}', "ping"], ["required"], "cl100k_base"],
+    );
+    assert.deepEqual(parseArgs(["check", "--", "node", "server.js"]).stdio, { command: "node", args: ["server.js"] });
+    for (const bad of ["-3", "0", "1.5", "many"]) {
+      assert.throws(() => parseArgs(["check", "http://x", "--max-tokens", bad]), /--max-tokens takes a positive whole/);
+    }
+    assert.throws(() => parseArgs(["check", "http://x", "--fail-on", "fatal"]), /--fail-on takes error, warning, info/);
+    assert.throws(
+      () => parseArgs(["check", "http://x", "--encoding", "gpt2"]),
+      /--encoding takes o200k_base or cl100k_base/,
+    );
+    for (const option of ["--max-tokens=9", "--fail-on=info", "--cases=c.json", "--call=t", "--ignore=required"]) {
+      assert.throws(() => parseArgs(["list", "http://x", option]), /goes with check/, option);
+    }
+  });
 });

@@ -119,15 +119,12 @@ describe("mcplite check", () => {
     }
   });
 
-  it("refuses misused options with exit 2", async () => {
+  // What the command line alone says is wrong is refused before connecting: tests/cli/args.test.ts.
+  it("refuses what only the check can judge with exit 2: a cases file, a call", async () => {
     const wrong = [
-      [["check", clean.url, "--fail-on", "fatal"], /--fail-on takes error, warning, info/],
-      [["check", clean.url, "--max-tokens", "-3"], /--max-tokens takes a positive whole number/],
-      [["check", clean.url, "--encoding", "gpt2"], /--encoding takes o200k_base or cl100k_base/],
       [["check", clean.url, "--cases", join(dir, "absent.json")], /--cases .*absent\.json/],
       [["check", clean.url, "--call", "nope"], /--call names "nope", which the server does not list/],
       [["check", clean.url, "--call", "get_user=[1]"], /--call takes <tool>=<JSON object>/],
-      [["list", clean.url, "--max-tokens", "9"], /--max-tokens goes with check/],
     ] as const;
     for (const [args, message] of wrong) {
       const run = await runCli([...args]);

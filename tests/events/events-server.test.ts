@@ -287,6 +287,43 @@ describe("events/subscribe, emit and events/unsubscribe", () => {
     assert.deepEqual(await polledFrom(w3.body.cursor), [], "nothing left before w3's cursor");
   });
 
+  // SEP-3415 "Subscription identity", `cursor` on an existing subscription: "If the subscription is live and the cursor
+  // is at or behind the current in-flight position, this is a no-op. If the subscription has lapsed or the server
+  // restarted, delivery starts or restarts from this position."
+  it("SEP-3415: a live subscription's refresh with an earlier cursor sends nothing acknowledged again", async () => {
+    const server = serverOf({ auth: opaqueAuth() });
+    const caps = { "io.modelcontextprotocol/clientCapabilities": { extensions: { [EXT]: {} } } };
+    const params = { ...subscribeParams("live", newSecret(), "/live"), _meta: modernMeta(caps) };
+    const rpc = async (method: string, body: Record<string, unknown>) =>
+      await message(await server.fetch(modernRequest(method, body, 1, bearer("reader"))));
+    const first = (await rpc("events/subscribe", params)).result;
+    const emitted = async (orderId: string) =>
+      (await server.emit("order.shipped", { orderId, customerId: "live" })).eventId;
+    const times = (eventId: string) => receiver.received.filter((taken) => taken.body.eventId === eventId).length;
+    const a1 = await emitted("a1");
+    const a2 = await emitted("a2");
+    await receiver.delivered(a1);
+    await receiver.delivered(a2);
+    // Both acknowledged: a refresh from before them is a no-op (before: both were sent again).
+    const refreshed = (await rpc("events/subscribe", { ...params, cursor: first.cursor })).result;
+    assert.equal(refreshed.id, first.id);
+    assert.equal(typeof refreshed.cursor, "string");
+    assert.deepEqual([times(a1), times(a2)], [1, 1]);
+    // b1's first attempt fails: pending, it is sent again (from just before it, on the refresh, and by its retry), and
+    // what was acknowledged before it is not.
+    receiver.status = 500;
+    let b1: string;
+    try {
+      b1 = await emitted("b1");
+      await receiver.delivered(b1);
+    } finally {
+      receiver.status = 204;
+    }
+    await rpc("events/subscribe", { ...params, cursor: first.cursor });
+    await receiver.until(() => times(b1) >= 2, "b1 sent again", 15_000);
+    assert.deepEqual([times(a1), times(a2)], [1, 1], "what was acknowledged is not sent again");
+  });
+
   // SEP-3415 "Subscription identity": "`events/subscribe` and `events/unsubscribe` MUST be called with an
   // authenticated principal. Servers MUST reject calls without an authorized principal with `Forbidden`. [...]
   // Unauthenticated MCP servers may offer poll and push, but not webhook."

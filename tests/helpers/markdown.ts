@@ -9,6 +9,7 @@
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import process from "node:process";
 import { describe, it } from "node:test";
 import { entryPointImports } from "./entry-points.ts";
 import { ROOT, run } from "./process.ts";
@@ -185,13 +186,19 @@ export function markdownSection(markdown: string, heading: string, source: strin
  * Declares the tests itself: call it at the top level of a test file.
  *
  * @param options `files`: what the blocks read, by name in the project, with their text (a file the page tells its
- *   reader to save); `skip`: why the section cannot run here (a prerequisite missing outside CI).
+ *   reader to save); `skip`: why the section cannot run here (a prerequisite missing outside CI); `denoUnderTestAll`:
+ *   run on Deno only under `npm run test:all`, for a section whose subject runs alike on each runtime and whose blocks
+ *   are long (each run is a process of its own).
  */
 export function describeSectionRuns(
   page: string,
   heading: string,
   shows: RegExp,
-  options: { readonly files?: Readonly<Record<string, string>>; readonly skip?: string | false } = {},
+  options: {
+    readonly files?: Readonly<Record<string, string>>;
+    readonly skip?: string | false;
+    readonly denoUnderTestAll?: boolean;
+  } = {},
 ): void {
   describe(`${page}, "${heading}"`, { skip: options.skip ?? false }, () => {
     const blocks = tsBlocks(markdownSection(readFileSync(`${ROOT}${page}`, "utf8"), heading, page), page);
@@ -210,7 +217,10 @@ export function describeSectionRuns(
     });
 
     for (const runtime of ["deno", "bun"] as const) {
-      it(`runs on ${runtime}`, { timeout: 120_000 }, async () => {
+      const skip = runtime === "deno" && options.denoUnderTestAll === true &&
+        process.env.MCPLITE_EVERY_RUNTIME !== "1" &&
+        "its subject runs alike on each runtime: on Deno under npm run test:all (MCPLITE_EVERY_RUNTIME=1)";
+      it(`runs on ${runtime}`, { timeout: 120_000, skip }, async () => {
         for (const block of blocks) {
           const args = runtime === "deno"
             ? ["run", "-A", "--unstable-no-legacy-abort", block.file]

@@ -155,6 +155,10 @@ describe("checkTools(): token cost", () => {
     assert.equal(report.worst, "error");
     assert.deepEqual((await checkTools(cleanServer(), { maxTokens: 100_000 })).findings, []);
     await assert.rejects(checkTools(cleanServer(), { maxTokens: 0 }), TypeError);
+    await assert.rejects(
+      checkTools(cleanServer(), { encoding: "p50k_base" as "o200k_base" }),
+      /encoding is o200k_base or/,
+    );
   });
 });
 
