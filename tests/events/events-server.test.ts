@@ -324,6 +324,30 @@ describe("events/subscribe, emit and events/unsubscribe", () => {
     assert.deepEqual([times(a1), times(a2)], [1, 1], "what was acknowledged is not sent again");
   });
 
+  it("SEP-3415: a subscription made again after an unsubscribe starts with nothing pending holding its cursor back", async () => {
+    const server = serverOf({ auth: opaqueAuth() });
+    const caps = { "io.modelcontextprotocol/clientCapabilities": { extensions: { [EXT]: {} } } };
+    const params = { ...subscribeParams("again", newSecret(), "/again"), _meta: modernMeta(caps) };
+    const rpc = async (method: string, body: Record<string, unknown>) =>
+      await message(await server.fetch(modernRequest(method, body, 1, bearer("reader"))));
+    const first = (await rpc("events/subscribe", params)).result;
+    // x1's first attempt fails: pending when the subscription ends.
+    receiver.status = 500;
+    try {
+      await receiver.delivered((await server.emit("order.shipped", { orderId: "x1", customerId: "again" })).eventId);
+    } finally {
+      receiver.status = 204;
+    }
+    const { name, arguments: args, delivery, _meta } = params;
+    const ended = await rpc("events/unsubscribe", { name, arguments: args, delivery: { url: delivery.url }, _meta });
+    assert.equal(ended.error, undefined);
+    const again = (await rpc("events/subscribe", params)).result;
+    assert.equal(again.id, first.id, "the same key, the same id");
+    // The new subscription's cursor is the log's head: x1, pending for the old one, holds it back no more.
+    const polled = await rpc("events/poll", { name, arguments: args, cursor: again.cursor, _meta });
+    assert.deepEqual(polled.result.events, []);
+  });
+
   // SEP-3415 "Subscription identity": "`events/subscribe` and `events/unsubscribe` MUST be called with an
   // authenticated principal. Servers MUST reject calls without an authorized principal with `Forbidden`. [...]
   // Unauthenticated MCP servers may offer poll and push, but not webhook."

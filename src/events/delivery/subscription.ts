@@ -7,7 +7,7 @@
  * @module
  */
 import { isObject } from "../../internal/is-object.ts";
-import type { Place } from "./watermark.ts";
+import { clearPending, type Place } from "./watermark.ts";
 import type { SharedStore } from "../../store/shared-store.ts";
 import { type StoreSpace, storeSpace } from "../../store/store-space.ts";
 import { recordOf } from "../../store/store-of.ts";
@@ -140,4 +140,5 @@ export async function endSubscription(store: SharedStore, sub: Subscription): Pr
   await subscriptions(store).delete(sub.id);
   await eventIndex(store).removeMember(sub.name, sub.id);
   await clearFailures(store, sub.id); // a subscription made again (the same id) starts with none
+  await clearPending(store, sub.id); // nor with deliveries pending: its watermark is not held back
 }

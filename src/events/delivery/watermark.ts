@@ -60,6 +60,18 @@ export async function deliveryDone(store: SharedStore, subscriptionId: string, p
 }
 
 /**
+ * Clears a subscription's pending deliveries, as it ends: one made again under the same key (the same id) starts with
+ * none holding its watermark back.
+ *
+ * @param store The server's shared store.
+ * @param subscriptionId The subscription.
+ */
+export async function clearPending(store: SharedStore, subscriptionId: string): Promise<void> {
+  const notes = pending(store);
+  await Promise.all((await notes.members(subscriptionId)).map((member) => notes.removeMember(subscriptionId, member)));
+}
+
+/**
  * The watermark of a subscription: just before its earliest delivery still pending (one before `own`, when given),
  * else just past `own`; `undefined` with neither (nothing pending: the caller's own position stands).
  *
