@@ -9,7 +9,7 @@
  */
 import type { SharedStore } from "../store/shared-store.ts";
 import { storeSpace } from "../store/store-space.ts";
-import type { WorkQueue } from "./work-queue.ts";
+import type { QueueItem, WorkQueue } from "./work-queue.ts";
 import { MAX_TIMER_MS } from "../internal/timer-ms.ts";
 import { unrefTimer } from "../runtime/unref-timer.ts";
 
@@ -32,7 +32,8 @@ export interface StoreQueueOptions {
 /** A job's record: its data, where it is, and how its deliveries went. */
 interface Held {
   readonly data: string;
-  readonly state: "waiting" | "active" | "asleep" | "gone";
+  /** Gone: done, removed or given up (kept a minute, so a late claim fails); failed: its run said so (kept for operators). */
+  readonly state: "waiting" | "active" | "asleep" | "gone" | "failed";
   /** The deliveries of it whose run never settled (their claim lapsed): its next start is one more. */
   readonly lapsed: number;
   /** A run of it began: no later delivery is its first. */
@@ -45,6 +46,14 @@ interface Held {
   readonly woken?: true;
   /** Its runs that rejected in a row: the next waits longer. */
   readonly rejected?: number;
+  /** Its tool and the id of the call that queued it, as `add` was told (for operators: `inspect`). */
+  readonly tool?: string;
+  readonly callId?: string | number;
+  /** When it was added, ms since the epoch. */
+  readonly addedAt?: number;
+  /** When it failed, and why (its run's `{ failed }`). */
+  readonly finishedAt?: number;
+  readonly failedReason?: string;
 }
 
 /** How many runs of a job may reject in a row before the queue gives it up (as BullMQ does after 20). */
@@ -99,8 +108,9 @@ function positive(value: number | undefined, fallback: number, what: string, mos
 /**
  * A job queue kept in a shared store: what a server's instances use when they share a store and no queue server, and
  * any number of takers on any instance share (`runWorker()` on each). It keeps the `WorkQueue` contract
- * (`workQueueCases()` checks it), without its optional progress and operators' parts, and without flow control's
- * priority and deduplication (per-key concurrency and rate limits need no more of a queue).
+ * (`workQueueCases()` checks it), with `inspect` for operators (`mcplite jobs list` and `show`: the jobs in the queue,
+ * by the tool and call `add` was told of) and without its other optional parts (progress, logs, an operator's retry),
+ * nor flow control's priority and deduplication (per-key concurrency and rate limits need no more of a queue).
  *
  * What it costs: a job added in a process with a taker is claimed there by one compare-and-set from the record its
  * add wrote; a taker with room reads the queue's set, and the records it may claim, every `pollMs` (and when woken); a
@@ -137,7 +147,7 @@ export function storeQueue(store: SharedStore, options: StoreQueueOptions = {}):
   const keepMs = positive(options.keepMs, 30 * 24 * 60 * 60 * 1000, "keepMs", Number.MAX_SAFE_INTEGER);
   const space = storeSpace<Held>(store, "queue");
   const jobKey = (id: string) => `${name}:job:${id}`;
-  const JOBS = `${name}:jobs`, WOKEN = `${name}:woken`;
+  const JOBS = `${name}:jobs`, WOKEN = `${name}:woken`, FAILED = `${name}:failed`;
   const local = localOf(store, name);
   /** Wakes this process's takers: to look through the queue (`look`), or only at the jobs added here. */
   const kick = (look = true) => local.takers.forEach((wake) => wake(look));
@@ -167,8 +177,15 @@ export function storeQueue(store: SharedStore, options: StoreQueueOptions = {}):
     void await Promise.all([space.removeMember(JOBS, id), space.removeMember(WOKEN, id)]);
 
   return {
-    async add(id, data) {
-      const record = held({ data, state: "waiting", lapsed: 0 });
+    async add(id, data, about) {
+      const record = held({
+        data,
+        state: "waiting",
+        lapsed: 0,
+        tool: about?.tool,
+        callId: about?.callId,
+        addedAt: Date.now(),
+      });
       if (!await space.putIfAbsent(jobKey(id), record, keepMs)) return;
       await space.addMember(JOBS, id, keepMs);
       // A taker here claims it from this record; with none, or too many waiting so, takers find it in the queue's set.
@@ -186,6 +203,30 @@ export function storeQueue(store: SharedStore, options: StoreQueueOptions = {}):
       if (gone === undefined) return false;
       await forget(id);
       return true;
+    },
+    async inspect({ id, states, limit = 20 }) {
+      // The jobs in the queue (waiting, active, asleep) and those whose run failed; one done or removed is kept a minute
+      // as `gone`, then not at all: its result store entry says how it ended.
+      const ids = id === undefined
+        ? [...new Set([...await space.members(JOBS), ...await space.members(FAILED)])]
+        : [id];
+      const items: QueueItem[] = [];
+      for (const found of ids) {
+        const record = await space.get(jobKey(found));
+        if (record === undefined && id === undefined) await space.removeMember(FAILED, found); // expired since
+        if (record === undefined || (states !== undefined && !states.includes(record.state))) continue;
+        items.push({
+          id: found,
+          state: record.state,
+          ...(record.tool === undefined ? {} : { tool: record.tool }),
+          ...(record.callId === undefined ? {} : { callId: record.callId }),
+          ...(record.begun === true ? { attempt: record.lapsed + 1 } : {}),
+          ...(record.addedAt === undefined ? {} : { addedAt: record.addedAt }),
+          ...(record.finishedAt === undefined ? {} : { finishedAt: record.finishedAt }),
+          ...(record.failedReason === undefined ? {} : { failedReason: record.failedReason }),
+        });
+      }
+      return items.sort((x, y) => (y.addedAt ?? 0) - (x.addedAt ?? 0)).slice(0, id === undefined ? limit : 1);
     },
     async wake(id) {
       // Asleep: waiting now. Running: delivered again at once when its run hands it back asleep.
@@ -259,13 +300,16 @@ export function storeQueue(store: SharedStore, options: StoreQueueOptions = {}):
               ? held({ ...settled, state: "waiting", rejected: undefined })
               : held({ ...settled, state: "asleep", until: now() + ended.delayMs, rejected: undefined });
           }
+          if (typeof ended === "object" && "failed" in ended) {
+            return held({ ...settled, state: "failed", failedReason: ended.failed, finishedAt: now() });
+          }
           if (typeof ended === "object" && "rejected" in ended) {
             const rejected = (r.rejected ?? 0) + 1;
             if (rejected >= MAX_REJECTED) return held({ ...settled, state: "gone" });
             const backoff = Math.min(30_000, BACKOFF_MS * 2 ** (rejected - 1));
             return held({ ...settled, state: "asleep", until: now() + backoff, rejected });
           }
-          return held({ ...settled, state: "gone" }); // done, refused, or failed: never again
+          return held({ ...settled, state: "gone" }); // done or refused: never again
         };
         // Handed on, or tried again every third of a lease while the store is out of reach, the claim renewed with it:
         // an outage is no death, and the job is not delivered again as its next start for it. A taker closed meanwhile
@@ -276,6 +320,8 @@ export function storeQueue(store: SharedStore, options: StoreQueueOptions = {}):
           try {
             const written = await update(id, known ?? await space.get(jobKey(id)), next, ours);
             if (written?.state === "gone") await forget(id);
+            // Failed: out of the queue, kept where operators list it (`inspect`), never delivered again.
+            if (written?.state === "failed") await Promise.all([forget(id), space.addMember(FAILED, id, keepMs)]);
             if (written?.state === "waiting") kick();
             return;
           } catch (error) {
@@ -324,7 +370,7 @@ export function storeQueue(store: SharedStore, options: StoreQueueOptions = {}):
         for (const id of ids) {
           if ((passed.get(id) ?? 0) > at) continue;
           const record = await space.get(jobKey(id));
-          if (record === undefined || record.state === "gone") {
+          if (record === undefined || record.state === "gone" || record.state === "failed") {
             // Gone, or expired: out of the set (a job being added has its record before its place in the set).
             lapsedSince.delete(id);
             await forget(id);

@@ -1,6 +1,7 @@
 /**
  * `mcplite jobs list|show <module>`: an operator reads a server's queued jobs from its queue (BullMQ on a real
- * redis-server, and on a real PostgreSQL with BullMQ's PostgreSQL backend, which the test starts) and its result
+ * redis-server, and on a real PostgreSQL with BullMQ's PostgreSQL backend, which the test starts; the queue kept in the
+ * store, on redis-server) and its result
  * store (in the same server): each job's state, attempt, tool and call, why it failed, and one job's steps from its
  * log; and the command line it refuses. The module is the one the web side serves (tests/cli/fixtures/jobs-server.ts),
  * run by the CLI in a process of its own.
@@ -133,6 +134,49 @@ for (const { on, missing, url, variable } of BACKENDS) {
     });
   });
 }
+
+describe("mcplite jobs on the queue kept in the store (redis-server)", { skip: REDIS_MISSING }, () => {
+  it("lists the jobs in it, and a failed one with its reason; shows one's queue state, result and journal", async () => {
+    const queue = `jobs-${crypto.randomUUID()}`;
+    const url = servers.redis!.url;
+    const { server, resultStore, close } = jobsFixture({ url, queue, lockMs: 30_000, kind: "store" });
+    const worker = runWorker(server, { concurrency: 2 });
+    const env = { REDIS_URL: url, QUEUE: queue, QUEUE_KIND: "store" };
+    try {
+      const ids: string[] = [];
+      for (const tool of ["report", "ledger"] as const) {
+        const outcome = await server.call(tool, {});
+        ids.push(outcome.kind === "promise" ? outcome.entry! : "");
+      }
+      for (const id of ids) {
+        await readUntil(() => resultStore.get(id), (entry) => entry?.status !== "working", `job ${id} to end`, {
+          timeoutMs: 20_000,
+          everyMs: 50,
+        });
+      }
+      const [report, ledger] = ids;
+      // Before: "the module's server has no queue that can be read" (exit 3).
+      const list = await runCli(["jobs", "list", MODULE, "--json"], { env });
+      assert.equal(list.code, 0, list.stderr);
+      const jobs = JSON.parse(list.stdout) as { id: string; state: string; tool?: string; failedReason?: string }[];
+      const failed = jobs.find((job) => job.id === ledger);
+      assert.deepEqual([failed?.state, failed?.tool, failed?.failedReason], [
+        "failed",
+        "ledger",
+        "ledger for s1 refused the write",
+      ]);
+      const byState = await runCli(["jobs", "list", MODULE, "--state", "failed", "--json"], { env });
+      assert.deepEqual(JSON.parse(byState.stdout).map((job: { id: string }) => job.id), [ledger]);
+      const shown = await runCli(["jobs", "show", MODULE, "--", report], { env });
+      assert.equal(shown.code, 0, shown.stderr);
+      assert.match(shown.stdout, /\n {2}result +completed\n/);
+      assert.match(shown.stdout, /\n {2}journal\n {4}1 fetch {2}19 B {2}\S+\n {4}2 render {2}8 B {2}\S+\n$/);
+    } finally {
+      await worker.close();
+      await close();
+    }
+  });
+});
 
 for (const { on, missing, url, variable } of BACKENDS) {
   describe(`mcplite jobs cancel on BullMQ (${on})`, { skip: missing }, () => {

@@ -2,7 +2,8 @@
  * `storeQueue()` (issue 100, item 2: a queue over the shared store, for instances without a queue server) passes the
  * queue conformance cases (`workQueueCases()`) on the in-memory store, on a real redis-server and on a real
  * PostgreSQL, each started by the test; and a job whose taker stopped mid-run (its claim never renewed, as a process
- * killed) is delivered again by another taker as its next start, with nobody reading it.
+ * killed) is delivered again by another taker as its next start, with nobody reading it; and operators read the jobs
+ * in it (`inspect`: their state, tool, call and start).
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
@@ -98,6 +99,39 @@ for (const [name, open, skip] of stores) {
       assert.deepEqual(deliveries, [["the data", 2, false]]);
       // A's late end changes nothing: the job is B's, done, and never delivered again.
       assert.equal(await b.remove!("job-1"), false);
+    });
+  });
+
+  describe(`storeQueue on ${name}: what operators read (mcplite jobs list and show)`, { skip }, () => {
+    it("lists the jobs in the queue, the latest first, with their state, tool, call and start", async () => {
+      const queue = storeQueue(open(), { ...OPTIONS, name: `ops-${crypto.randomUUID()}` });
+      await queue.add("j1", "d1", { tool: "report", callId: 7 });
+      await new Promise((resolve) => setTimeout(resolve, 5)); // a later add, by the clock
+      await queue.add("j2", "d2", { tool: "ledger" });
+      const brief = (items: Awaited<ReturnType<NonNullable<typeof queue.inspect>>>) =>
+        items.map((item) => [item.id, item.state, item.tool, item.callId, item.attempt]);
+      assert.deepEqual(brief(await queue.inspect!({})), [
+        ["j2", "waiting", "ledger", undefined, undefined],
+        ["j1", "waiting", "report", 7, undefined],
+      ]);
+      assert.deepEqual(brief(await queue.inspect!({ limit: 1 })), [["j2", "waiting", "ledger", undefined, undefined]]);
+      // One taker runs one job at a time: the first it claims is active, its first start, the other still waiting.
+      let release!: () => void;
+      const held = new Promise<"done">((resolve) => release = () => resolve("done"));
+      let claimed!: (data: string) => void;
+      const running = new Promise<string>((resolve) => claimed = resolve);
+      const taker = queue.take((data) => (claimed(data), held), { concurrency: 1 });
+      try {
+        const first = (await running) === "d1" ? "j1" : "j2";
+        assert.deepEqual((await queue.inspect!({ states: ["active"] })).map((item) => [item.id, item.attempt]), [
+          [first, 1],
+        ]);
+        assert.deepEqual((await queue.inspect!({ id: first })).map((item) => item.state), ["active"]);
+      } finally {
+        release();
+        await taker.close();
+      }
+      assert.deepEqual(await queue.inspect!({ id: "never-added" }), []);
     });
   });
 }
