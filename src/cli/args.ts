@@ -89,6 +89,8 @@ export interface CliArgs {
   calls: string[];
   /** `check --ignore <rule>[:<tool>]`, in order: findings to leave out. */
   ignore: string[];
+  /** `check <file>.json`: a tool list to check, read from a file (a `tools/list` result, or its `tools` array). */
+  toolsFile?: string;
 }
 
 const WIRES: readonly Wire[] = ["auto", "mcp-lite", "mcp", "webtools"];
@@ -238,6 +240,11 @@ export function parseArgs(argv: string[]): CliArgs {
   }
   if (result.port !== undefined && command !== "app" && command !== "events") {
     throw new UsageError("--port goes with app or events tail");
+  }
+  // `check tools.json`: a list saved from any server (a `tools/list` result), checked with no server at all.
+  if (command === "check" && /\.json$/i.test(result.url ?? "") && !/^[a-z][a-z0-9+.-]*:/i.test(result.url!)) {
+    [result.toolsFile, result.url] = [result.url, undefined];
+    if (result.calls.length > 0) throw new UsageError("--call needs a server to call: a URL, or -- <command>");
   }
   if (command === "events") result.events = rest.splice(0);
   if (result.mode !== undefined && command !== "events") throw new UsageError("--mode goes with events tail");

@@ -77,6 +77,14 @@ export async function runCli(terminal: Terminal): Promise<number> {
     const json = (dash < 0 ? terminal.args : terminal.args.slice(0, dash)).includes("--json");
     return await fail(terminal, json, error, ExitCode.Error, " (see mcplite --help)");
   }
+  // `check tools.json` reads a file: no server to connect to.
+  if (args.command === "check" && args.toolsFile !== undefined) {
+    try {
+      return await (await import("./check-command.ts")).checkFileCommand(terminal, args);
+    } catch (error) {
+      return await fail(terminal, args.json, error, ExitCode.Error);
+    }
+  }
   const run = COMMANDS[args.command];
   if (run === undefined) {
     await terminal.out(HELP);

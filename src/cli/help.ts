@@ -26,12 +26,13 @@ Usage:
                                      refused unless its events.allowCallbacks lists the origin);
                                      --mode push: one events/stream per event, no receiver; --mode
                                      poll: events/poll from each answer's cursor (SEP-3415's modes)
-  mcplite check <url> [--json] [--fail-on error|warning|info] [--max-tokens <n>] [--cases <file>]
+  mcplite check <url | tools.json> [--json] [--fail-on error|warning|info] [--max-tokens <n>] [--cases <file>]
         [--call <tool>[=<json>]]… [--ignore <rule>[:<tool>]]… [--encoding o200k_base|cl100k_base]
                                      the tool list as a model meets it, offline: the tools it would
                                      confuse, what the list costs in tokens per provider format, a
                                      lint of names and schemas, selection cases ranked by tool search;
-                                     exits 1 when a finding is as bad as --fail-on (default error)
+                                     exits 1 when a finding is as bad as --fail-on (default error);
+                                     a .json file: a tool list saved from any server (tools/list)
   mcplite <command> [<tool>] [options] -- <server command> <args…>   (a stdio server)
   mcplite init [dir] [--runtime deno|bun|node|workers]   a new project in dir (missing or empty;
                                      default .): a tool, a way to start it and its own test;

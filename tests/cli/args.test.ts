@@ -121,6 +121,10 @@ describe("the command line", () => {
       ["check", 20000, "warning", "cases.json", ['get_user={"id":"1"}', "ping"], ["required"], "cl100k_base"],
     );
     assert.deepEqual(parseArgs(["check", "--", "node", "server.js"]).stdio, { command: "node", args: ["server.js"] });
+    const file = parseArgs(["check", "saved/tools.json", "--json"]);
+    assert.deepEqual([file.toolsFile, file.url], ["saved/tools.json", undefined]);
+    assert.equal(parseArgs(["check", "https://x.test/tools.json"]).url, "https://x.test/tools.json");
+    assert.throws(() => parseArgs(["check", "tools.json", "--call", "t"]), /--call needs a server to call/);
     for (const bad of ["-3", "0", "1.5", "many"]) {
       assert.throws(() => parseArgs(["check", "http://x", "--max-tokens", bad]), /--max-tokens takes a positive whole/);
     }

@@ -2,7 +2,8 @@
  * `mcplite check`, as CI runs it: over HTTP against a server with known confusable tools, undocumented arguments and
  * a fixed-set string (each reported with its tool and reason in `--json`; exit 1 at `--fail-on warning`, 0 at the
  * default `error`), against a clean server (exit 0 at any severity), with a token budget, selection cases from a file
- * and tools called; over stdio against the official `server-everything`; and with the options misused (exit 2).
+ * and tools called; over stdio against the official `server-everything`; on a tool list saved in a file (the GitHub
+ * MCP server's); and with the options misused (exit 2).
  */
 import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
@@ -117,6 +118,21 @@ describe("mcplite check", () => {
     for (const cost of report.tokens.formats) {
       assert.equal(Object.values(cost.tools).reduce((a, b) => a + b, 0), cost.total);
     }
+  });
+
+  it("checks a tool list saved in a file, with no server: the official GitHub MCP server's", async () => {
+    // { tools: [...] }, as tools/list answers
+    const saved = fileURLToPath(new URL("../quality/fixtures/github-mcp-server-tools.json", import.meta.url));
+    const run = await runCli(["check", saved, "--json", "--fail-on", "warning"]);
+    assert.equal(run.code, 1, run.stderr); // its confusable pairs are warnings
+    const report = JSON.parse(run.stdout) as ToolCheckReport;
+    assert.equal(report.tools.length, 116);
+    assert.equal(report.confusable.length, 22);
+    const notAList = join(dir, "not-a-list.json");
+    writeFileSync(notAList, JSON.stringify({ name: "x" }));
+    const refused = await runCli(["check", notAList]);
+    assert.equal(refused.code, 2);
+    assert.match(refused.stderr, /not a tool list/);
   });
 
   // What the command line alone says is wrong is refused before connecting: tests/cli/args.test.ts.
