@@ -19,6 +19,7 @@ import type { AuthInfo } from "../core/call/host.ts";
 import type { Registry } from "../core/definitions/registry.ts";
 import { failureResult } from "../core/results/result.ts";
 import { hasEnded, type StoredResult } from "./result-store.ts";
+import { waitedOnPerson } from "./waited-on-person.ts";
 import type { Suspension } from "./suspension.ts";
 import type { AnyTool, LongRunningOptions } from "../core/definitions/tool.ts";
 import { QUEUED_JOB, TRACE_PARENT } from "../core/call/trace-context.ts";
@@ -259,8 +260,9 @@ async function runDelivery(
   // A job's first delivery from a queue that takes cancelled jobs out (`WorkQueue.remove`) is no cancelled one: it
   // runs without reading its entry first (one store round trip less per job). Otherwise its entry is read: a job
   // finished, cancelled or lost meanwhile is not run.
+  let entry: StoredResult | undefined;
   if (first !== true || queue.remove === undefined) {
-    const entry = await c.results.get(state.d);
+    entry = await c.results.get(state.d);
     if (entry === undefined || hasEnded(entry)) return { outcome: "skipped" };
   }
   const owner = registry.get(scope);
@@ -272,7 +274,11 @@ async function runDelivery(
     registry.runtime.onError?.(error, jobCall(scope, state.a, metaOf(state), { id: state.d, attempt: start }, state.t));
     return { outcome: "failed", error, failed: message };
   }
-  const rule = startRule(owner.longRunning.retry, start);
+  // A job that was waiting on a person (a question listed, or answered and not yet read) lost no start when its worker
+  // died: after listing the question, before its start suspended (the questions' gathering), the answer perhaps given
+  // before the queue delivered it again.
+  const waited = start > 1 && await waitedOnPerson(entry, c.journals, state.d);
+  const rule = waited ? { backoffMs: undefined } : startRule(owner.longRunning.retry, start);
   if ("stopped" in rule) {
     // Every start it may have had was taken by a worker that stopped before it finished (the queue counts them;
     // first writer wins: a result its last worker stored meanwhile stands).

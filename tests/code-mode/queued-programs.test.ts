@@ -145,7 +145,11 @@ describe("code mode on a queue (redis-server): approval that pauses", () => {
       const second = await startWorkerOf(spec, processes);
       decide();
       const result = await answered;
-      assert.deepEqual(result.structuredContent, { result: { a: 1, d: 1, pid: second.pid }, logs: [] });
+      assert.deepEqual(
+        result.structuredContent,
+        { result: { a: 1, d: 1, pid: second.pid }, logs: [] },
+        JSON.stringify(result),
+      );
       assert.equal(asked, 1);
       assert.match(second.log(), /^program 4 called d$/m);
       const counts = await Promise.all(["a", "d"].map((name) => web.counters.get(countKey(queue, 4, name))));
