@@ -30,6 +30,31 @@ const BACKENDS = [
   { on: "PostgreSQL", missing: POSTGRES_MISSING, url: () => servers.postgres!.url, variable: "DATABASE_URL" },
 ] as const;
 
+/**
+ * Calls `report` and `ledger` on the fixture's web side, and reads each job's entry in the result store until it ended
+ * (a bound for a loaded machine, not a measure).
+ *
+ * @returns Their job ids, `report`'s first.
+ */
+async function reportAndLedgerEnded(
+  server: ReturnType<typeof jobsFixture>["server"],
+  resultStore: ReturnType<typeof jobsFixture>["resultStore"],
+): Promise<string[]> {
+  const ids: string[] = [];
+  for (const tool of ["report", "ledger"] as const) {
+    const outcome = await server.call(tool, {});
+    assert.equal(outcome.kind, "promise");
+    ids.push(outcome.kind === "promise" ? outcome.entry! : "");
+  }
+  for (const id of ids) {
+    await readUntil(() => resultStore.get(id), (entry) => entry?.status !== "working", `job ${id} to end`, {
+      timeoutMs: 20_000,
+      everyMs: 50,
+    });
+  }
+  return ids;
+}
+
 describe("mcplite jobs: the command line", () => {
   it("is in the help, and refuses a line it cannot run, naming why", async () => {
     assert.match((await runCli(["--help"])).stdout, /mcplite jobs show <server module> <job id>/);
@@ -75,20 +100,7 @@ for (const { on, missing, url, variable } of BACKENDS) {
       const worker = runWorker(server, { concurrency: 2 });
       const env = { [variable]: url(), QUEUE: queue };
       try {
-        const ids: string[] = [];
-        for (const tool of ["report", "ledger"] as const) {
-          const outcome = await server.call(tool, {});
-          assert.equal(outcome.kind, "promise");
-          ids.push(outcome.kind === "promise" ? outcome.entry! : "");
-        }
-        // Each job's entry in the result store, read until it ended (a bound for a loaded machine, not a measure).
-        for (const id of ids) {
-          await readUntil(() => resultStore.get(id), (entry) => entry?.status !== "working", `job ${id} to end`, {
-            timeoutMs: 20_000,
-            everyMs: 50,
-          });
-        }
-        const [report, ledger] = ids;
+        const [report, ledger] = await reportAndLedgerEnded(server, resultStore);
         const list = await runCli(["jobs", "list", MODULE], { env });
         assert.equal(list.code, 0, list.stderr);
         const rows = list.stdout.trimEnd().split("\n");
@@ -143,18 +155,7 @@ describe("mcplite jobs on the queue kept in the store (redis-server)", { skip: R
     const worker = runWorker(server, { concurrency: 2 });
     const env = { REDIS_URL: url, QUEUE: queue, QUEUE_KIND: "store" };
     try {
-      const ids: string[] = [];
-      for (const tool of ["report", "ledger"] as const) {
-        const outcome = await server.call(tool, {});
-        ids.push(outcome.kind === "promise" ? outcome.entry! : "");
-      }
-      for (const id of ids) {
-        await readUntil(() => resultStore.get(id), (entry) => entry?.status !== "working", `job ${id} to end`, {
-          timeoutMs: 20_000,
-          everyMs: 50,
-        });
-      }
-      const [report, ledger] = ids;
+      const [report, ledger] = await reportAndLedgerEnded(server, resultStore);
       // Before: "the module's server has no queue that can be read" (exit 3).
       const list = await runCli(["jobs", "list", MODULE, "--json"], { env });
       assert.equal(list.code, 0, list.stderr);
