@@ -73,7 +73,7 @@ export function toOpenAITools(
   tools: readonly ToolInfo[],
   options: OpenAIToolsOptions = {},
 ): { type: "function"; function: { name: string; description?: string; parameters: JsonSchema; strict?: boolean } }[] {
-  return visible(tools, options).map((tool) => {
+  return shownToModel(tools, options).map((tool) => {
     const fn: { name: string; description?: string; parameters: JsonSchema; strict?: boolean } = {
       name: tool.name,
       ...(tool.description === undefined ? {} : { description: tool.description }),
@@ -95,7 +95,7 @@ export function toOpenAIResponsesTools(
   tools: readonly ToolInfo[],
   options: OpenAIToolsOptions = {},
 ): { type: "function"; name: string; description?: string; parameters: JsonSchema; strict: boolean }[] {
-  return visible(tools, options).map((tool) => {
+  return shownToModel(tools, options).map((tool) => {
     const shaped: { type: "function"; name: string; description?: string; parameters: JsonSchema; strict: boolean } = {
       type: "function",
       name: tool.name,
@@ -126,7 +126,7 @@ export function toAnthropicTools(
   tools: readonly ToolInfo[],
   options: AnthropicToolsOptions = {},
 ): { name: string; description?: string; input_schema: JsonSchema }[] {
-  return visible(tools, options).map((tool) => {
+  return shownToModel(tools, options).map((tool) => {
     const shaped: { name: string; description?: string; input_schema: JsonSchema } = {
       name: tool.name,
       input_schema: parametersOf(tool),
@@ -136,8 +136,15 @@ export function toAnthropicTools(
   });
 }
 
-/** The tools a model is given: never one only an app's view may call (SEP-1865, Visibility), nor a system tool unless asked. */
-function visible(tools: readonly ToolInfo[], options: { skipSystem?: boolean }): readonly ToolInfo[] {
+/**
+ * The tools a model is given: never one only an app's view may call (SEP-1865, Visibility), nor a system tool unless
+ * asked (what the converters convert, and what the tool-quality check checks).
+ *
+ * @param tools The tools, as listed.
+ * @param options Whether system tools are left out (default `true`).
+ * @returns Those a model sees, in list order.
+ */
+export function shownToModel(tools: readonly ToolInfo[], options: { skipSystem?: boolean }): readonly ToolInfo[] {
   const skipSystem = options.skipSystem !== false;
   return tools.filter((tool) => visibleTo(tool._meta, "model") && !(skipSystem && tool["@type"] === "system"));
 }

@@ -72,9 +72,8 @@ export async function confusablePairs(
   best.forEach((found, a) => {
     if (found !== undefined) candidates.add(Math.min(a, found.other) * n + Math.max(a, found.other));
   });
-  const terms = new Map<number, Map<string, string>>();
-  const termsAt = (i: number) => terms.get(i) ?? terms.set(i, termsOf(tools[i])).get(i)!;
-  const rarity = rarityOf(tools.map(termsOf));
+  const terms = tools.map(termsOf);
+  const rarity = rarityOf(terms);
   const pairs: ConfusablePair[] = [];
   for (const key of [...candidates].sort((x, y) => x - y)) {
     const [a, b] = [Math.floor(key / n), key % n];
@@ -91,8 +90,8 @@ export async function confusablePairs(
       reasons,
       why: whyOf(reasons, described ?? "", required),
       apart: {
-        [first]: distinct(termsAt(a), termsAt(b), rarity),
-        [second]: distinct(termsAt(b), termsAt(a), rarity),
+        [first]: distinct(terms[a], terms[b], rarity),
+        [second]: distinct(terms[b], terms[a], rarity),
       },
     });
   }

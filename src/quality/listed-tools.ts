@@ -5,7 +5,7 @@
  * @module
  */
 import type { ToolInfo } from "../client/transport.ts";
-import { visibleTo } from "../internal/mcp-apps-wire.ts";
+import { shownToModel } from "../client/tool-shapes.ts";
 import { ToolCatalog } from "../tool-search/tool-catalog.ts";
 import type { SearchableTool } from "../tool-search/tool-fields.ts";
 import { catalogSettings, type ToolSearchOptions } from "../tool-search/tool-search.ts";
@@ -24,7 +24,7 @@ export interface ListedTool extends SearchableTool {
  * @returns Those a model sees, in list order.
  */
 export function offeredTools(tools: readonly ToolInfo[]): ToolInfo[] {
-  return tools.filter((tool) => tool["@type"] !== "system" && visibleTo(tool._meta, "model"));
+  return [...shownToModel(tools, {})];
 }
 
 /**

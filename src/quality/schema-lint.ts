@@ -239,8 +239,13 @@ function resolved(schema: Schema, root: Schema): Schema {
   return isObject(target) ? target : schema;
 }
 
-/** A JSON Pointer token (RFC 6901 §3). */
-function pointerToken(name: string): string {
+/**
+ * A JSON Pointer token (RFC 6901 §3): `~` and `/` escaped.
+ *
+ * @param name A property's name.
+ * @returns The token.
+ */
+export function pointerToken(name: string): string {
   return name.replaceAll("~", "~0").replaceAll("/", "~1");
 }
 

@@ -9,6 +9,7 @@ import { isObject } from "../internal/is-object.ts";
 import type { ToolCatalog } from "../tool-search/tool-catalog.ts";
 import type { CaseResult, SelectionCase, SelectionScore, ToolFinding } from "./check-report.ts";
 import type { ListedTool } from "./listed-tools.ts";
+import { pointerToken } from "./schema-lint.ts";
 
 /** How many tools a case's `top` names. */
 const TOP = 3;
@@ -43,7 +44,7 @@ export function caseErrors(cases: readonly SelectionCase[], listed: readonly Lis
         severity: "error",
         rule: "selection",
         tool: expect,
-        path: `/inputSchema/properties/${name.replaceAll("~", "~0").replaceAll("/", "~1")}`,
+        path: `/inputSchema/properties/${pointerToken(name)}`,
         message: `the case ${JSON.stringify(prompt)} expects an argument ${
           JSON.stringify(name)
         } the tool does not take`,
