@@ -1,9 +1,10 @@
 /**
  * Issue 86's hostile battery, each program sent through `execute_code` of a served `codeMode()`: stopped with its
  * reason, a plain program answering after them, a second client's plain calls answered throughout, and the server's
- * event loop never held as long as a program's CPU limit (what a program on the server's thread holds it at least):
- * its lags less the time its thread waited for a core (on a machine busy with other processes, a wait, not a hold).
- * The goal of 50 ms, lag and p99, is a speed goal: bench/code-mode-battery.ts measures it. Bun, Deno, Node 22.
+ * thread never computing for half a program's CPU limit in one stretch (a program on the server's thread computes
+ * there for all of it): what the thread ran on a core between two ticks of a timer, or while a plain call waited, not
+ * its lag (on a machine busy with other processes, the lag also counts waits for a core and for other threads). The
+ * goal of 50 ms, lag and p99, is a speed goal: bench/code-mode-battery.ts measures it. Bun, Deno, Node 22.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
@@ -12,12 +13,15 @@ import { ROOT, run } from "../helpers/process.ts";
 import type { BatteryReport } from "./hostile-battery.ts";
 
 /**
- * The programs' CPU limit here, in ms: a program on the server's thread holds its event loop at least that long
- * (`for (;;) {}`), one on a thread of its own does not hold it at all (50 ms is the goal bench/ measures, at
- * `codeMode()`'s default of 1 s). Half the default: each hog stops sooner (the battery's dozen burn half the CPU),
- * and a hold as long as a program on the server's thread would make still fails the test.
+ * The programs' CPU limit here, in ms: a program on the server's thread computes there that long (`for (;;) {}`:
+ * 492 to 527 ms between two ticks, `quickjsExecutor()` on Bun), one on a thread of its own not at all (the server's
+ * thread computed at most 29 ms in a stretch on Bun with three cores' worth of `yes` per core; 50 ms of lag is the
+ * goal bench/ measures, at `codeMode()`'s default of 1 s). Half the default: each hog stops sooner (the battery's
+ * dozen burn half the CPU).
  */
 const CPU_MS = 500;
+/** The most the server's thread may compute in one stretch: half what a program on it would. */
+const RAN_MS = CPU_MS / 2;
 /**
  * The programs' time limit here: where cpuMs is the thread's CPU time (Linux), a hog's thread at nice 10 on a machine
  * busy with other processes gets a few percent of a core, so it reaches its CPU limit only after seconds, and at the
@@ -37,8 +41,8 @@ function assertHeld(report: BatteryReport): void {
   assert.ok(report.eight.length === 8, `eight loops at once: ${detail}`);
   assert.equal(report.plain, 5, "a plain program answers after the battery");
   assert.ok(report.calls.count > 0, "the second client's calls were answered");
-  assert.ok(report.maxHeldMs < CPU_MS, `the event loop was held ${report.maxHeldMs} ms: ${detail}`);
-  assert.ok(report.calls.maxHeldMs < CPU_MS, `a plain call was held ${report.calls.maxHeldMs} ms: ${detail}`);
+  assert.ok(report.maxRanMs < RAN_MS, `the server's thread computed ${report.maxRanMs} ms in a stretch: ${detail}`);
+  assert.ok(report.calls.maxRanMs < RAN_MS, `a plain call waited on ${report.calls.maxRanMs} ms computed: ${detail}`);
 }
 
 /** Runs the battery in a process of its own, `program` and `args` before the script; its report. */
