@@ -31,6 +31,7 @@ import type { JobOutcome, JobWatch, WarnOnce } from "../core/long-running/job-ki
 import { outOfReach } from "./queue-unavailable.ts";
 import { enterFlow } from "./flow-gate.ts";
 import { rerunJob, RerunRefused } from "./job-rerun.ts";
+import { handedBack, toolElsewhere } from "./tool-elsewhere.ts";
 
 /** The token kind of a queued job: never accepted as a promise, task or input token. */
 const JOB_KIND = "job";
@@ -142,7 +143,7 @@ export async function enqueueJob(c: Continuations, call: QueuedCall, ttlMs: numb
  * @param watch What telemetry hears of the job, when there is telemetry.
  * @param warn Where a job refused, or one this worker cannot verify, is told (once, as a warning).
  * @returns `"done"` when the job ended (or expired, or was not this worker's to run), `"again"` when
- *   `stop` ended it first, `{ delayMs }` when its work sleeps (`work.sleep()`: deliver it again then), `"refused"`
+ *   `stop` ended it first, `{ delayMs }` when its work sleeps (`work.sleep()`: deliver it again then) or its tool is another version's (a rolling deploy: `tool-elsewhere.ts`), `"refused"`
  *   when it is no job of the server's (not a job token, or its signature fails under a secret this worker holds):
  *   never delivered again.
  * @throws {ProtocolError} `unavailable` when the store is out of reach, or the `TokenError` of a job signed
@@ -267,8 +268,13 @@ async function runDelivery(
   }
   const owner = registry.get(scope);
   if (owner?.work === undefined || owner.longRunning === undefined) {
-    const message =
-      `This worker has no tool "${scope}" with declared work (.defer()): it runs another version of the server`;
+    // Another version of the server's module (a rolling deploy): back to the queue, for a worker that has the tool.
+    const verdict = toolElsewhere(scope, issuedAt, c.codec.now());
+    if ("delayMs" in verdict) {
+      warn?.(handedBack(scope));
+      return { outcome: "delayed", delayMs: verdict.delayMs };
+    }
+    const message = verdict.failed;
     await c.results.set(state.d, { status: "completed", result: failureResult(message), at: c.codec.now() }, ttlMs);
     const error = new ProtocolError("unknown_tool", message);
     registry.runtime.onError?.(error, jobCall(scope, state.a, metaOf(state), { id: state.d, attempt: start }, state.t));
