@@ -16,6 +16,9 @@ import type { CallResult } from "../client/read-result.ts";
 import { errorFromRpc } from "../client/errors.ts";
 import { isObject } from "../internal/is-object.ts";
 import { remoteResultMeta } from "./remote-meta.ts";
+import { askCaller } from "./ask-caller.ts";
+import { answerInputs } from "../client/input.ts";
+import type { InputRequest } from "../client/transport.ts";
 
 /** Our promise's state: the remote's token (`p`) or task id (`t`). */
 export type RemoteHandle = { readonly p: string } | { readonly t: string };
@@ -60,10 +63,20 @@ export async function pollRemote(
   ctx: CallContext,
   signal: AbortSignal = ctx.signal,
 ): Promise<ToolResult | ToolPromise<RemoteHandle>> {
+  // What the remote's work asks meanwhile (a question listed on its job, MCP-lite's `elicitation` answer to a redeem,
+  // the tasks extension's `input_required` task) is asked of our caller, as the call itself does (`askCaller`).
+  const asking = askCaller(ctx);
   if ("p" in state) {
-    return answerOf(await client.call("redeem", { promise: state.p }, { wait: false, signal }), ctx, client.wire);
+    const options = { wait: false, signal, ...asking } as const;
+    return answerOf(await client.call("redeem", { promise: state.p }, options), ctx, client.wire);
   }
-  const task = await client.request("tasks/get", { taskId: state.t }, { signal });
+  let task = await client.request("tasks/get", { taskId: state.t }, { signal });
+  if (task.status === "input_required" && isObject(task.inputRequests)) {
+    // MCP 2026-07-28, tasks extension: the questions are in `tasks/get`, the answers go back with `tasks/update`.
+    const answers = await answerInputs(task.inputRequests as Record<string, InputRequest>, asking, signal);
+    await client.request("tasks/update", { taskId: state.t, inputResponses: answers }, { signal });
+    task = await client.request("tasks/get", { taskId: state.t }, { signal });
+  }
   const status = task.status;
   if (status === "completed") {
     const result = isObject(task.result)
