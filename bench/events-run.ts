@@ -26,11 +26,7 @@ import { median, runtime } from "./harness.ts";
 import { eventsBenchServer, subscribe } from "./events-server.ts";
 import { cpuMs, databasePid } from "./queue-cpu.ts";
 import { startChild, type Started } from "./queue-processes.ts";
-
-function flag(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i === -1 ? fallback : process.argv[i + 1];
-}
+import { flag } from "./exec.ts";
 
 const REDIS = flag("redis", "");
 const LATENCY = Number(flag("latency", "300"));

@@ -1,5 +1,5 @@
 /**
- * What the bench drivers (`bench/run.ts`, `bench/queue.ts`) share: the repository's paths, their flags, and a
+ * What the bench drivers (`bench/run.ts`, `bench/queue.ts`) and runs share: the repository's paths, their flags, and a
  * child process run to its end within a bound, as each runtime's run is started.
  */
 import { spawn } from "node:child_process";
@@ -14,8 +14,10 @@ export const BIN: string = join(ROOT, "node_modules", ".bin");
 /** Where the drivers keep their builds. */
 export const CACHE: string = join(ROOT, "node_modules", ".cache", "mcplite-bench");
 
-/** A `--name value` of the command line, or `fallback`. */
-export function flag(name: string, fallback: string): string {
+/** A `--name value` of the command line: its value, else `fallback` (without one, `undefined`). */
+export function flag(name: string): string | undefined;
+export function flag(name: string, fallback: string): string;
+export function flag(name: string, fallback?: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
   return i === -1 ? fallback : process.argv[i + 1];
 }

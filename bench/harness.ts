@@ -12,6 +12,7 @@ import process from "node:process";
 import { measure } from "mitata";
 import type { Fetch } from "./servers/common.ts";
 import type { RequestFactory } from "./requests.ts";
+import { flag } from "./exec.ts";
 
 /** One thing to time: a request to a server, or (`fn`) any async work. */
 export type Case = FetchCase | FnCase;
@@ -80,11 +81,6 @@ export function runtime(): { name: string; version: string } {
   if (g.Bun) return { name: "bun", version: g.Bun.version };
   if (g.Deno) return { name: "deno", version: g.Deno.version.deno };
   return { name: "node", version: process.versions.node };
-}
-
-function flag(name: string): string | undefined {
-  const i = process.argv.indexOf(`--${name}`);
-  return i === -1 ? undefined : (process.argv[i + 1] ?? "");
 }
 
 /** How many interleaved slices each case is timed in. */

@@ -40,11 +40,7 @@ import { median, runtime } from "./harness.ts";
 import { cpuMs, databasePid, tree } from "./queue-cpu.ts";
 import { type FloorStore, floorStore, WORKING } from "./queue-floor-store.ts";
 import { bullmqOn, raiseMaxConnections, startChild } from "./queue-processes.ts";
-
-function flag(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i === -1 ? fallback : process.argv[i + 1];
-}
+import { flag } from "./exec.ts";
 
 const JOBS = Number(flag("jobs", "2000"));
 const LATENCY_JOBS = Number(flag("latency", "300"));

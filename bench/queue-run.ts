@@ -43,11 +43,7 @@ import { type Backend, benchStore, ended, queueBenchServer } from "./queue-serve
 import { median, runtime } from "./harness.ts";
 import { cpuMs, databasePid, tree } from "./queue-cpu.ts";
 import { bullmqOn, startChild } from "./queue-processes.ts";
-
-function flag(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i === -1 ? fallback : process.argv[i + 1];
-}
+import { flag } from "./exec.ts";
 
 const BACKENDS = flag("backends", "redis,postgres").split(",") as Backend[];
 const URLS: Record<Backend, string> = { redis: flag("redis", ""), postgres: flag("postgres", "") };

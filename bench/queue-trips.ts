@@ -20,11 +20,7 @@ import { benchStore, ended, queueBenchServer } from "./queue-server.ts";
 import { floorResult, floorStore } from "./queue-floor-store.ts";
 import { bullmqOn, raiseMaxConnections } from "./queue-processes.ts";
 import type { ResultStore } from "../mod.ts";
-
-function flag(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i === -1 ? fallback : process.argv[i + 1];
-}
+import { flag } from "./exec.ts";
 
 const JOBS = Number(flag("jobs", "500"));
 const BACKENDS = flag("backends", "redis,postgres").split(",");

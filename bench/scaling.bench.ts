@@ -15,6 +15,7 @@ import { ADD_PARAMS, legacy, modern, type RequestFactory } from "./requests.ts";
 import type { Fetch } from "./servers/common.ts";
 import { type ScaleRow, scalingTable, SIZES } from "./scaling-table.ts";
 import { SCALE_SERVERS, type ScaleServer } from "./servers/scaling.ts";
+import { flag } from "./exec.ts";
 
 function gc(): void {
   const g = globalThis as { gc?: () => void; Bun?: { gc(force: boolean): void } };
@@ -107,11 +108,6 @@ function self(): [string, string[]] {
   if (deno) return [deno.execPath(), ["run", "-A", "--v8-flags=--expose-gc", process.argv[1]]];
   if ((globalThis as { Bun?: unknown }).Bun) return [process.execPath, [process.argv[1]]];
   return [process.execPath, ["--expose-gc", process.argv[1]]];
-}
-
-function flag(name: string): string | undefined {
-  const i = process.argv.indexOf(`--${name}`);
-  return i === -1 ? undefined : process.argv[i + 1];
 }
 
 const cpuMs = Number(flag("cpu-ms") ?? 600);
