@@ -143,9 +143,9 @@ export async function enqueueJob(c: Continuations, call: QueuedCall, ttlMs: numb
  * @param watch What telemetry hears of the job, when there is telemetry.
  * @param warn Where a job refused, or one this worker cannot verify, is told (once, as a warning).
  * @returns `"done"` when the job ended (or expired, or was not this worker's to run), `"again"` when
- *   `stop` ended it first, `{ delayMs }` when its work sleeps (`work.sleep()`: deliver it again then) or its tool is another version's (a rolling deploy: `tool-elsewhere.ts`), `"refused"`
- *   when it is no job of the server's (not a job token, or its signature fails under a secret this worker holds):
- *   never delivered again.
+ *   `stop` ended it first, `{ delayMs }` when its work sleeps (`work.sleep()`: deliver it again then) or its tool
+ *   is another version's (a rolling deploy: `tool-elsewhere.ts`), `"refused"` when it is no job of the server's (not
+ *   a job token, or its signature fails under a secret this worker holds): never delivered again.
  * @throws {ProtocolError} `unavailable` when the store is out of reach, or the `TokenError` of a job signed
  *   with a secret this worker lacks (its key id unknown): the queue delivers it again later.
  */

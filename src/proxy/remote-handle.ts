@@ -17,7 +17,6 @@ import { errorFromRpc } from "../client/errors.ts";
 import { isObject } from "../internal/is-object.ts";
 import { remoteResultMeta } from "./remote-meta.ts";
 import { askCaller } from "./ask-caller.ts";
-import { answerInputs } from "../client/input.ts";
 import type { InputRequest } from "../client/transport.ts";
 
 /** Our promise's state: the remote's token (`p`) or task id (`t`). */
@@ -73,6 +72,8 @@ export async function pollRemote(
   let task = await client.request("tasks/get", { taskId: state.t }, { signal });
   if (task.status === "input_required" && isObject(task.inputRequests)) {
     // MCP 2026-07-28, tasks extension: the questions are in `tasks/get`, the answers go back with `tasks/update`.
+    // Answering loads with the first question, as the client's own does (`loaded-on-demand.ts`).
+    const { answerInputs } = await import("../client/loaded-on-demand.ts");
     const answers = await answerInputs(task.inputRequests as Record<string, InputRequest>, asking, signal);
     await client.request("tasks/update", { taskId: state.t, inputResponses: answers }, { signal });
     task = await client.request("tasks/get", { taskId: state.t }, { signal });
