@@ -14,6 +14,7 @@ import { defineEvent } from "../../src/events/mod.ts";
 import { legacyRequest, modernMeta, modernRequest, post } from "../helpers/request.ts";
 import { bearer, opaqueAuth } from "../helpers/opaque-auth.ts";
 import { waitFor } from "../helpers/long-running.ts";
+import { readUntil } from "../helpers/wait.ts";
 import { newSecret, type Receiver, startReceiver } from "./receiver.ts";
 
 const EXT = "io.modelcontextprotocol/events";
@@ -64,6 +65,21 @@ function subscribeParams(customerId: string, secret: string, path = "/hook", ext
     cursor: null,
     ...extra,
   };
+}
+
+/**
+ * A server with bearer auth, and a webhook subscription made on it over MCP 2026-07-28 by the caller "reader" for
+ * `customerId`, its callback `/<customerId>` on the receiver: the server, the subscribe parameters, a JSON-RPC call
+ * as that caller, and the subscription as first made.
+ */
+async function webhookSubscriber(customerId: string) {
+  const server = serverOf({ auth: opaqueAuth() });
+  const caps = { "io.modelcontextprotocol/clientCapabilities": { extensions: { [EXT]: {} } } };
+  const params = { ...subscribeParams(customerId, newSecret(), `/${customerId}`), _meta: modernMeta(caps) };
+  const rpc = async (method: string, body: Record<string, unknown>) =>
+    await message(await server.fetch(modernRequest(method, body, 1, bearer("reader"))));
+  const first = (await rpc("events/subscribe", params)).result;
+  return { server, params, rpc, first };
 }
 
 describe("the events capability, in both profiles", () => {
@@ -291,12 +307,7 @@ describe("events/subscribe, emit and events/unsubscribe", () => {
   // is at or behind the current in-flight position, this is a no-op. If the subscription has lapsed or the server
   // restarted, delivery starts or restarts from this position."
   it("SEP-3415: a live subscription's refresh with an earlier cursor sends nothing acknowledged again", async () => {
-    const server = serverOf({ auth: opaqueAuth() });
-    const caps = { "io.modelcontextprotocol/clientCapabilities": { extensions: { [EXT]: {} } } };
-    const params = { ...subscribeParams("live", newSecret(), "/live"), _meta: modernMeta(caps) };
-    const rpc = async (method: string, body: Record<string, unknown>) =>
-      await message(await server.fetch(modernRequest(method, body, 1, bearer("reader"))));
-    const first = (await rpc("events/subscribe", params)).result;
+    const { server, params, rpc, first } = await webhookSubscriber("live");
     const emitted = async (orderId: string) =>
       (await server.emit("order.shipped", { orderId, customerId: "live" })).eventId;
     const times = (eventId: string) => receiver.received.filter((taken) => taken.body.eventId === eventId).length;
@@ -307,13 +318,11 @@ describe("events/subscribe, emit and events/unsubscribe", () => {
     // The receiver answered; the server notes each answer as its response comes back: until then a delivery is in
     // flight, and a refresh may send it again. Wait until nothing is (a refresh's watermark is then the log's head).
     const { name, arguments: args, _meta } = params;
-    for (let tries = 0;; tries++) {
+    const inFlight = async () => {
       const { cursor } = (await rpc("events/subscribe", params)).result; // a refresh without a cursor
-      const { result } = await rpc("events/poll", { name, arguments: args, cursor, _meta });
-      if (result.events.length === 0) break;
-      if (tries === 200) throw new Error("a1 and a2 still in flight after 5 s");
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
+      return (await rpc("events/poll", { name, arguments: args, cursor, _meta })).result.events.length;
+    };
+    await readUntil(inFlight, (n) => n === 0, "a1 and a2 no longer in flight", { timeoutMs: 5_000, everyMs: 25 });
     // Both acknowledged: a refresh from before them is a no-op (before: both were sent again).
     const refreshed = (await rpc("events/subscribe", { ...params, cursor: first.cursor })).result;
     assert.equal(refreshed.id, first.id);
@@ -335,12 +344,7 @@ describe("events/subscribe, emit and events/unsubscribe", () => {
   });
 
   it("SEP-3415: a subscription made again after an unsubscribe starts with nothing pending holding its cursor back", async () => {
-    const server = serverOf({ auth: opaqueAuth() });
-    const caps = { "io.modelcontextprotocol/clientCapabilities": { extensions: { [EXT]: {} } } };
-    const params = { ...subscribeParams("again", newSecret(), "/again"), _meta: modernMeta(caps) };
-    const rpc = async (method: string, body: Record<string, unknown>) =>
-      await message(await server.fetch(modernRequest(method, body, 1, bearer("reader"))));
-    const first = (await rpc("events/subscribe", params)).result;
+    const { server, params, rpc, first } = await webhookSubscriber("again");
     // x1's first attempt fails: pending when the subscription ends.
     receiver.status = 500;
     try {
