@@ -1,8 +1,8 @@
 /**
  * `mcplite check <target>`: the tool-quality check over any MCP, MCP-lite or Webtools server, whoever wrote it, or a
- * tool list saved in a JSON file (the same check as `checkTools()` of `@mcplite/sdk/testing`): the tools a model would confuse, what the list costs in
- * tokens, a lint of names and schemas, and, with `--cases`, selection cases scored. Exits 1 when a finding is as bad
- * as `--fail-on` (default `error`), so that CI can gate on it.
+ * tool list saved in a JSON file (the same check as `checkTools()` of `@mcplite/sdk/testing`): the tools a model would
+ * confuse, what the list costs in tokens, a lint of names and schemas, and, with `--cases`, selection cases scored.
+ * Exits 1 when a finding is as bad as `--fail-on` (default `error`), so that CI can gate on it.
  *
  * @module
  */

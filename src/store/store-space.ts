@@ -30,6 +30,8 @@ export interface StoreSpace<T> {
   removeMember(key: string, member: string): Promise<void>;
   /** The members of a set of the namespace. */
   members(key: string): Promise<readonly string[]>;
+  /** Removes every member of a set of the namespace (the store has no delete of a set: each member is removed). */
+  clearMembers(key: string): Promise<void>;
 }
 
 /** A namespace's name: lower-case letters, digits and `-`, so that `<name>:` never runs into another's keys. */
@@ -67,5 +69,8 @@ export function storeSpace<T>(store: SharedStore, name: string): StoreSpace<T> {
     addMember: (key, member, ttlMs) => store.addMember(at(key), member, ttlMs),
     removeMember: (key, member) => store.removeMember(at(key), member),
     members: (key) => store.members(at(key)),
+    clearMembers: async (key) => {
+      await Promise.all((await store.members(at(key))).map((member) => store.removeMember(at(key), member)));
+    },
   };
 }

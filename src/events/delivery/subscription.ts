@@ -90,8 +90,7 @@ export function failures(store: SharedStore): StoreSpace<never> {
  * @param id The subscription's id.
  */
 export async function clearFailures(store: SharedStore, id: string): Promise<void> {
-  const failed = failures(store);
-  await Promise.all((await failed.members(id)).map((member) => failed.removeMember(id, member)));
+  await failures(store).clearMembers(id);
 }
 
 /**

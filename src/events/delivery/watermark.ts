@@ -67,8 +67,7 @@ export async function deliveryDone(store: SharedStore, subscriptionId: string, p
  * @param subscriptionId The subscription.
  */
 export async function clearPending(store: SharedStore, subscriptionId: string): Promise<void> {
-  const notes = pending(store);
-  await Promise.all((await notes.members(subscriptionId)).map((member) => notes.removeMember(subscriptionId, member)));
+  await pending(store).clearMembers(subscriptionId);
 }
 
 /**
