@@ -211,8 +211,9 @@ export function storeQueue(store: SharedStore, options: StoreQueueOptions = {}):
         ? [...new Set([...await space.members(JOBS), ...await space.members(FAILED)])]
         : [id];
       const items: QueueItem[] = [];
-      for (const found of ids) {
-        const record = await space.get(jobKey(found));
+      const records = await Promise.all(ids.map((found) => space.get(jobKey(found)))); // at once, not one by one
+      for (const [i, found] of ids.entries()) {
+        const record = records[i];
         if (record === undefined && id === undefined) await space.removeMember(FAILED, found); // expired since
         if (record === undefined || (states !== undefined && !states.includes(record.state))) continue;
         items.push({
